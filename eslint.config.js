@@ -1,0 +1,47 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import { builtinModules } from 'node:module';
+
+const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', '.tools/**', '.evalflow/**', 'runs/**', 'coverage/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    // Workflow code is replayed deterministically inside Temporal's sandbox: no Node builtins,
+    // no activity values, no domain modules that could do I/O.
+    files: ['src/workflows/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: nodeBuiltins.map((name) => ({ name, message: 'Workflow code may not import Node builtins.' })),
+          patterns: [
+            {
+              group: ['../activities', '../activities/*', '**/activities/**'],
+              allowTypeImports: true,
+              message: 'Workflows may only `import type` from activities.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Domain folders never import Temporal.
+    files: ['src/evalset/**', 'src/examiner/**', 'src/candidates/**', 'src/judge/**', 'src/transcript/**', 'src/llm/**', 'src/store/**', 'src/summaries/**', 'src/dashboard/**', 'src/editprediction/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['@temporalio/*'], message: 'Domain code never imports Temporal.' }] }],
+    },
+  },
+);

@@ -1,0 +1,84 @@
+/**
+ * The one error hierarchy of evalflow. Class names are the wire contract: an activity that
+ * throws one of these surfaces in Temporal as a failure whose `type` is the class name, and
+ * workflows branch on that type.
+ */
+export abstract class EvalflowError extends Error {
+  abstract readonly code: string;
+  /** Whether retrying the same operation could succeed (network, rate limits, 5xx). */
+  readonly retryable: boolean = false;
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+/** A file (eval case, example, config, stream) does not match its format. */
+export class FormatError extends EvalflowError {
+  readonly code = 'FORMAT';
+  constructor(
+    message: string,
+    /** Every problem found, one line each, already prefixed with file and field. */
+    readonly problems: string[] = [message],
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/** The supply-side configuration (config file, flags, environment) is wrong. */
+export class ConfigError extends EvalflowError {
+  readonly code = 'CONFIG';
+}
+
+/** The candidate (agent under test) failed to complete a turn. */
+export class CandidateError extends EvalflowError {
+  readonly code = 'CANDIDATE';
+  constructor(
+    message: string,
+    readonly details: { exitCode?: number | null; stderrTail?: string; timedOut?: boolean } = {},
+    options?: { cause?: unknown; retryable?: boolean },
+  ) {
+    super(message, options);
+    if (options?.retryable) (this as { retryable: boolean }).retryable = true;
+  }
+}
+
+/** An LLM call failed; `retryable` tells 429/5xx/timeouts from other 4xx. */
+export class LlmError extends EvalflowError {
+  readonly code = 'LLM';
+  constructor(
+    message: string,
+    readonly status: number | undefined,
+    retryable: boolean,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    (this as { retryable: boolean }).retryable = retryable;
+  }
+}
+
+/** The judge's answer could not be turned into a verdict, even by salvage. */
+export class JudgeError extends EvalflowError {
+  readonly code = 'JUDGE';
+}
+
+/** The sandbox (git worktree, setup commands, file confinement) could not be prepared or used. */
+export class SandboxError extends EvalflowError {
+  readonly code = 'SANDBOX';
+}
+
+/** The store (PostgreSQL or PGlite) failed. */
+export class StoreError extends EvalflowError {
+  readonly code = 'STORE';
+}
+
+/** A bug in evalflow: the user should file an issue. */
+export class InternalError extends EvalflowError {
+  readonly code = 'INTERNAL';
+}
+
+export function isEvalflowError(err: unknown): err is EvalflowError {
+  return err instanceof EvalflowError;
+}
