@@ -1,0 +1,2 @@
+export { slugify } from './slug.js';
+export { wordCount } from './wordCount.js';

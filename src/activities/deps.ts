@@ -1,0 +1,35 @@
+import type { Candidate, CandidateSpec, WorkflowLink } from '../candidates/adapter.js';
+import type { LlmClient, LlmRole } from '../llm/port.js';
+import type { RunSpec } from '../run/runSpec.js';
+import type { Store } from '../store/store.js';
+
+/** The candidate side as activities need it; built from the adapter registry in the worker. */
+export interface CandidateFactory {
+  create(spec: CandidateSpec): Candidate;
+  workflowLinks(adapter: string): WorkflowLink[];
+  /** The CLI's version string, or null when it cannot be told (builtin, not installed). */
+  version(spec: CandidateSpec): Promise<string | null>;
+}
+
+export interface ActivityLogger {
+  info(message: string, meta?: Record<string, unknown>): void;
+  warn(message: string, meta?: Record<string, unknown>): void;
+}
+
+/** Everything activities use, injected by the worker (the only composition root). */
+export interface ActivityDeps {
+  store: Store;
+  /** Stable id of this host; its task queue is `evalflow@<hostId>`. */
+  hostId: string;
+  /** evalflow's own state folder (imported project repos live here). */
+  stateDir: string;
+  /** Where sandboxes and agent homes of this host's runs live (outside any repository). */
+  sandboxRoot: string;
+  /** A client for the examiner or judge endpoint of a run; keys are resolved from `env` by name. */
+  llmFor(role: LlmRole, endpoint: RunSpec['examiner']): LlmClient;
+  candidates: CandidateFactory;
+  env: NodeJS.ProcessEnv;
+  log: ActivityLogger;
+  now(): Date;
+  version: string;
+}

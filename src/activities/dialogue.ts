@@ -1,0 +1,169 @@
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { CandidateSession } from '../candidates/adapter.js';
+import { CandidateError } from '../errors.js';
+import { firstMessage, nextMessage, type DialogueMessage } from '../examiner/index.js';
+import type { RunSpec } from '../run/runSpec.js';
+import { restoreTurnCheckpoint, saveTurnCheckpoint, type TurnCheckpoint } from '../sandbox/checkpoint.js';
+import { latestAttempts } from '../transcript/latestAttempts.js';
+import { createRedactor } from '../transcript/redact.js';
+import type { CandidateEvent, TranscriptEvent, Usage } from '../transcript/schema.js';
+import { writeTranscriptFile } from '../transcript/writeTranscriptFile.js';
+import type { ActivityDeps } from './deps.js';
+import { runPaths } from './runPaths.js';
+import { activityAttempt, cancellationSignal, heartbeat } from './temporalContext.js';
+
+export const END_MARKER = '<<END>>';
+
+export interface ExaminerTurnOutput {
+  message: string;
+  ended: boolean;
+  attempt: number;
+}
+
+export interface CandidateTurnOutput {
+  session: CandidateSession;
+  /** Set when the candidate failed its own turn (crash, non-zero exit, timeout): the run goes on to the judge. */
+  failure?: string;
+  attempt: number;
+}
+
+/** Events are written to the store in small batches, so a crash loses little. */
+const FLUSH_EVERY = 20;
+
+export function dialogueActivities(deps: ActivityDeps) {
+  return {
+    /**
+     * The examiner's message for a turn: Turn 1 is the Prompt quote verbatim; later turns come
+     * from the examiner model. Idempotent: a turn already written is returned as stored.
+     */
+    async examinerTurn({ spec, turn }: { spec: RunSpec; turn: number }): Promise<ExaminerTurnOutput> {
+      const attempt = activityAttempt();
+      const events = await deps.store.getTranscript(spec.runId, { attempts: 'all' });
+      const written = events.find((e) => e.turn === turn && e.role === 'examiner');
+      if (written) return { ...readExaminerEvent(written.content), attempt };
+
+      let message: string;
+      let ended = false;
+      let usage: Usage | undefined;
+      if (turn === 1) {
+        message = firstMessage(spec.evalCase.task.prompt);
+      } else {
+        const dialogue: DialogueMessage[] = [];
+        for (const e of latestAttempts(events)) {
+          if (e.role === 'examiner' || e.role === 'candidate') dialogue.push({ role: e.role, content: e.content });
+        }
+        const reply = await nextMessage({
+          llm: deps.llmFor('examiner', spec.examiner),
+          task: { scenario: spec.evalCase.task.scenario, guidance: spec.evalCase.task.guidance },
+          dialogue,
+          turn,
+          maxTurns: spec.evalCase.maxTurns,
+          signal: cancellationSignal(),
+        });
+        message = reply.message;
+        ended = reply.ended;
+        usage = reply.usage;
+      }
+      const content = ended ? `${END_MARKER}${message ? `\n${message}` : ''}` : message;
+      await deps.store.appendTranscriptEvents([
+        { run_id: spec.runId, turn, seq: 0, attempt: 1, ts: deps.now().toISOString(), role: 'examiner', content, ...(usage ? { usage } : {}) },
+      ]);
+      return { message, ended, attempt };
+    },
+
+    /**
+     * One candidate turn in the sandbox. Its events stream into the store (and heartbeat);
+     * a retry first restores the sandbox to where this turn started.
+     */
+    async candidateTurn({ spec, turn, message, session }: { spec: RunSpec; turn: number; message: string; session: CandidateSession | null }): Promise<CandidateTurnOutput> {
+      const attempt = activityAttempt();
+      const paths = runPaths(spec, deps);
+      await restoreOrSaveCheckpoint(paths.sandboxDir, join(paths.runDir, '.evalflow', `turn-${turn}-checkpoint.json`), turn, spec);
+
+      const redact = createRedactor(deps.env, spec.candidate.apiKeyEnv ? [spec.candidate.apiKeyEnv] : []);
+      let seq = 1;
+      let pending: TranscriptEvent[] = [];
+      const flush = async () => {
+        if (pending.length === 0) return;
+        const batch = pending;
+        pending = [];
+        await deps.store.appendTranscriptEvents(batch);
+      };
+      let flushing: Promise<void> = Promise.resolve();
+      const toEvent = (event: CandidateEvent): TranscriptEvent => ({
+        run_id: spec.runId,
+        turn,
+        seq: seq++,
+        attempt,
+        ts: event.ts ?? deps.now().toISOString(),
+        role: event.role,
+        content: redact(event.content),
+        ...(event.tool ? { tool: { ...event.tool, ...(event.tool.target ? { target: redact(event.tool.target) } : {}) } } : {}),
+        ...(event.usage ? { usage: event.usage } : {}),
+      });
+
+      const candidate = deps.candidates.create(spec.candidate);
+      let output: CandidateTurnOutput;
+      try {
+        const result = await candidate.runTurn({
+          runId: spec.runId,
+          turn,
+          message,
+          sandboxDir: paths.sandboxDir,
+          runDir: paths.runDir,
+          homeDir: paths.homeDir,
+          session: session ?? undefined,
+          candidate: spec.candidate,
+          timeoutMs: spec.turnTimeoutS * 1000,
+          signal: cancellationSignal(),
+          onEvent: (event) => {
+            pending.push(toEvent(event));
+            heartbeat({ turn, seq });
+            if (pending.length >= FLUSH_EVERY) flushing = flushing.then(flush);
+          },
+          onActivity: () => heartbeat({ turn, seq }),
+        });
+        if (result.usage) {
+          // The turn's usage rides on a system event, so per-turn tokens are in the transcript and the store.
+          pending.push(toEvent({ role: 'system', content: `candidate turn ${turn} usage: ${result.usage.input_tokens} in / ${result.usage.output_tokens} out`, usage: result.usage }));
+        }
+        output = { session: result.session, attempt };
+      } catch (err) {
+        if (!(err instanceof CandidateError) || cancellationSignal().aborted) {
+          await flushing;
+          await flush();
+          throw err;
+        }
+        const tail = err.details.stderrTail ? `\nstderr tail:\n${err.details.stderrTail}` : '';
+        pending.push(toEvent({ role: 'system', content: `candidate turn ${turn} failed: ${err.message}${tail}` }));
+        output = { session: session ?? {}, failure: `${err.details.timedOut ? 'timed out: ' : ''}${redact(err.message)}`, attempt };
+      }
+      await flushing;
+      await flush();
+      await writeTranscriptFile(paths.transcriptFile, await deps.store.getTranscript(spec.runId, { attempts: 'all' }));
+      return output;
+    },
+  };
+}
+
+function readExaminerEvent(content: string): { message: string; ended: boolean } {
+  if (content.startsWith(END_MARKER)) return { message: content.slice(END_MARKER.length).trim(), ended: true };
+  return { message: content, ended: false };
+}
+
+/**
+ * The first attempt of a turn records where the sandbox stood; a retried attempt puts the
+ * sandbox back there, so the candidate never sees a half-done earlier attempt.
+ */
+async function restoreOrSaveCheckpoint(sandboxDir: string, file: string, turn: number, spec: RunSpec): Promise<void> {
+  if (existsSync(file)) {
+    const checkpoint = JSON.parse(await readFile(file, 'utf8')) as TurnCheckpoint;
+    await restoreTurnCheckpoint(sandboxDir, checkpoint);
+    return;
+  }
+  await mkdir(join(file, '..'), { recursive: true });
+  const checkpoint = await saveTurnCheckpoint(sandboxDir, `refs/evalflow/${spec.runId.replace(/[^A-Za-z0-9._-]/g, '_')}/turn-${turn}`, join(file, '..'));
+  await writeFile(file, JSON.stringify(checkpoint));
+}

@@ -1,0 +1,56 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import { isEvalflowError } from '../errors.js';
+import { cleanupActivities } from './cleanup.js';
+import type { ActivityDeps } from './deps.js';
+import { dialogueActivities } from './dialogue.js';
+import { planActivities } from './plan.js';
+import { prepareActivities } from './prepare.js';
+import { verdictActivities } from './verdict.js';
+
+export type { ActivityDeps, CandidateFactory } from './deps.js';
+export type { CandidateTurnOutput, ExaminerTurnOutput } from './dialogue.js';
+export type { PreparedRun, SetupOutcome } from './prepare.js';
+export type { JudgeOutput, RecordInput, RunFacts } from './verdict.js';
+
+/**
+ * Every activity of evalflow, built from injected dependencies. Each is a thin stage over the
+ * domain folders; errors of the evalflow hierarchy cross Temporal typed by class name and
+ * marked non-retryable unless the error says a retry could help.
+ */
+export function createActivities(deps: ActivityDeps) {
+  const activities = {
+    ...planActivities(deps),
+    ...prepareActivities(deps),
+    ...dialogueActivities(deps),
+    ...verdictActivities(deps),
+    ...cleanupActivities(deps),
+  };
+  return wrapFailures(activities);
+}
+
+export type Activities = ReturnType<typeof createActivities>;
+
+function wrapFailures<T extends Record<string, (...args: never[]) => Promise<unknown>>>(activities: T): T {
+  const wrapped: Record<string, unknown> = {};
+  for (const [name, fn] of Object.entries(activities)) {
+    wrapped[name] = async (...args: never[]) => {
+      try {
+        return await fn(...args);
+      } catch (err) {
+        throw toFailure(err);
+      }
+    };
+  }
+  return wrapped as T;
+}
+
+/** HarnessError → ApplicationFailure whose type is the class name (the wire contract). */
+export function toFailure(err: unknown): unknown {
+  if (!isEvalflowError(err)) return err;
+  return ApplicationFailure.create({
+    message: err.message,
+    type: err.constructor.name,
+    nonRetryable: !err.retryable,
+    cause: err,
+  });
+}

@@ -1,0 +1,56 @@
+import { CandidateError } from '../errors.js';
+import type { StreamNormalizer, TurnOutcome, TurnRequest } from './adapter.js';
+import { runProcess } from './processRunner.js';
+
+export interface AgentProcess {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  stdin?: string;
+}
+
+export interface AgentTurnOptions {
+  network: 'host' | 'loopback';
+  killGraceMs?: number;
+  /** Names the turn in error messages, e.g. `claude (claude-code) turn 2`. */
+  label: string;
+}
+
+/**
+ * Run one agent process for one turn and normalise its stdout as it arrives: events go to
+ * `request.onEvent` in stream order, every output chunk to `request.onActivity`. Returns the
+ * normaliser's outcome, or throws `CandidateError` (exit code, stderr tail, timedOut) when the
+ * process could not start, timed out, was cancelled, or the turn failed.
+ */
+export async function runAgentTurn(request: TurnRequest, agent: AgentProcess, normalizer: StreamNormalizer, options: AgentTurnOptions): Promise<TurnOutcome> {
+  const result = await runProcess({
+    ...agent,
+    cwd: request.sandboxDir,
+    timeoutMs: request.timeoutMs,
+    signal: request.signal,
+    network: options.network,
+    onStdoutLine: (line) => {
+      for (const event of normalizer.push(line)) request.onEvent(event);
+    },
+    ...(request.onActivity ? { onActivity: request.onActivity } : {}),
+    ...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
+  });
+  const { label } = options;
+  if (result.spawnError) {
+    throw new CandidateError(`${label}: could not start ${agent.command}: ${result.spawnError}`, { exitCode: null, stderrTail: result.stderrTail });
+  }
+  const outcome = normalizer.end({ exitCode: result.exitCode, stderrTail: result.stderrTail });
+  for (const event of outcome.events) request.onEvent(event);
+  const details = { exitCode: result.exitCode, stderrTail: result.stderrTail };
+  if (result.timedOut) {
+    throw new CandidateError(`${label}: timed out after ${Math.round(request.timeoutMs / 1000)} s; its process group was killed`, { ...details, timedOut: true });
+  }
+  if (result.aborted) throw new CandidateError(`${label}: cancelled; its process group was killed`, details);
+  if (outcome.failure) throw new CandidateError(`${label} failed: ${outcome.failure.message}`, details);
+  return outcome;
+}
+
+/** EVALFLOW_CANDIDATE_NETNS=loopback puts every candidate process in a loopback-only network namespace. */
+export function networkFrom(hostEnv: NodeJS.ProcessEnv): 'host' | 'loopback' {
+  return hostEnv.EVALFLOW_CANDIDATE_NETNS === 'loopback' ? 'loopback' : 'host';
+}

@@ -1,0 +1,125 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { CandidateError, isEvalflowError } from '../errors.js';
+import type { ChatMessage, LlmClient } from '../llm/port.js';
+import type { Usage } from '../transcript/schema.js';
+import type { Candidate, TurnRequest, TurnResult, WorkflowLink } from './adapter.js';
+import { BUILTIN_TOOLS, executeBuiltinTool } from './builtinTools.js';
+import { builtinSessionPath, loadBuiltinSession, saveBuiltinSession, type BuiltinSession } from './builtinSession.js';
+import { buildCandidateEnv } from './candidateEnv.js';
+import { createEventCollector } from './normalizers/eventCollector.js';
+import { addUsage } from './normalizers/usage.js';
+import { stableSessionId } from './sessionFiles.js';
+
+/** The builtin agent reads the team workflow from one generated file. */
+export const builtinWorkflowLink: WorkflowLink = { path: 'AGENTS.md', kind: 'file' };
+
+export interface BuiltinCandidateDeps {
+  /** The model, through the port (role `candidate`). */
+  llm: LlmClient;
+  /** Model calls per turn before the turn fails. */
+  maxSteps?: number;
+  shellTimeoutMs?: number;
+  hostEnv?: NodeJS.ProcessEnv;
+}
+
+const WORKFLOW_CAP = 20_000;
+
+/**
+ * A small OpenAI tool-calling agent: read_file, write_file, list_files and run_shell, all
+ * confined to the sandbox. Its conversation lives in `<runDir>/.candidate/builtin-session.json`
+ * (not in memory), so a turn can run on any worker after a restart and a retried turn replaces
+ * its failed attempt. Usage is summed over the turn's model calls.
+ */
+export function createBuiltinCandidate(deps: BuiltinCandidateDeps): Candidate {
+  const maxSteps = deps.maxSteps ?? 20;
+  const hostEnv = deps.hostEnv ?? process.env;
+  return {
+    async runTurn(request: TurnRequest): Promise<TurnResult> {
+      const label = `${request.candidate.name} (builtin) turn ${request.turn}`;
+      const path = builtinSessionPath(request.runDir);
+      const saved = await loadBuiltinSession(path);
+      const session: BuiltinSession = saved ?? { version: 1, messages: [{ role: 'system', content: await systemPrompt(request.sandboxDir) }], turn_starts: {} };
+      // A retried (or replayed) turn starts again from where that turn began.
+      const start = session.turn_starts[String(request.turn)] ?? session.messages.length;
+      const messages: ChatMessage[] = session.messages.slice(0, start);
+      const turnStarts = Object.fromEntries(Object.entries(session.turn_starts).filter(([turn]) => Number(turn) < request.turn));
+      turnStarts[String(request.turn)] = start;
+      messages.push({ role: 'user', content: request.message });
+
+      const signal = AbortSignal.any([request.signal, AbortSignal.timeout(request.timeoutMs)]);
+      const env = buildCandidateEnv({ hostEnv, homeDir: request.homeDir, adapterEnv: {}, spec: request.candidate });
+      const collector = createEventCollector(request.sandboxDir);
+      const emit = () => collector.drain().forEach(request.onEvent);
+      let usage: Usage | undefined;
+
+      for (let step = 1; step <= maxSteps; step++) {
+        const response = await deps.llm.chat({ role: 'candidate', messages, tools: BUILTIN_TOOLS, signal }).catch((err: unknown) => {
+          throw failure(label, err, request, signal);
+        });
+        request.onActivity?.();
+        usage = addUsage(usage, response.usage);
+        if (response.reasoning) collector.thinking(response.reasoning);
+        if (response.content) collector.text(response.content);
+        if (response.toolCalls.length === 0) {
+          const reply = response.content ?? '';
+          messages.push({ role: 'assistant', content: reply });
+          collector.finish(reply, usage);
+          emit();
+          await saveBuiltinSession(path, { version: 1, messages, turn_starts: turnStarts });
+          return {
+            reply: reply.trim(),
+            session: { ...request.session, id: request.session?.id ?? `builtin-${stableSessionId(request.runId)}`, conversationPath: path },
+            ...(usage ? { usage } : {}),
+          };
+        }
+        messages.push({ role: 'assistant', content: response.content, tool_calls: response.toolCalls });
+        for (const call of response.toolCalls) {
+          const input = parseArguments(call.arguments);
+          collector.toolStarted({ id: call.id, name: call.name, input: input ?? {} });
+          emit();
+          const result = input
+            ? await executeBuiltinTool(call.name, input, { sandboxDir: request.sandboxDir, env, shellTimeoutMs: deps.shellTimeoutMs ?? 120_000, signal })
+            : { output: 'error: the arguments are not a JSON object', end: { isError: true, errorMessage: 'arguments are not a JSON object' } };
+          collector.toolCompleted(call.id, result.end);
+          emit();
+          messages.push({ role: 'tool', tool_call_id: call.id, content: result.output });
+          if (signal.aborted) throw failure(label, signal.reason, request, signal);
+        }
+      }
+      collector.abandon();
+      emit();
+      throw new CandidateError(`${label}: no final answer after ${maxSteps} model calls (the per-turn step limit); the model kept calling tools`);
+    },
+  };
+}
+
+async function systemPrompt(sandboxDir: string): Promise<string> {
+  const base = [
+    'You are a coding agent working in a software project. The project root is your working directory;',
+    'use relative paths. Use the tools to inspect files, change them and run commands (tests, builds).',
+    'Work until the request is done, then answer with a short summary of what you did.',
+  ].join(' ');
+  const workflow = await readFile(join(sandboxDir, builtinWorkflowLink.path), 'utf8').catch(() => '');
+  if (!workflow.trim()) return base;
+  return `${base}\n\nThe team's workflow (from ${builtinWorkflowLink.path}); follow it:\n\n${workflow.slice(0, WORKFLOW_CAP)}`;
+}
+
+function parseArguments(raw: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(raw || '{}');
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A model error or a timeout as the CandidateError a turn throws (retryable when the model's error was). */
+function failure(label: string, err: unknown, request: TurnRequest, signal: AbortSignal): CandidateError {
+  if (signal.aborted && !request.signal.aborted) {
+    return new CandidateError(`${label}: timed out after ${Math.round(request.timeoutMs / 1000)} s`, { timedOut: true });
+  }
+  if (request.signal.aborted) return new CandidateError(`${label}: cancelled`);
+  const message = err instanceof Error ? err.message : String(err);
+  return new CandidateError(`${label}: the model call failed: ${message}`, {}, { cause: err, retryable: isEvalflowError(err) && err.retryable });
+}

@@ -1,0 +1,44 @@
+import type { CliAdapter } from './adapter.js';
+import { createGeminiStreamNormalizer } from './normalizers/geminiStream.js';
+
+/** Written into the private HOME: API-key auth, usage statistics and auto-update off. */
+const SETTINGS = {
+  security: { auth: { selectedType: 'gemini-api-key' } },
+  privacy: { usageStatisticsEnabled: false },
+  general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
+};
+
+/** Google Gemini CLI (`gemini -p … --output-format stream-json --yolo --skip-trust`); stdin closed. */
+export const gemini: CliAdapter = {
+  name: 'gemini',
+  cli: 'Gemini CLI',
+  executables: ['gemini'],
+  npmPackage: '@google/gemini-cli',
+  setup: 'npm install -g @google/gemini-cli',
+  versionArgs: ['--version'],
+  workflowLink: { path: '.gemini', kind: 'dir' },
+  sessionId: 'preassigned',
+  prompt: 'argv',
+  apiKeyEnv: 'GEMINI_API_KEY',
+  baseUrlVia: 'GOOGLE_GEMINI_BASE_URL',
+  args: (ctx) => [
+    '-p',
+    ctx.message,
+    '--output-format',
+    'stream-json',
+    '--yolo',
+    '--skip-trust',
+    ...(ctx.model ? ['-m', ctx.model] : []),
+    ...(ctx.sessionId ? [ctx.resume ? '--resume' : '--session-id', ctx.sessionId] : []),
+    ...ctx.extraArgs,
+  ],
+  textOnlyArgs: (ctx) => ['-p', ctx.message, '--output-format', 'stream-json', '--approval-mode', 'plan', '--skip-trust', ...(ctx.model ? ['-m', ctx.model] : []), ...ctx.extraArgs],
+  env: (ctx) => ({
+    ...(ctx.baseUrl ? { GOOGLE_GEMINI_BASE_URL: ctx.baseUrl } : {}),
+    ...(ctx.apiKey ? { GEMINI_API_KEY: ctx.apiKey } : {}),
+  }),
+  homeFiles: () => ({ '.gemini/settings.json': `${JSON.stringify(SETTINGS, null, 2)}\n` }),
+  createNormalizer: (options) => createGeminiStreamNormalizer(options),
+  usageRule: 'result.stats per invocation',
+  resumeRule: '--session-id <uuid from run id> on turn 1, then --resume <uuid>',
+};

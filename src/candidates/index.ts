@@ -1,0 +1,31 @@
+export type {
+  Candidate,
+  CandidateSession,
+  CandidateSpec,
+  CliAdapter,
+  InvocationContext,
+  NormalizerFactory,
+  NormalizerOptions,
+  ProcessExit,
+  StreamNormalizer,
+  TurnOutcome,
+  TurnRequest,
+  TurnResult,
+  WorkflowLink,
+} from './adapter.js';
+export { createAgentCliLlm, renderPrompt, type AgentCliLlmSpec } from './agentCliLlm.js';
+export { createBuiltinCandidate, type BuiltinCandidateDeps } from './builtin.js';
+export { createCliCandidate, type CliCandidateDeps } from './cliCandidate.js';
+export { findCliInstallation, type CliInstallation } from './cliVersion.js';
+export { createCommandCandidate } from './command.js';
+export { runProcess, type ProcessRequest, type ProcessResult } from './processRunner.js';
+export {
+  CANDIDATE_ADAPTER_NAMES,
+  createCandidateFactory,
+  getCandidateAdapter,
+  getCliAdapter,
+  knownAdapterNames,
+  type CandidateAdapterEntry,
+  type CandidateDeps,
+} from './registry.js';
+export { stableSessionId } from './sessionFiles.js';

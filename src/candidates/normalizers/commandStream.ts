@@ -1,0 +1,35 @@
+import type { NormalizerOptions, StreamNormalizer, TurnOutcome } from '../adapter.js';
+import { CLAUDE_FLAVORS, createClaudeStreamNormalizer } from './claudeStream.js';
+import { createEventCollector } from './eventCollector.js';
+import { parseJsonLine } from './jsonLine.js';
+import { turnFailure } from './turnFailure.js';
+
+/**
+ * stdout of an arbitrary command (the `command` adapter): the first non-blank line decides.
+ * A JSON object with a `type` means Claude-style stream-json, parsed by the Claude family
+ * normaliser (usage per invocation); anything else is plain text, and all of stdout is the
+ * reply. Either way a non-zero exit fails the turn.
+ */
+export function createCommandStreamNormalizer(options: NormalizerOptions = {}): StreamNormalizer {
+  let mode: 'unknown' | 'stream' | 'text' = 'unknown';
+  const stream = createClaudeStreamNormalizer(CLAUDE_FLAVORS.generic, options);
+  const lines: string[] = [];
+
+  return {
+    push(line) {
+      if (mode === 'unknown' && line.trim()) mode = typeof parseJsonLine(line)?.type === 'string' ? 'stream' : 'text';
+      if (mode === 'stream') return stream.push(line);
+      lines.push(line);
+      return [];
+    },
+    end(exit): TurnOutcome {
+      if (mode === 'stream') return stream.end(exit);
+      const collector = createEventCollector(options.cwd);
+      const reply = lines.join('\n').trim();
+      const failure = turnFailure(exit, { terminalSeen: true, terminalName: 'exit' });
+      if (failure) collector.abandon();
+      else collector.finish(reply, undefined);
+      return { events: collector.drain(), reply: failure ? '' : reply, ignoredLines: 0, ...(failure ? { failure } : {}) };
+    },
+  };
+}

@@ -1,0 +1,116 @@
+import type { CandidateEvent, Usage } from '../../transcript/schema.js';
+import { describeToolCall, describeToolResult, type DescribedCall, type ToolCallEnd, type ToolCallStart } from './toolSummary.js';
+import { LIMITS, clip } from './truncate.js';
+
+/**
+ * The part every stream normaliser shares: it turns "the agent thought / said / started a
+ * tool / finished a tool / answered" into transcript events, with the same rules for all:
+ *
+ * - text is held back until something follows it, because only then is it known not to be the
+ *   final answer (which becomes the one `candidate` event instead of a partial);
+ * - each tool id gets exactly one `started` and one `completed` event, whatever the agent
+ *   repeats; a completion without a start synthesises the start; a start without a completion
+ *   is closed as an error when the turn ends;
+ * - thinking is cut to 500 characters, partials to 2,000.
+ */
+export interface EventCollector {
+  thinking(text: string, ts?: string): void;
+  /** A complete text block. */
+  text(text: string, ts?: string): void;
+  /** A delta that continues the current text block (Gemini, Cursor partial mode). */
+  appendText(delta: string, ts?: string): void;
+  /** Text held back so far, joined: the final answer when the stream has no final-text field. */
+  pendingText(): string;
+  /** Emit held-back text as partials (a step that ended in tool calls). */
+  flushText(): void;
+  toolStarted(call: ToolCallStart, ts?: string): void;
+  /** `start` describes the call when no started event was seen (opencode, Codex file changes). */
+  toolCompleted(id: string, end: ToolCallEnd, start?: ToolCallStart, ts?: string): void;
+  /** The turn succeeded with this reply; `usage` rides on the `candidate` event. */
+  finish(reply: string, usage: Usage | undefined, ts?: string): void;
+  /** The turn failed: keep what was said as partials and close open tool calls. */
+  abandon(): void;
+  /** Events completed since the last drain, in stream order. */
+  drain(): CandidateEvent[];
+}
+
+export function createEventCollector(cwd?: string): EventCollector {
+  const out: CandidateEvent[] = [];
+  let pending: { text: string; ts?: string }[] = [];
+  const open = new Map<string, DescribedCall>();
+  const done = new Set<string>();
+
+  const emit = (event: CandidateEvent, ts?: string) => out.push(ts ? { ...event, ts } : event);
+
+  function flushText(): void {
+    for (const block of pending) {
+      if (block.text.trim()) emit({ role: 'candidate.assistant_partial', content: clip(block.text.trim(), LIMITS.partial) }, block.ts);
+    }
+    pending = [];
+  }
+
+  function start(call: ToolCallStart, ts?: string): DescribedCall | undefined {
+    if (open.has(call.id) || done.has(call.id)) return open.get(call.id);
+    flushText();
+    const described = describeToolCall(call, cwd);
+    open.set(call.id, described);
+    const { started } = described;
+    const tool = { id: described.id, name: described.name, kind: described.kind, ...(described.target !== undefined ? { target: described.target } : {}) };
+    emit({ role: 'candidate.tool_call.started', content: started, tool }, ts);
+    return described;
+  }
+
+  function complete(id: string, end: ToolCallEnd, startIfMissing?: ToolCallStart, ts?: string): void {
+    if (done.has(id)) return;
+    const call = open.get(id) ?? (startIfMissing ? start(startIfMissing, ts) : start({ id, name: 'unknown', input: {} }, ts));
+    if (!call) return;
+    flushText();
+    const { content, tool } = describeToolResult(call, end);
+    emit({ role: 'candidate.tool_call.completed', content, tool }, ts);
+    open.delete(id);
+    done.add(id);
+  }
+
+  function closeOpenTools(): void {
+    for (const id of [...open.keys()]) complete(id, { isError: true, errorMessage: 'no result before the turn ended' });
+  }
+
+  return {
+    thinking(text, ts) {
+      if (!text.trim()) return;
+      flushText();
+      emit({ role: 'candidate.thinking', content: clip(text.trim(), LIMITS.thinking) }, ts);
+    },
+    text(text, ts) {
+      if (text) pending.push(ts ? { text, ts } : { text });
+    },
+    appendText(delta, ts) {
+      const last = pending.at(-1);
+      if (last) last.text += delta;
+      else if (delta) pending.push(ts ? { text: delta, ts } : { text: delta });
+    },
+    pendingText: () => pending.map((block) => block.text).join(''),
+    flushText,
+    toolStarted(call, ts) {
+      start(call, ts);
+    },
+    toolCompleted: complete,
+    finish(reply, usage, ts) {
+      const answer = reply.trim();
+      const last = pending.at(-1);
+      // The held-back block is the answer (or its end, when the reply joins all text, as Cursor's does).
+      if (last && last.text.trim() && (last.text.trim() === answer || answer.endsWith(last.text.trim()))) pending.pop();
+      else if (answer && [pending.map((b) => b.text).join(''), pending.map((b) => b.text).join('\n')].some((t) => t.trim() === answer)) pending = [];
+      flushText();
+      closeOpenTools();
+      if (answer || usage) emit({ role: 'candidate', content: clip(answer, LIMITS.reply), ...(usage ? { usage } : {}) }, ts);
+    },
+    abandon() {
+      flushText();
+      closeOpenTools();
+    },
+    drain() {
+      return out.splice(0, out.length);
+    },
+  };
+}

@@ -1,0 +1,112 @@
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { processIo, type CommandIo } from './commands/io.js';
+import { EvalflowError, FormatError } from './errors.js';
+
+/**
+ * The evalflow CLI: every command and flag on one screen. Each action lazily loads
+ * `commands/<name>.ts` and calls its `run(options, io)`, which returns the exit code.
+ */
+const program = new Command('evalflow')
+  .description('Reproducible evals for AI agent workflows, run as durable Temporal workflows')
+  .version(process.env.npm_package_version ?? '0.1.0')
+  .showHelpAfterError();
+
+const configOption = new Option('-c, --config <file>', 'evalflow.config.yaml to use (default: ./evalflow.config.yaml if present)');
+
+program
+  .command('run')
+  .description('run eval cases against a candidate; one durable Temporal workflow per run')
+  .argument('[paths...]', 'eval bank folders or case folders (default: eval_sets)')
+  .addOption(configOption)
+  .option('--only <ids>', 'comma-separated eval case ids to run')
+  .option('--candidate <name>', 'configured candidate or adapter name (default: builtin)')
+  .option('--candidate-model <model>', 'model for the candidate, overriding its config')
+  .option('--project <dir>', 'project under test (git repository or folder)')
+  .option('--workflow-dir <dir>', 'folder with agents/ commands/ rules/ skills/')
+  .option('--runs-dir <dir>', 'where run directories go (default: runs)')
+  .option('--runs-per-case <k>', 'attempts per case (run ids get -1..-k)', parseInteger)
+  .option('--parallelism <n>', 'runs at the same time', parseInteger)
+  .option('--no-worker', 'do not run a worker in this process (workers run elsewhere)')
+  .action((paths: string[], options) => dispatch('run', { ...options, paths }));
+
+program
+  .command('show')
+  .description('print the score, review and file paths of a run')
+  .argument('<run_id>')
+  .addOption(configOption)
+  .action((runId: string, options) => dispatch('show', { ...options, runId }));
+
+program
+  .command('validate')
+  .description('check eval cases without running anything; exits 1 on any problem')
+  .argument('[paths...]', 'eval bank folders or case folders (default: eval_sets)')
+  .action((paths: string[]) => dispatch('validate', { paths }));
+
+program
+  .command('new')
+  .description('scaffold a new eval case folder')
+  .argument('<id>', 'eval case id (also the folder name)')
+  .option('--dir <dir>', 'eval bank folder', 'eval_sets')
+  .action((id: string, options) => dispatch('new', { ...options, id }));
+
+const candidates = program
+  .command('candidates')
+  .description('list candidate adapters and whether their CLI is installed')
+  .action(() => dispatch('candidates', {}));
+candidates
+  .command('normalize')
+  .description('print the transcript events captured agent streams become (several files = consecutive turns)')
+  .argument('<adapter>')
+  .argument('<streams...>')
+  .action((adapter: string, files: string[]) => dispatch('candidates', { normalize: { adapter, files } }));
+
+program
+  .command('server')
+  .description('run the Temporal dev server with the Web UI in the foreground')
+  .addOption(configOption)
+  .action((options) => dispatch('server', options));
+
+program
+  .command('worker')
+  .description('run a worker for the shared and this host\'s task queues until interrupted')
+  .addOption(configOption)
+  .action((options) => dispatch('worker', options));
+
+program
+  .command('demo')
+  .description('run the three example cases offline against the scripted mock model server')
+  .option('--runs-dir <dir>', 'where run directories go (default: runs)')
+  .action((options) => dispatch('demo', options));
+
+async function dispatch(name: string, options: Record<string, unknown>): Promise<void> {
+  const io = processIo();
+  try {
+    const command = (await import(`./commands/${name}.js`)) as { run(options: unknown, io: CommandIo): Promise<number> };
+    process.exitCode = await command.run(options, io);
+  } catch (err) {
+    process.exitCode = reportError(err, io);
+  }
+}
+
+/** Our errors are one line (or one line per problem); anything else is a bug, with its stack. */
+function reportError(err: unknown, io: CommandIo): number {
+  if (err instanceof FormatError) {
+    for (const problem of err.problems) io.err(`error: ${problem}`);
+    return 1;
+  }
+  if (err instanceof EvalflowError) {
+    io.err(`error: ${err.message}`);
+    return 1;
+  }
+  io.err('internal error (please report it at the evalflow issue tracker):');
+  io.err(err instanceof Error ? (err.stack ?? err.message) : String(err));
+  return 70;
+}
+
+function parseInteger(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`expected a positive integer, found '${value}'`);
+  return n;
+}
+
+await program.parseAsync(process.argv);

@@ -1,0 +1,92 @@
+import { readFile } from 'node:fs/promises';
+import { basename, resolve } from 'node:path';
+import { CANDIDATE_ADAPTER_NAMES, findCliInstallation, getCandidateAdapter, type CandidateSession } from '../candidates/index.js';
+import { ConfigError } from '../errors.js';
+import type { CandidateEvent, TranscriptEvent } from '../transcript/schema.js';
+import type { CommandIo } from './io.js';
+
+export interface CandidatesOptions {
+  /** `evalflow candidates normalize <adapter> <stream.jsonl>...`: several files are consecutive turns. */
+  normalize?: { adapter: string; files: string[] };
+}
+
+export interface CandidatesDeps {
+  /** Timestamp for events whose stream carries none (tests pin it). */
+  now?: () => Date;
+  versionTimeoutMs?: number;
+}
+
+/**
+ * `evalflow candidates`: every adapter, whether its CLI is on PATH and its version.
+ * `evalflow candidates normalize <adapter> <files...>`: the transcript events (JSONL, one per
+ * line) that captured streams become; files are consecutive turns of one session, so session
+ * id and cumulative usage carry over. Exits 1 when a turn failed (shown as a `system` event).
+ */
+export async function run(options: CandidatesOptions, io: CommandIo, deps: CandidatesDeps = {}): Promise<number> {
+  if (options.normalize) return normalize(options.normalize.adapter, options.normalize.files, io, deps.now ?? (() => new Date()));
+  return list(io, deps.versionTimeoutMs ?? 5000);
+}
+
+async function list(io: CommandIo, timeoutMs: number): Promise<number> {
+  const rows = await Promise.all(
+    CANDIDATE_ADAPTER_NAMES.map(async (name) => {
+      const { cli, description } = getCandidateAdapter(name);
+      if (!cli) return [name, description, '-', '-'];
+      const found = await findCliInstallation(cli, { hostEnv: io.env, timeoutMs });
+      const installed = found.path ? `yes (${found.path})` : `no (${cli.setup})`;
+      return [name, `${cli.cli} [${cli.executables.join(', ')}]`, installed, found.path ? (found.version ?? 'unknown') : '-'];
+    }),
+  );
+  const table = [['adapter', 'agent', 'installed', 'version'], ...rows];
+  const widths = [0, 1, 2].map((column) => Math.max(...table.map((row) => (row[column] ?? '').length)));
+  for (const row of table) io.out(row.map((cell, column) => (column < 3 ? cell.padEnd(widths[column] ?? 0) : cell)).join('  ').trimEnd());
+  return 0;
+}
+
+async function normalize(adapterName: string, files: string[], io: CommandIo, now: () => Date): Promise<number> {
+  const factory = getCandidateAdapter(adapterName).normalizer;
+  if (!factory) throw new ConfigError(`adapter "${adapterName}" has no output stream to normalise (it is evalflow's own agent)`);
+  let session: CandidateSession = {};
+  let failed = false;
+  for (const [index, file] of files.entries()) {
+    const turn = index + 1;
+    const path = resolve(io.cwd, file);
+    const text = await readFile(path, 'utf8').catch((err: NodeJS.ErrnoException) => {
+      throw new ConfigError(`cannot read stream file ${file}: ${err.code ?? err.message}`);
+    });
+    const normalizer = factory(session.cumulativeUsage ? { previousCumulative: session.cumulativeUsage } : {});
+    const events: CandidateEvent[] = [];
+    for (const line of text.split('\n')) events.push(...normalizer.push(line));
+    const outcome = normalizer.end({ exitCode: 0, stderrTail: '' });
+    events.push(...outcome.events);
+    if (outcome.failure) {
+      failed = true;
+      events.push({ role: 'system', content: `turn ${turn} failed: ${outcome.failure.message}` });
+    }
+    for (const event of toTranscriptEvents(events, { runId: 'normalize', turn, attempt: 1, now })) io.out(JSON.stringify(event));
+    io.err(
+      `turn ${turn} (${basename(file)}): session ${outcome.sessionId ?? '-'}, ${events.length} events, ${outcome.ignoredLines} ignored lines, usage ${outcome.usage ? JSON.stringify(outcome.usage) : '-'}`,
+    );
+    session = {
+      ...session,
+      ...(outcome.sessionId ? { id: outcome.sessionId } : {}),
+      ...(outcome.cumulativeUsage ? { cumulativeUsage: outcome.cumulativeUsage } : {}),
+    };
+  }
+  return failed ? 1 : 0;
+}
+
+/** Candidate events as transcript lines of one turn: seq from 0, the stream's ts or `now`. */
+export function toTranscriptEvents(events: CandidateEvent[], where: { runId: string; turn: number; attempt: number; now: () => Date }): TranscriptEvent[] {
+  return events.map((event, seq) => ({
+    run_id: where.runId,
+    turn: where.turn,
+    seq,
+    attempt: where.attempt,
+    ts: event.ts ?? where.now().toISOString(),
+    role: event.role,
+    content: event.content,
+    ...(event.tool ? { tool: event.tool } : {}),
+    ...(event.usage ? { usage: event.usage } : {}),
+  }));
+}

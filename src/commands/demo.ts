@@ -1,0 +1,66 @@
+import { fileURLToPath } from 'node:url';
+import { relative, resolve } from 'node:path';
+import { knownAdapterNames } from '../candidates/index.js';
+import { loadSettings, resolveCandidate } from '../config.js';
+import { loadEvalBank } from '../evalset/index.js';
+import { loadMockScript } from '../llm/mock/scriptFile.js';
+import { startMockServer } from '../llm/mock/server.js';
+import { executeBatch, formatRunTable } from './executeBatch.js';
+import type { CommandIo } from './io.js';
+import { openRuntime } from './runtime.js';
+
+const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const SCRIPT = resolve(PACKAGE_ROOT, 'examples/mock/demo.yaml');
+
+/**
+ * `evalflow demo` (`npm run demo`): the three example cases end to end, fully offline. The
+ * examiner, the builtin candidate and the judge are all played by the scripted mock model
+ * server on 127.0.0.1; everything else (Temporal, the store, git sandboxes, checks) is real.
+ */
+export async function run(options: { runsDir?: string }, io: CommandIo): Promise<number> {
+  const mock = await startMockServer({ script: await loadMockScript(SCRIPT) });
+  io.err(`[mock LLM] scripted model server on ${mock.url} plays examiner, candidate and judge (${relative(io.cwd, SCRIPT)}); its answers are scripted, not a real model's`);
+  const env: NodeJS.ProcessEnv = {
+    ...io.env,
+    OPENAI_BASE_URL: mock.url,
+    OPENAI_API_KEY: 'mock-key',
+    EVALFLOW_EXAMINER_MODEL: 'mock-examiner',
+    EVALFLOW_JUDGE_MODEL: 'mock-judge',
+    EVALFLOW_CANDIDATE_MODEL: 'mock-candidate',
+  };
+  delete env.EVALFLOW_EXAMINER_BASE_URL;
+  delete env.EVALFLOW_JUDGE_BASE_URL;
+  delete env.EVALFLOW_CANDIDATE_BASE_URL;
+  try {
+    const settings = await loadSettings(PACKAGE_ROOT, env, {
+      candidate: 'builtin',
+      runsDir: resolve(io.cwd, options.runsDir ?? io.env.EVALFLOW_RUNS_DIR ?? 'runs'),
+    });
+    const bank = await loadEvalBank([settings.evalSets], { cwd: io.cwd });
+    if (bank.problems.length > 0) {
+      for (const problem of bank.problems) io.err(`error: ${problem}`);
+      return 1;
+    }
+    const candidate = resolveCandidate(settings, 'builtin', knownAdapterNames, env);
+    const runtime = await openRuntime(settings, { ...io, env }, { worker: true });
+    try {
+      const report = await executeBatch(settings, runtime, { cases: bank.cases, candidate, runsPerCase: 1, parallelism: 3 }, { ...io, env });
+      io.out('');
+      for (const line of formatRunTable(report.runs, io.cwd)) io.out(line);
+      io.out('');
+      io.out(`Run directories (transcript.jsonl, score.yaml, review.md, config.yaml, env_checklist.yaml, workflow/): ${relative(io.cwd, settings.runsDir) || '.'}/`);
+      io.out(`Inspect one:  node bin/evalflow.js show ${report.runs[0]?.run_id ?? '<run_id>'}`);
+      io.out(
+        runtime.temporal.mode === 'embedded'
+          ? `Web UI: run \`node bin/evalflow.js server\` and open ${runtime.temporal.uiUrl} (history is kept in ${relative(io.cwd, settings.temporal.dbFilename)})`
+          : `Web UI: ${runtime.temporal.uiUrl ?? '(the cluster\'s UI)'}`,
+      );
+      io.out('The verdicts above are scripted by the mock judge (examples/mock/demo.yaml): one run fails on purpose.');
+      return report.allCompleted ? 0 : 1;
+    } finally {
+      await runtime.close();
+    }
+  } finally {
+    await mock.close();
+  }
+}

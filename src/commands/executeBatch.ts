@@ -1,0 +1,135 @@
+import { randomBytes } from 'node:crypto';
+import { relative } from 'node:path';
+import { WorkflowFailedError } from '@temporalio/client';
+import type { CandidateSpec } from '../candidates/adapter.js';
+import type { Settings } from '../config.js';
+import type { EvalCase } from '../evalset/index.js';
+import type { BatchInput, CaseRef } from '../run/batchSpec.js';
+import { makeBatchId, runStamp } from '../run/runId.js';
+import type { Run } from '../store/index.js';
+import { batchProgressQuery, SHARED_TASK_QUEUE, searchAttributes, type BatchProgress } from '../workflows/definitions.js';
+import type { CommandIo } from './io.js';
+import type { EvalRuntime } from './runtime.js';
+
+export interface BatchRequest {
+  cases: EvalCase[];
+  candidate: CandidateSpec;
+  runsPerCase: number;
+  parallelism: number;
+}
+
+export interface BatchReport {
+  batchId: string;
+  runs: Run[];
+  /** True when every run completed (pass or fail): nothing aborted, errored or cancelled. */
+  allCompleted: boolean;
+}
+
+/**
+ * Starts one evalBatchWorkflow for the cases, shows progress until it ends, and returns the
+ * runs as the store has them. The first Ctrl-C cancels the batch (runs still record and clean
+ * up); a second one leaves at once.
+ */
+export async function executeBatch(settings: Settings, runtime: EvalRuntime, request: BatchRequest, io: CommandIo): Promise<BatchReport> {
+  const stamp = runStamp(new Date());
+  const batchId = makeBatchId(stamp, randomBytes(3).toString('hex'));
+  const refs: CaseRef[] = request.cases.flatMap((c) =>
+    request.runsPerCase > 1
+      ? Array.from({ length: request.runsPerCase }, (_, i) => ({ caseId: c.id, caseDir: c.dir, hash: c.sha256, k: i + 1 }))
+      : [{ caseId: c.id, caseDir: c.dir, hash: c.sha256 }],
+  );
+  const input: BatchInput = {
+    batchId,
+    stamp,
+    refs,
+    template: {
+      candidate: request.candidate,
+      examiner: settings.examiner,
+      judge: settings.judge,
+      project: settings.project,
+      workflowDir: settings.workflowDir,
+      runsDir: settings.runsDir,
+      turnTimeoutS: settings.candidates[request.candidate.name]?.turnTimeoutS ?? settings.turnTimeoutS,
+    },
+    parallelism: request.parallelism,
+    offset: 0,
+    counts: { finished: 0, passed: 0, failed: 0 },
+    recent: [],
+  };
+  await runtime.store.upsertBatch({ batch_id: batchId, spec: { refs, candidate: request.candidate.name, parallelism: request.parallelism }, status: 'running', counts: {} });
+  const handle = await runtime.temporal.client.workflow.start('evalBatchWorkflow', {
+    workflowId: batchId,
+    taskQueue: SHARED_TASK_QUEUE,
+    args: [input],
+    typedSearchAttributes: [{ key: searchAttributes.batchId, value: batchId }],
+  });
+  io.err(`batch ${batchId}: ${refs.length} run${refs.length === 1 ? '' : 's'} of ${request.cases.length} case${request.cases.length === 1 ? '' : 's'} with candidate ${request.candidate.name}, parallelism ${request.parallelism}`);
+  if (runtime.temporal.uiUrl) io.err(`Web UI: ${runtime.temporal.uiUrl}/namespaces/${runtime.temporal.namespace}/workflows/${batchId}`);
+  if (!runtime.workers) io.err(`no worker in this process: the batch runs when a worker polls task queue ${SHARED_TASK_QUEUE} (start one with \`evalflow worker\`)`);
+
+  let interrupts = 0;
+  const onSigint = () => {
+    interrupts += 1;
+    if (interrupts === 1) {
+      io.err('cancelling the batch: running runs record what they have and clean up (Ctrl-C again to leave now)');
+      void handle.cancel().catch(() => undefined);
+    } else {
+      process.exit(130);
+    }
+  };
+  process.on('SIGINT', onSigint);
+  const seen = new Set<string>();
+  const poll = setInterval(() => {
+    void handle
+      .query(batchProgressQuery)
+      .then((progress) => reportProgress(progress, seen, io, settings))
+      .catch(() => undefined);
+  }, 1_000);
+  try {
+    await handle.result();
+  } catch (err) {
+    if (!(err instanceof WorkflowFailedError)) throw err;
+    io.err(`batch ${batchId} ended early: ${err.cause?.message ?? err.message}`);
+  } finally {
+    clearInterval(poll);
+    process.off('SIGINT', onSigint);
+  }
+  const runs = (await runtime.store.listRuns({ batchId })).sort((a, b) => a.run_id.localeCompare(b.run_id));
+  for (const run of runs) if (!seen.has(run.run_id)) announce(run.run_id, run.status, run.result, run.overall, io);
+  const allCompleted = runs.length === refs.length && runs.every((r) => r.status === 'completed');
+  await runtime.store.upsertBatch({
+    batch_id: batchId,
+    spec: { refs, candidate: request.candidate.name, parallelism: request.parallelism },
+    status: allCompleted ? 'completed' : 'failed',
+    counts: countStatuses(runs),
+  });
+  return { batchId, runs, allCompleted };
+}
+
+function reportProgress(progress: BatchProgress, seen: Set<string>, io: CommandIo, _settings: Settings): void {
+  for (const outcome of progress.outcomes) {
+    if (seen.has(outcome.runId)) continue;
+    seen.add(outcome.runId);
+    announce(outcome.runId, outcome.status, outcome.result, outcome.overall, io, `${progress.finished}/${progress.total}`);
+  }
+}
+
+function announce(runId: string, status: string, result: string | null, overall: number | null, io: CommandIo, counter = ''): void {
+  const verdict = result ? `${result}${overall !== null ? ` (overall ${overall})` : ''}` : status;
+  io.err(`${counter ? `[${counter}] ` : ''}${runId}: ${status === 'completed' ? verdict : `${status}${result ? ` ${verdict}` : ''}`}`);
+}
+
+function countStatuses(runs: Run[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const run of runs) counts[run.status] = (counts[run.status] ?? 0) + 1;
+  return counts;
+}
+
+/** The table `evalflow run` prints: case, status, result, overall, run dir. */
+export function formatRunTable(runs: Run[], cwd: string): string[] {
+  const rows = runs.map((r) => [r.case_id, r.status, r.result ?? '-', r.overall === null ? '-' : r.overall.toFixed(1), relative(cwd, r.run_dir) || '.']);
+  const header = ['case', 'status', 'result', 'overall', 'run dir'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ');
+  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)];
+}

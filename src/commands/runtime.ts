@@ -1,0 +1,61 @@
+import type { Settings } from '../config.js';
+import { openStore, type Store } from '../store/index.js';
+import { connectTemporal, type TemporalHandle } from '../temporal/connection.js';
+import { startWorkers, type RunningWorkers, type WorkerOptions } from '../worker.js';
+import type { CommandIo } from './io.js';
+
+/** What a command that runs evals holds open: the store, Temporal, and maybe an in-process worker. */
+export interface EvalRuntime {
+  store: Store;
+  temporal: TemporalHandle;
+  workers: RunningWorkers | null;
+  close(): Promise<void>;
+}
+
+export async function openRuntime(
+  settings: Settings,
+  io: CommandIo,
+  options: { worker: boolean | 'auto'; overrides?: WorkerOptions['overrides']; sandboxRoot?: string },
+): Promise<EvalRuntime> {
+  const store = await openStore({
+    ...(settings.databaseUrl ? { databaseUrl: settings.databaseUrl } : { pgliteDir: settings.pgliteDir }),
+    ...(settings.storeSchema ? { schema: settings.storeSchema } : {}),
+  });
+  let temporal: TemporalHandle;
+  try {
+    temporal = await connectTemporal(settings, (line) => io.err(line));
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+  // A team cluster has its own workers; a local or embedded server gets one in this process.
+  const wantWorker = options.worker === 'auto' ? temporal.mode !== 'cluster' : options.worker;
+  let workers: RunningWorkers | null = null;
+  if (wantWorker) {
+    try {
+      workers = await startWorkers({
+        settings,
+        store,
+        connection: temporal.nativeConnection,
+        namespace: temporal.namespace,
+        env: io.env,
+        ...(options.sandboxRoot ? { sandboxRoot: options.sandboxRoot } : {}),
+        ...(options.overrides ? { overrides: options.overrides } : {}),
+      });
+    } catch (err) {
+      await temporal.close();
+      await store.close();
+      throw err;
+    }
+  }
+  return {
+    store,
+    temporal,
+    workers,
+    async close() {
+      await workers?.shutdown();
+      await temporal.close();
+      await store.close();
+    },
+  };
+}

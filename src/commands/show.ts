@@ -1,0 +1,47 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { ConfigError } from '../errors.js';
+import { loadSettings } from '../config.js';
+import { openStore } from '../store/index.js';
+import type { CommandIo } from './io.js';
+
+/** `evalflow show <run_id>`: the run's row, its score, review.md and where its files are. */
+export async function run(options: { runId: string; config?: string }, io: CommandIo): Promise<number> {
+  const settings = await loadSettings(io.cwd, io.env, options.config ? { configPath: options.config } : {});
+  const store = await openStore({
+    ...(settings.databaseUrl ? { databaseUrl: settings.databaseUrl } : { pgliteDir: settings.pgliteDir }),
+    ...(settings.storeSchema ? { schema: settings.storeSchema } : {}),
+  });
+  try {
+    const runRow = await store.getRun(options.runId);
+    if (!runRow) {
+      const recent = (await store.listRuns({ limit: 5 })).map((r) => r.run_id);
+      throw new ConfigError(`no run ${options.runId} in the store${recent.length ? `; recent runs: ${recent.join(', ')}` : ''}`);
+    }
+    const score = await store.getScore(options.runId);
+    const rel = (p: string) => relative(io.cwd, p) || '.';
+    io.out(`run       ${runRow.run_id}`);
+    io.out(`case      ${runRow.case_id} (${runRow.case_version})`);
+    io.out(`candidate ${runRow.candidate} (${runRow.candidate_adapter}${runRow.models.candidate ? `, ${runRow.models.candidate}` : ''})`);
+    io.out(`status    ${runRow.status}${runRow.result ? `, ${runRow.result}` : ''}${runRow.overall !== null ? `, overall ${runRow.overall}` : ''}`);
+    if (score) io.out(`scores    compliance ${score.compliance}, execution quality ${score.execution_quality}, overall ${score.overall} (judge ${score.judge_model}${score.salvaged ? ', salvaged' : ''})`);
+    if (runRow.workflow_rev) io.out(`workflow  ${runRow.workflow_rev}`);
+    if (runRow.error) io.out(`error     ${runRow.error}`);
+    for (const anomaly of runRow.anomalies) io.out(`anomaly   ${anomaly}`);
+    io.out('');
+    io.out('files:');
+    for (const name of ['config.yaml', 'env_checklist.yaml', 'transcript.jsonl', 'score.yaml', 'review.md', 'workflow']) {
+      const path = join(runRow.run_dir, name);
+      io.out(`  ${existsSync(path) ? '✓' : '✗'} ${rel(path)}`);
+    }
+    const review = join(runRow.run_dir, 'review.md');
+    if (existsSync(review)) {
+      io.out('');
+      for (const line of (await readFile(review, 'utf8')).trimEnd().split('\n')) io.out(line);
+    }
+    return 0;
+  } finally {
+    await store.close();
+  }
+}

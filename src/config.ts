@@ -1,0 +1,234 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { isAbsolute, resolve } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import type { CandidateSpec } from './candidates/adapter.js';
+import { ConfigError, FormatError } from './errors.js';
+import { parseOrThrow } from './format.js';
+
+export const CONFIG_FILE = 'evalflow.config.yaml';
+
+const ModelEndpointSchema = z
+  .object({
+    model: z.string().min(1).describe('Model name sent to the endpoint'),
+    base_url: z.string().url().optional().describe('OpenAI-compatible base URL, e.g. http://127.0.0.1:8000/v1'),
+    api_key_env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).optional().describe('Name of the env var holding the key'),
+    adapter: z.string().optional().describe('Serve this role with an agent CLI in text-only mode instead of an API'),
+  })
+  .strict();
+
+const CandidateConfigSchema = z
+  .object({
+    adapter: z.string().min(1),
+    model: z.string().optional(),
+    args: z.array(z.string()).default([]),
+    env: z.record(z.string(), z.string()).default({}),
+    base_url: z.string().url().optional(),
+    api_key_env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).optional(),
+    executable: z.string().optional(),
+    turn_timeout_s: z.number().int().positive().optional(),
+  })
+  .strict();
+
+/** evalflow.config.yaml: the supply side of runs. Eval cases never hold any of this. */
+export const ConfigFileSchema = z
+  .object({
+    project: z.string().optional().describe('Project under test: a git repository or a plain folder'),
+    workflow_dir: z.string().optional().describe('Folder with agents/ commands/ rules/ skills/'),
+    eval_sets: z.string().optional(),
+    runs_dir: z.string().optional(),
+    candidates: z.record(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/), CandidateConfigSchema).default({}),
+    examiner: ModelEndpointSchema.optional(),
+    judge: ModelEndpointSchema.optional(),
+    defaults: z
+      .object({
+        candidate: z.string().optional(),
+        parallelism: z.number().int().min(1).max(256).optional(),
+        runs_per_case: z.number().int().min(1).max(100).optional(),
+        turn_timeout_s: z.number().int().positive().optional(),
+      })
+      .strict()
+      .default({}),
+    store: z
+      .object({
+        database_url_env: z.string().default('DATABASE_URL'),
+        pglite_dir: z.string().optional(),
+        schema: z.string().regex(/^[a-z_][a-z0-9_]*$/).optional(),
+      })
+      .strict()
+      .default({ database_url_env: 'DATABASE_URL' }),
+    temporal: z
+      .object({
+        address: z.string().optional(),
+        namespace: z.string().optional(),
+        db_filename: z.string().optional(),
+        port: z.number().int().positive().optional(),
+        ui_port: z.number().int().positive().optional(),
+      })
+      .strict()
+      .default({}),
+  })
+  .strict();
+export type ConfigFile = z.infer<typeof ConfigFileSchema>;
+
+export interface ModelEndpoint {
+  model: string;
+  baseUrl?: string;
+  apiKeyEnv?: string;
+  adapter?: string;
+}
+
+/** The resolved settings every command works from (paths absolute, overrides applied). */
+export interface Settings {
+  configPath: string | null;
+  root: string;
+  project: string;
+  workflowDir: string;
+  evalSets: string;
+  runsDir: string;
+  stateDir: string;
+  candidates: Record<string, CandidateSpec & { turnTimeoutS?: number }>;
+  defaultCandidate: string;
+  examiner: ModelEndpoint;
+  judge: ModelEndpoint;
+  parallelism: number;
+  runsPerCase: number;
+  turnTimeoutS: number;
+  databaseUrl: string | undefined;
+  pgliteDir: string;
+  storeSchema: string | undefined;
+  temporal: { address: string | undefined; namespace: string; dbFilename: string; port: number; uiPort: number };
+  /** --candidate-model: replaces the model of the selected candidate for this invocation. */
+  candidateModelOverride?: string;
+}
+
+export interface ConfigOverrides {
+  configPath?: string;
+  project?: string;
+  workflowDir?: string;
+  runsDir?: string;
+  candidate?: string;
+  candidateModel?: string;
+}
+
+/**
+ * Reads evalflow.config.yaml (from --config or the working directory; optional), then applies
+ * environment variables and flags. Every adapter name also works as a candidate name with
+ * defaults, so no config is needed to start.
+ */
+export async function loadSettings(cwd: string, env: NodeJS.ProcessEnv, overrides: ConfigOverrides = {}): Promise<Settings> {
+  const configPath = overrides.configPath ? resolve(cwd, overrides.configPath) : resolve(cwd, CONFIG_FILE);
+  let file: ConfigFile = ConfigFileSchema.parse({});
+  let found: string | null = null;
+  if (existsSync(configPath)) {
+    found = configPath;
+    let raw: unknown;
+    try {
+      raw = parseYaml(await readFile(configPath, 'utf8')) ?? {};
+    } catch (err) {
+      throw new FormatError(`${configPath}: not valid YAML: ${(err as Error).message}`);
+    }
+    file = parseOrThrow(ConfigFileSchema, raw, configPath);
+  } else if (overrides.configPath) {
+    throw new ConfigError(`config file ${configPath} does not exist`);
+  }
+  const root = found ? resolve(found, '..') : cwd;
+  const at = (p: string) => (isAbsolute(p) ? p : resolve(root, p));
+  const stateDir = at(env.EVALFLOW_HOME ?? '.evalflow');
+
+  const candidates: Settings['candidates'] = {};
+  for (const [name, c] of Object.entries(file.candidates)) {
+    candidates[name] = {
+      name,
+      adapter: c.adapter,
+      args: c.args,
+      env: c.env,
+      ...(c.model ? { model: c.model } : {}),
+      ...(c.base_url ? { baseUrl: c.base_url } : {}),
+      ...(c.api_key_env ? { apiKeyEnv: c.api_key_env } : {}),
+      ...(c.executable ? { executable: c.executable } : {}),
+      ...(c.turn_timeout_s ? { turnTimeoutS: c.turn_timeout_s } : {}),
+    };
+  }
+
+  const endpoint = (role: 'examiner' | 'judge', configured: ConfigFile['examiner']): ModelEndpoint => {
+    const upper = role.toUpperCase();
+    const model = env[`EVALFLOW_${upper}_MODEL`] ?? configured?.model ?? env.OPENAI_MODEL ?? 'gpt-4o-mini';
+    const baseUrl = env[`EVALFLOW_${upper}_BASE_URL`] ?? configured?.base_url ?? env.OPENAI_BASE_URL;
+    return {
+      model,
+      apiKeyEnv: configured?.api_key_env ?? 'OPENAI_API_KEY',
+      ...(baseUrl ? { baseUrl } : {}),
+      ...(configured?.adapter ? { adapter: configured.adapter } : {}),
+    };
+  };
+
+  const dbFile = env.EVALFLOW_TEMPORAL_DB ?? file.temporal.db_filename ?? resolve(stateDir, 'temporal.db');
+  const databaseUrl = env[file.store.database_url_env] || undefined;
+  const settings: Settings = {
+    configPath: found,
+    root,
+    project: at(overrides.project ?? file.project ?? 'examples/project'),
+    workflowDir: at(overrides.workflowDir ?? file.workflow_dir ?? 'examples/workflow'),
+    evalSets: at(file.eval_sets ?? 'eval_sets'),
+    runsDir: at(overrides.runsDir ?? env.EVALFLOW_RUNS_DIR ?? file.runs_dir ?? 'runs'),
+    stateDir,
+    candidates,
+    defaultCandidate: overrides.candidate ?? file.defaults.candidate ?? 'builtin',
+    examiner: endpoint('examiner', file.examiner),
+    judge: endpoint('judge', file.judge),
+    parallelism: file.defaults.parallelism ?? 2,
+    runsPerCase: file.defaults.runs_per_case ?? 1,
+    turnTimeoutS: file.defaults.turn_timeout_s ?? 900,
+    databaseUrl,
+    pgliteDir: at(file.store.pglite_dir ?? resolve(stateDir, 'pglite')),
+    storeSchema: env.EVALFLOW_STORE_SCHEMA ?? file.store.schema,
+    temporal: {
+      address: env.TEMPORAL_ADDRESS ?? file.temporal.address,
+      namespace: env.TEMPORAL_NAMESPACE ?? file.temporal.namespace ?? 'default',
+      dbFilename: at(dbFile),
+      port: Number(env.EVALFLOW_TEMPORAL_PORT ?? file.temporal.port ?? 7233),
+      uiPort: Number(env.EVALFLOW_TEMPORAL_UI_PORT ?? file.temporal.ui_port ?? 8233),
+    },
+  };
+  if (overrides.candidateModel) settings.candidateModelOverride = overrides.candidateModel;
+  return settings;
+}
+
+/**
+ * The candidate spec for a name: a configured candidate, or an adapter name used directly
+ * with defaults (builtin and command-style adapters take the OpenAI-compatible env).
+ */
+export function resolveCandidate(settings: Settings, name: string, knownAdapters: readonly string[], env: NodeJS.ProcessEnv): CandidateSpec {
+  const configured = settings.candidates[name];
+  let spec: CandidateSpec;
+  if (configured) {
+    const { turnTimeoutS: _t, ...rest } = configured;
+    spec = rest;
+  } else if (knownAdapters.includes(name)) {
+    spec = { name, adapter: name, args: [], env: {} };
+    if (name === 'builtin') {
+      spec.model = env.EVALFLOW_CANDIDATE_MODEL ?? env.OPENAI_MODEL ?? 'gpt-4o-mini';
+      if (env.EVALFLOW_CANDIDATE_BASE_URL ?? env.OPENAI_BASE_URL) spec.baseUrl = env.EVALFLOW_CANDIDATE_BASE_URL ?? env.OPENAI_BASE_URL;
+      spec.apiKeyEnv = 'OPENAI_API_KEY';
+    } else if (env.EVALFLOW_CANDIDATE_MODEL) {
+      spec.model = env.EVALFLOW_CANDIDATE_MODEL;
+    }
+  } else {
+    const configuredNames = Object.keys(settings.candidates);
+    throw new ConfigError(
+      `unknown candidate '${name}': ${configuredNames.length ? `configured candidates are ${configuredNames.join(', ')}; ` : ''}adapters usable by name are ${knownAdapters.join(', ')}`,
+    );
+  }
+  if (settings.candidateModelOverride) spec.model = settings.candidateModelOverride;
+  if (!knownAdapters.includes(spec.adapter)) {
+    throw new ConfigError(`candidate '${name}' uses unknown adapter '${spec.adapter}'; known adapters: ${knownAdapters.join(', ')}`);
+  }
+  return spec;
+}
+
+/** Turn timeout of a candidate in seconds (its own setting, else the default). */
+export function turnTimeoutFor(settings: Settings, name: string): number {
+  return settings.candidates[name]?.turnTimeoutS ?? settings.turnTimeoutS;
+}

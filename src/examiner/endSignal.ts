@@ -1,0 +1,27 @@
+/** What the examiner replies, alone, to end the dialogue. */
+export const END_SIGNAL = '<<END>>';
+
+/** The token, tolerant of case and inner spaces (`<< END >>`, `<<end>>`). */
+const END_TOKEN = /<<\s*END\s*>>/i;
+const END_TOKENS = new RegExp(END_TOKEN.source, 'gi');
+const WRAPPING = /^[\s"'`“”‘’]+|[\s"'`“”‘’]+$/g;
+
+export interface ExaminerReplyText {
+  /** The text to send to the candidate; when `ended`, the text that came with the token, recorded but not sent. */
+  message: string;
+  ended: boolean;
+}
+
+/**
+ * Read the examiner model's reply. The token is reserved for ending, so any occurrence ends
+ * the dialogue: bare (`<<END>>`), wrapped in quotes, backticks or whitespace, or after (or
+ * before) a closing remark such as `Thanks, that works. <<END>>`. Such a remark is kept in
+ * `message` for the transcript but is not sent: the examiner has decided to stop, and one more
+ * candidate turn would cost time and could change the sandbox after the user left.
+ */
+export function readExaminerReply(text: string): ExaminerReplyText {
+  const trimmed = text.trim();
+  if (!END_TOKEN.test(trimmed)) return { message: trimmed, ended: false };
+  const remark = trimmed.replace(END_TOKENS, ' ').replace(WRAPPING, '');
+  return { message: remark, ended: true };
+}

@@ -1,0 +1,73 @@
+import type { RunFacts } from './judgeInput.js';
+import type { Score } from './scoreSchema.js';
+
+/**
+ * Anomalies only the run workflow knows (the judge's answer and the run facts cover the rest).
+ * Plain JSON so it can cross Temporal.
+ */
+export type RunAnomaly =
+  /** A stage ran out of time, e.g. `candidate turn 3 exceeded 600 s`. */
+  | { kind: 'timeout'; detail: string }
+  /** Activity attempts that failed for infrastructure reasons and were retried. */
+  | { kind: 'infra_retries'; count: number; detail?: string }
+  | { kind: 'other'; detail: string };
+
+/** Below this a score means "below acceptable": 3 is the "acceptable" anchor of every scale. */
+export const MARGINAL_SCORE = 3;
+
+/**
+ * A marginal pass is a pass that the judge's own scores call below acceptable: any of
+ * compliance, execution_quality or overall under 3. The judge has no "barely met" field per
+ * hard item, so the scales (whose anchor 3 is "acceptable") carry that signal; such passes are
+ * the first to flip when the workflow or the model changes.
+ */
+export function isMarginalPass(score: Score): boolean {
+  if (score.result !== 'pass') return false;
+  return Math.min(score.compliance, score.execution_quality, score.overall) < MARGINAL_SCORE;
+}
+
+/**
+ * The run anomalies section of review.md, one markdown bullet each (nested bullets for the
+ * corrections made to the judge's answer). Empty when the run was clean.
+ */
+export function describeAnomalies(input: {
+  score?: Score;
+  facts?: RunFacts;
+  anomalies?: readonly RunAnomaly[];
+}): string[] {
+  const { score, facts } = input;
+  const lines: string[] = [];
+  if (score?.forced_fail_reason !== undefined) {
+    lines.push(`- Forced fail: ${score.forced_fail_reason}`);
+  }
+  if (facts?.turnLimitHit) {
+    lines.push(`- Turn limit hit: ${facts.turnsUsed} of ${facts.maxTurns} turns used without the examiner ending the dialogue`);
+  }
+  for (const anomaly of input.anomalies ?? []) lines.push(`- ${describeAnomaly(anomaly)}`);
+  if (score && isMarginalPass(score)) {
+    lines.push(
+      `- Marginal pass: compliance ${score.compliance}, execution quality ${score.execution_quality}, ` +
+        `overall ${score.overall} (a pass with a score below ${MARGINAL_SCORE})`,
+    );
+  }
+  if (score?.salvaged) {
+    lines.push('- Salvaged judge output: the answer was not valid YAML or failed the schema; the verdict was recovered field by field');
+  }
+  if (score && score.notes.length > 0) {
+    lines.push(`- Corrections to the judge answer (${score.notes.length}):`, ...score.notes.map((note) => `  - ${note}`));
+  }
+  return lines;
+}
+
+function describeAnomaly(anomaly: RunAnomaly): string {
+  switch (anomaly.kind) {
+    case 'timeout':
+      return `Timeout: ${anomaly.detail}`;
+    case 'infra_retries': {
+      const attempts = anomaly.count === 1 ? 'retried activity attempt' : 'retried activity attempts';
+      return `Infra retries: ${anomaly.count} ${attempts}${anomaly.detail ? ` (${anomaly.detail})` : ''}`;
+    }
+    case 'other':
+      return anomaly.detail;
+  }
+}

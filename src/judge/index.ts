@@ -1,0 +1,37 @@
+export { describeAnomalies, isMarginalPass, MARGINAL_SCORE, type RunAnomaly } from './anomalies.js';
+export {
+  compactTranscript,
+  COMPACT_HEAD_SHARE,
+  COMPACT_MAX_BYTES,
+  THINKING_MAX_CHARS,
+  type CompactOptions,
+  type CompactTranscript,
+} from './compact.js';
+export type { JudgeInput, JudgeRubric, RunFacts } from './judgeInput.js';
+export { judgeRun, type JudgeRunResult } from './judgeRun.js';
+export { parseJudgeAnswer, type ParsedJudgeAnswer } from './parse.js';
+export { buildJudgePrompt, judgeMessages, type JudgePrompt } from './prompt.js';
+export {
+  renderAbortedReview,
+  renderJudgeFailedReview,
+  renderReview,
+  type AbortedReviewInput,
+  type JudgeFailedReviewInput,
+  type ReviewInput,
+} from './review.js';
+export {
+  HardRequirementSchema,
+  JudgeAnswerSchema,
+  ResultSchema,
+  ScoreSchema,
+  SUGGESTION_TAGS,
+  SuggestionSchema,
+  suggestionTag,
+  type HardRequirement,
+  type JudgeAnswer,
+  type Result,
+  type Score,
+  type SuggestionTag,
+} from './scoreSchema.js';
+export { JUDGE_SYSTEM_PROMPT } from './systemPrompt.js';
+export { decideVerdict, NOT_ASSESSED, type VerdictInput } from './verdict.js';

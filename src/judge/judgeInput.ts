@@ -1,0 +1,40 @@
+import type { CheckResult } from '../evalset/checkResult.js';
+import type { TranscriptEvent } from '../transcript/schema.js';
+import type { CompactOptions } from './compact.js';
+
+/**
+ * The rubric as the evalset loader produces it from rubric.md. Declared structurally (and
+ * readonly) so the loader's own type is accepted as is.
+ */
+export interface JudgeRubric {
+  /** 1–5 items, each verifiable from tool events; all must hold to pass. */
+  readonly hard: readonly string[];
+  /** Affect the scores, never block a pass. */
+  readonly quality: readonly string[];
+  readonly commonFailures: readonly string[];
+}
+
+/** What happened in the dialogue, as the run workflow knows it. */
+export interface RunFacts {
+  /** Dialogue turns that took place (Turn 1 included). */
+  turnsUsed: number;
+  maxTurns: number;
+  /** The dialogue stopped at max_turns without the examiner saying `<<END>>`. */
+  turnLimitHit: boolean;
+  /** The examiner ended the dialogue with `<<END>>`. */
+  examinerEnded: boolean;
+}
+
+/** Everything the judge sees for one run. */
+export interface JudgeInput {
+  runId: string;
+  caseId: string;
+  rubric: JudgeRubric;
+  /** Postcondition results from env.yaml, run after the dialogue. */
+  postconditions: readonly CheckResult[];
+  facts: RunFacts;
+  /** The run's transcript, already filtered to the latest attempt of each turn. */
+  events: readonly TranscriptEvent[];
+  /** Compaction limits; the defaults suit production, tests shrink them. */
+  compact?: CompactOptions;
+}

@@ -1,0 +1,85 @@
+import type { CheckResult } from '../evalset/checkResult.js';
+import type { ChatMessage } from '../llm/port.js';
+import { compactTranscript, type CompactTranscript } from './compact.js';
+import type { JudgeInput, JudgeRubric, RunFacts } from './judgeInput.js';
+import { JUDGE_SYSTEM_PROMPT } from './systemPrompt.js';
+
+export interface JudgePrompt {
+  system: string;
+  user: string;
+  /** The compaction behind the transcript section, so the caller can report elision. */
+  transcript: CompactTranscript;
+}
+
+/**
+ * Build the judge's two messages: the fixed system prompt, and a user message holding the case
+ * id, the rubric (hard items numbered, as the answer must follow them), the postcondition
+ * results, the run facts and the compacted transcript.
+ */
+export function buildJudgePrompt(input: JudgeInput): JudgePrompt {
+  const transcript = compactTranscript(input.events, input.compact);
+  const user = [
+    `# Run to judge\n\nCase: ${input.caseId}\nRun: ${input.runId}`,
+    renderRubric(input.rubric),
+    renderPostconditions(input.postconditions),
+    renderFacts(input.facts),
+    renderTranscript(transcript),
+    'Now write the YAML verdict.',
+  ].join('\n\n');
+  return { system: JUDGE_SYSTEM_PROMPT, user, transcript };
+}
+
+/** The prompt as chat messages for `LlmClient.chat`. */
+export function judgeMessages(prompt: JudgePrompt): ChatMessage[] {
+  return [
+    { role: 'system', content: prompt.system },
+    { role: 'user', content: prompt.user },
+  ];
+}
+
+function renderRubric(rubric: JudgeRubric): string {
+  const hard = rubric.hard.map((item, i) => `${i + 1}. ${item}`);
+  return [
+    '# Rubric',
+    `## Hard requirements (${rubric.hard.length}; all must be met to pass; assess each, in this order)`,
+    ...hard,
+    '## Quality (affects the scores, never blocks a pass)',
+    ...bulletsOrNone(rubric.quality),
+    '## Common failures (watch for these)',
+    ...bulletsOrNone(rubric.commonFailures),
+  ].join('\n');
+}
+
+function renderPostconditions(results: readonly CheckResult[]): string {
+  if (results.length === 0) return '# Postcondition results\n\n(none defined for this case)';
+  const blocks = results.map((result) => {
+    const status = result.passed ? 'PASSED' : 'FAILED';
+    const exit = result.exit_code === null ? 'no exit code' : `exit ${result.exit_code}`;
+    const lines = [`- [${result.severity}] ${status}: ${result.description}`, `  check: ${result.check}`, `  ${exit}, ${result.duration_ms} ms`];
+    const output = result.output.trimEnd();
+    if (output !== '') lines.push('  output:', ...output.split('\n').map((line) => `    ${line}`));
+    return lines.join('\n');
+  });
+  return ['# Postcondition results (checked in the sandbox after the dialogue)', ...blocks].join('\n');
+}
+
+function renderFacts(facts: RunFacts): string {
+  return [
+    '# Run facts',
+    `- Turns used: ${facts.turnsUsed} of ${facts.maxTurns}`,
+    `- Turn limit hit: ${facts.turnLimitHit ? 'yes' : 'no'}`,
+    `- Examiner ended the dialogue: ${facts.examinerEnded ? 'yes' : 'no'}`,
+  ].join('\n');
+}
+
+function renderTranscript(transcript: CompactTranscript): string {
+  const note =
+    transcript.elidedBytes > 0
+      ? `The middle of the transcript was elided for length (${transcript.elidedBytes} bytes); see the marker.`
+      : 'The transcript is complete (streaming partials and superseded tool-start events omitted).';
+  return [`# Transcript (${transcript.events} events)`, note, '<transcript>', transcript.text, '</transcript>'].join('\n');
+}
+
+function bulletsOrNone(items: readonly string[]): string[] {
+  return items.length === 0 ? ['(none)'] : items.map((item) => `- ${item}`);
+}

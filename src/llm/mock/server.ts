@@ -1,0 +1,88 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { openAiChatDialect } from './openAiChat.js';
+import type { MockDialect, MockReply, MockRequest, MockScript } from './types.js';
+
+export interface MockServerOptions {
+  script: MockScript;
+  /** Extra wire dialects (Anthropic Messages, Responses, ...); OpenAI chat is always served. */
+  dialects?: MockDialect[];
+  port?: number;
+  host?: string;
+}
+
+export interface MockServer {
+  /** Base URL ending in `/v1`, for OpenAI-style clients. */
+  url: string;
+  /** Base URL without `/v1` (Anthropic-style clients append `/v1/messages` themselves). */
+  origin: string;
+  /** Every request served, in order, for assertions. */
+  requests: MockRequest[];
+  close(): Promise<void>;
+}
+
+/**
+ * evalflow's own scripted model server, on loopback only. It is the only fake in the test
+ * suite and what the offline demo talks to; every reply it produces comes from a script.
+ */
+export async function startMockServer(options: MockServerOptions): Promise<MockServer> {
+  const dialects = [openAiChatDialect, ...(options.dialects ?? [])];
+  const requests: MockRequest[] = [];
+  const server = http.createServer((req, res) => {
+    void handle(req, res).catch((err: unknown) => {
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: `mock server: ${err instanceof Error ? err.message : String(err)}` } }));
+    });
+  });
+
+  async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    const method = req.method ?? 'GET';
+    if (method === 'GET' && path.endsWith('/models')) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ object: 'list', data: [{ id: 'mock', object: 'model', owned_by: 'evalflow-mock' }] }));
+      return;
+    }
+    const dialect = dialects.find((d) => d.matches(method, path));
+    if (!dialect) {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: `mock server: no dialect serves ${method} ${path}` } }));
+      return;
+    }
+    const body = await readJson(req);
+    const request = dialect.parse(body, req.headers, path);
+    requests.push(request);
+    const reply: MockReply = await options.script(request);
+    if (reply.status && reply.status >= 400) {
+      res.writeHead(reply.status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: reply.errorMessage ?? `mock error ${reply.status}`, type: 'mock_error' } }));
+      return;
+    }
+    dialect.write(reply, request, res);
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const origin = `http://${options.host ?? '127.0.0.1'}:${port}`;
+  return {
+    url: `${origin}/v1`,
+    origin,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+async function readJson(req: http.IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (!text) return {};
+  return JSON.parse(text) as unknown;
+}

@@ -1,0 +1,67 @@
+import { readFile, rename, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse as parseYaml, stringify } from 'yaml';
+import { z } from 'zod';
+import { CheckResultSchema } from '../evalset/checkResult.js';
+import { parseOrThrow } from '../format.js';
+
+/** `config.yaml` of a run: its supply side (who ran it, with which models, on what). */
+export const RunConfigFileSchema = z.object({
+  run_id: z.string(),
+  batch_id: z.string(),
+  attempt_index: z.number().int().positive().nullable(),
+  case: z.object({ id: z.string(), version: z.string(), hash: z.string(), dir: z.string() }),
+  candidate: z.object({
+    name: z.string(),
+    adapter: z.string(),
+    model: z.string().nullable(),
+    args: z.array(z.string()),
+    /** Names only: values can hold secrets. */
+    env_names: z.array(z.string()),
+    base_url: z.string().nullable(),
+    api_key_env: z.string().nullable(),
+  }),
+  examiner: z.object({ model: z.string(), base_url: z.string().nullable(), adapter: z.string().nullable() }),
+  judge: z.object({ model: z.string(), base_url: z.string().nullable(), adapter: z.string().nullable() }),
+  project: z.string(),
+  workflow_dir: z.string(),
+  max_turns: z.number().int(),
+  turn_timeout_s: z.number().int(),
+  created_at: z.string(),
+});
+export type RunConfigFile = z.infer<typeof RunConfigFileSchema>;
+
+/** `env_checklist.yaml`: what the run's environment was, for reproducing it. */
+export const EnvChecklistSchema = z.object({
+  workflow_rev: z.string(),
+  project_rev: z.string(),
+  project_repo: z.string(),
+  candidate_cli_version: z.string().nullable(),
+  host: z.object({ id: z.string(), hostname: z.string(), platform: z.string(), node: z.string(), evalflow: z.string() }),
+  setup_commands: z.array(z.object({ command: z.string(), exit_code: z.number().int().nullable(), output: z.string() })).default([]),
+  preconditions: z.array(CheckResultSchema).default([]),
+  postconditions: z.array(CheckResultSchema).default([]),
+});
+export type EnvChecklist = z.infer<typeof EnvChecklistSchema>;
+
+export async function writeYamlFile(path: string, value: unknown): Promise<void> {
+  const tmp = `${path}.tmp`;
+  await writeFile(tmp, stringify(value, { lineWidth: 0 }));
+  await rename(tmp, path);
+}
+
+export async function readEnvChecklist(runDir: string): Promise<EnvChecklist | null> {
+  const path = join(runDir, 'env_checklist.yaml');
+  if (!existsSync(path)) return null;
+  return parseOrThrow(EnvChecklistSchema, parseYaml(await readFile(path, 'utf8')), path);
+}
+
+/** Merges `patch` into env_checklist.yaml (each stage adds what it learned). */
+export async function updateEnvChecklist(runDir: string, patch: Partial<EnvChecklist>, base?: EnvChecklist): Promise<EnvChecklist> {
+  const current = base ?? (await readEnvChecklist(runDir));
+  if (!current) throw new Error(`env_checklist.yaml missing in ${runDir}`);
+  const next = parseOrThrow(EnvChecklistSchema, { ...current, ...patch }, join(runDir, 'env_checklist.yaml'));
+  await writeYamlFile(join(runDir, 'env_checklist.yaml'), next);
+  return next;
+}

@@ -1,0 +1,69 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { cp, mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { basename, join, relative } from 'node:path';
+import { SandboxError } from '../errors.js';
+import { git } from './git.js';
+
+export interface ProjectRepo {
+  /** The git repository worktrees are added from. */
+  repoDir: string;
+  /** The commit the sandbox starts at. */
+  rev: string;
+  /** True when evalflow made the repository from a plain folder. */
+  imported: boolean;
+}
+
+/**
+ * The project under test as a git repository. A git checkout is used as it is (its HEAD);
+ * a plain folder is imported once into `<stateDir>/projects/<name>-<hash>` with one commit,
+ * keyed by its content so an edited folder gives a new repository.
+ */
+export async function ensureProjectRepo(project: string, stateDir: string): Promise<ProjectRepo> {
+  if (!existsSync(project)) throw new SandboxError(`project folder ${project} does not exist`);
+  const top = await git(project, ['rev-parse', '--show-toplevel'], { allowFail: true });
+  if (top.exitCode === 0 && top.stdout.trim() === project) {
+    const head = await git(project, ['rev-parse', 'HEAD'], { allowFail: true });
+    if (head.exitCode !== 0) throw new SandboxError(`project repository ${project} has no commit yet; commit something first`);
+    return { repoDir: project, rev: head.stdout.trim(), imported: false };
+  }
+  const hash = await hashFolder(project);
+  const repoDir = join(stateDir, 'projects', `${basename(project)}-${hash.slice(0, 12)}`);
+  if (!existsSync(join(repoDir, '.git'))) {
+    // Build aside and rename, so a crash never leaves a half-made repository behind.
+    const tmp = `${repoDir}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
+    await rm(tmp, { recursive: true, force: true });
+    await mkdir(tmp, { recursive: true });
+    await cp(project, tmp, { recursive: true, filter: (src) => !src.split(/[\\/]/).includes('.git') && !src.split(/[\\/]/).includes('node_modules') });
+    await git(tmp, ['init', '-q', '-b', 'main']);
+    await git(tmp, ['add', '-A']);
+    await git(tmp, ['commit', '-q', '-m', `import ${basename(project)} for evalflow`]);
+    await mkdir(join(stateDir, 'projects'), { recursive: true });
+    try {
+      await rename(tmp, repoDir);
+    } catch (err) {
+      await rm(tmp, { recursive: true, force: true });
+      if (!existsSync(join(repoDir, '.git'))) throw err;
+    }
+  }
+  const head = await git(repoDir, ['rev-parse', 'HEAD']);
+  return { repoDir, rev: head.stdout.trim(), imported: true };
+}
+
+async function hashFolder(root: string): Promise<string> {
+  const hash = createHash('sha256');
+  const walk = async (dir: string): Promise<void> => {
+    const entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name));
+    for (const entry of entries) {
+      if (entry.name === '.git' || entry.name === 'node_modules') continue;
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) await walk(path);
+      else if (entry.isFile()) {
+        hash.update(relative(root, path)).update('\0').update(String((await stat(path)).mode & 0o111 ? 'x' : '-'));
+        hash.update(await readFile(path)).update('\0');
+      }
+    }
+  };
+  await walk(root);
+  return hash.digest('hex');
+}

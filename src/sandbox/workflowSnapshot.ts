@@ -1,0 +1,67 @@
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { chmod, cp, mkdir, readdir, readFile, stat } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { simpleGit } from 'simple-git';
+import { SandboxError } from '../errors.js';
+
+/** The four folders a team's agent workflow consists of (DESIGN.md, principle 2). */
+export const WORKFLOW_FOLDERS = ['agents', 'commands', 'rules', 'skills'] as const;
+
+export interface WorkflowSnapshot {
+  dir: string;
+  /** Git commit of the workflow repository (`+dirty` when those folders have local changes), else a content hash. */
+  workflowRev: string;
+  folders: string[];
+  files: number;
+}
+
+/**
+ * Copies the workflow folders into the run directory and makes the copies read-only, so the
+ * run keeps exactly what it ran with after the workflow changes.
+ */
+export async function snapshotWorkflow(workflowDir: string, targetDir: string): Promise<WorkflowSnapshot> {
+  if (!existsSync(workflowDir)) throw new SandboxError(`workflow folder ${workflowDir} does not exist`);
+  const folders = WORKFLOW_FOLDERS.filter((f) => existsSync(join(workflowDir, f)));
+  if (folders.length === 0) {
+    throw new SandboxError(`workflow folder ${workflowDir} has none of ${WORKFLOW_FOLDERS.join('/, ')}/`);
+  }
+  await mkdir(targetDir, { recursive: true });
+  for (const folder of folders) {
+    const dest = join(targetDir, folder);
+    if (existsSync(dest)) continue; // a retried prepare keeps the first snapshot
+    await cp(join(workflowDir, folder), dest, { recursive: true });
+  }
+  const files = await listFiles(targetDir);
+  for (const file of files) await chmod(join(targetDir, file), 0o444);
+  return { dir: targetDir, workflowRev: await workflowRevision(workflowDir, folders, targetDir, files), folders, files: files.length };
+}
+
+async function workflowRevision(workflowDir: string, folders: string[], snapshotDir: string, files: string[]): Promise<string> {
+  const repo = simpleGit(workflowDir);
+  try {
+    if (await repo.checkIsRepo()) {
+      const head = (await repo.revparse(['HEAD'])).trim();
+      const status = await repo.raw(['status', '--porcelain', '--', ...folders]);
+      return status.trim() ? `${head}+dirty` : head;
+    }
+  } catch {
+    // not a repository, or no commit yet: fall through to a content hash
+  }
+  const hash = createHash('sha256');
+  for (const file of files) hash.update(file).update('\0').update(await readFile(join(snapshotDir, file))).update('\0');
+  return `sha256:${hash.digest('hex').slice(0, 16)}`;
+}
+
+async function listFiles(root: string): Promise<string[]> {
+  const out: string[] = [];
+  const walk = async (dir: string) => {
+    for (const entry of (await readdir(dir, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name))) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) await walk(path);
+      else if ((await stat(path)).isFile()) out.push(relative(root, path));
+    }
+  };
+  await walk(root);
+  return out;
+}

@@ -1,0 +1,47 @@
+export { openStore } from './openStore.js';
+export type { OpenStoreOptions } from './openStore.js';
+export type { Store, TranscriptQuery } from './store.js';
+export type { MigrationReport } from './migrate.js';
+export {
+  BatchInputSchema,
+  BatchSchema,
+  BatchStatusSchema,
+  HardRequirementSchema,
+  ListRunsFilterSchema,
+  RunInputSchema,
+  RunModelsSchema,
+  RunPatchSchema,
+  RunSchema,
+  RunStatusSchema,
+  ScoreHistoryEntrySchema,
+  ScoreHistoryFilterSchema,
+  ScoreInputSchema,
+  ScoreSchema,
+  VerdictResultSchema,
+} from './schema.js';
+export type {
+  Batch,
+  BatchInput,
+  BatchStatus,
+  HardRequirement,
+  ListRunsFilter,
+  Run,
+  RunInput,
+  RunModels,
+  RunPatch,
+  RunStatus,
+  Score,
+  ScoreHistoryEntry,
+  ScoreHistoryFilter,
+  ScoreInput,
+  VerdictResult,
+} from './schema.js';
+export {
+  EpExampleInputSchema,
+  EpExampleSchema,
+  EpPredictionInputSchema,
+  EpPredictionSchema,
+  EpScoreInputSchema,
+  EpScoreSchema,
+} from './editPredictionSchema.js';
+export type { EpExample, EpExampleInput, EpPrediction, EpPredictionInput, EpScore, EpScoreInput } from './editPredictionSchema.js';

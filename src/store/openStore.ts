@@ -1,0 +1,140 @@
+import { mkdir } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { ConfigError } from '../errors.js';
+import { createBatchRepository } from './batchRepository.js';
+import { createEditPredictionRepository } from './editPredictionRepository.js';
+import { migrate } from './migrate.js';
+import { createPgExecutor } from './pgExecutor.js';
+import { createPgliteExecutor } from './pgliteExecutor.js';
+import { acquirePgliteLock } from './pgliteLock.js';
+import type { PgliteLock } from './pgliteLock.js';
+import { createRunRepository } from './runRepository.js';
+import { createScoreRepository } from './scoreRepository.js';
+import type { SqlExecutor } from './sqlExecutor.js';
+import type { Store } from './store.js';
+import { redactConnectionString, storeFailure, storeOperation } from './storeOperation.js';
+import { createTranscriptRepository } from './transcriptRepository.js';
+
+export interface OpenStoreOptions {
+  /** PostgreSQL connection string (DATABASE_URL). Set and non-empty → PostgreSQL through `pg`. */
+  databaseUrl?: string;
+  /**
+   * PGlite data directory (e.g. `.evalflow/pglite`), used when there is no databaseUrl.
+   * Omitted → an in-memory PGlite, gone at close (tests). Only one process may open a data
+   * dir at a time (see `pgliteLock.ts`).
+   */
+  pgliteDir?: string;
+  /** PostgreSQL schema to keep every table in; created if missing. Isolates tests and teams. */
+  schema?: string;
+  /** Apply missing migrations while opening (default true). */
+  migrate?: boolean;
+}
+
+/**
+ * Opens the store: PostgreSQL when `databaseUrl` is given, else embedded PGlite; then brings
+ * its schema up to date. Fails with StoreError (never showing a password) when the database
+ * cannot be reached, and ConfigError for a bad schema name or a DATABASE_URL that is not a
+ * `postgres://` / `postgresql://` URL. With `schema`, pooled connections get it as their
+ * search_path through the `options` startup parameter (overriding any `options` in the URL).
+ *
+ * Cost, measured on 2 shared cores: opening PGlite dominates. A new on-disk data dir takes
+ * 1.5–3 s (WASM compile and initdb), reopening one about 0.3 s (0.6 s under load), an
+ * in-memory one 1–2 s. Applying all migrations takes 50–120 ms; a no-op migrate about 2 ms.
+ */
+export async function openStore(options: OpenStoreOptions = {}): Promise<Store> {
+  const schema = options.schema === undefined ? undefined : checkSchemaName(options.schema);
+  const opened = options.databaseUrl ? await openPostgres(options.databaseUrl, schema) : await openPglite(options.pgliteDir, schema);
+  const { sql, lock } = opened;
+  try {
+    if (options.migrate ?? true) await migrate(sql, schema);
+  } catch (err) {
+    await sql.close().catch(() => undefined);
+    await lock?.release();
+    throw err;
+  }
+
+  let closing: Promise<void> | undefined;
+  return {
+    backend: sql.backend,
+    migrate: () => migrate(sql, schema),
+    ...createRunRepository(sql),
+    ...createTranscriptRepository(sql),
+    ...createScoreRepository(sql),
+    ...createBatchRepository(sql),
+    ...createEditPredictionRepository(sql),
+    close: () => {
+      closing ??= storeOperation(sql, 'close', async () => {
+        try {
+          await sql.close();
+        } finally {
+          await lock?.release();
+        }
+      });
+      return closing;
+    },
+  };
+}
+
+interface Opened {
+  sql: SqlExecutor;
+  lock?: PgliteLock;
+}
+
+async function openPostgres(databaseUrl: string, schema: string | undefined): Promise<Opened> {
+  checkDatabaseUrl(databaseUrl);
+  const sql = createPgExecutor({ connectionString: databaseUrl, ...(schema ? { schema } : {}) });
+  try {
+    await sql.query('SELECT 1');
+  } catch (err) {
+    await sql.close().catch(() => undefined);
+    throw storeFailure(sql, `connect to PostgreSQL at ${redactConnectionString(databaseUrl)}`, err);
+  }
+  return { sql };
+}
+
+async function openPglite(dataDir: string | undefined, schema: string | undefined): Promise<Opened> {
+  if (dataDir === undefined) {
+    return { sql: await pgliteOrFail(undefined, schema, 'in-memory PGlite') };
+  }
+  const dir = resolve(dataDir);
+  await mkdir(dir, { recursive: true }).catch((err: unknown) => {
+    throw new ConfigError(`store: cannot create the PGlite data dir ${dir}: ${(err as Error).message}`, { cause: err });
+  });
+  const lock = await acquirePgliteLock(dir);
+  try {
+    return { sql: await pgliteOrFail(dir, schema, `PGlite at ${dir}`), lock };
+  } catch (err) {
+    await lock.release();
+    throw err;
+  }
+}
+
+async function pgliteOrFail(dataDir: string | undefined, schema: string | undefined, what: string): Promise<SqlExecutor> {
+  try {
+    return await createPgliteExecutor({ ...(dataDir ? { dataDir } : {}), ...(schema ? { schema } : {}) });
+  } catch (err) {
+    throw storeFailure({ redact: (text) => text }, `open ${what}`, err);
+  }
+}
+
+/** Only URL forms: pg would read anything else as a host or socket name and fail obscurely. */
+function checkDatabaseUrl(databaseUrl: string): void {
+  let protocol: string | undefined;
+  try {
+    protocol = new URL(databaseUrl).protocol;
+  } catch {
+    protocol = undefined;
+  }
+  if (protocol === 'postgres:' || protocol === 'postgresql:') return;
+  // Never echo the value: it may hold a password.
+  const found = protocol === undefined ? 'a value that does not parse as a URL' : `a ${protocol}// URL`;
+  throw new ConfigError(`store: DATABASE_URL is not a PostgreSQL URL: expected postgres://user[:password]@host[:port]/database, found ${found}`);
+}
+
+/** Schema names go into SQL unquoted, so only plain lower-case identifiers are allowed. */
+function checkSchemaName(schema: string): string {
+  if (/^[a-z_][a-z0-9_]{0,62}$/.test(schema) && !schema.startsWith('pg_')) return schema;
+  throw new ConfigError(
+    `store: schema ${JSON.stringify(schema)} is not allowed: expected lower-case letters, digits and _ (not starting with a digit or pg_), at most 63 characters`,
+  );
+}

@@ -1,0 +1,111 @@
+import { StoreError } from '../errors.js';
+import { parseOrThrow } from '../format.js';
+import { ListRunsFilterSchema, RunInputSchema, RunPatchSchema, RunSchema } from './schema.js';
+import type { Run, RunPatch } from './schema.js';
+import type { SqlExecutor } from './sqlExecutor.js';
+import type { Store } from './store.js';
+import { onlyRow, storeOperation } from './storeOperation.js';
+
+/** Every writable column of `runs` (all but the timestamps we keep) with its SQL type. */
+const WRITABLE = {
+  run_id: 'text',
+  batch_id: 'text',
+  case_id: 'text',
+  case_version: 'text',
+  case_hash: 'text',
+  candidate: 'text',
+  candidate_adapter: 'text',
+  models: 'jsonb',
+  workflow_rev: 'text',
+  status: 'text',
+  result: 'text',
+  overall: 'numeric',
+  run_dir: 'text',
+  temporal_workflow_id: 'text',
+  temporal_run_id: 'text',
+  config: 'jsonb',
+  anomalies: 'jsonb',
+  error: 'text',
+  started_at: 'timestamptz',
+  finished_at: 'timestamptz',
+} as const;
+type WritableColumn = keyof typeof WRITABLE;
+const WRITABLE_COLUMNS = Object.keys(WRITABLE) as WritableColumn[];
+
+/** The SELECT list: numeric comes back as float8 so both drivers return a JS number. */
+const RUN_COLUMNS = [...WRITABLE_COLUMNS.map((c) => (c === 'overall' ? 'overall::float8 AS overall' : c)), 'created_at', 'updated_at'].join(', ');
+
+/** upsertRun, updateRun, getRun, listRuns over `runs`. */
+export function createRunRepository(sql: SqlExecutor): Pick<Store, 'upsertRun' | 'updateRun' | 'getRun' | 'listRuns'> {
+  return {
+    async upsertRun(run) {
+      const input = parseOrThrow(RunInputSchema, run, 'upsertRun(run)');
+      const values = WRITABLE_COLUMNS.map((c) => toParam(c, input[c]));
+      const placeholders = WRITABLE_COLUMNS.map((c, i) => `$${i + 1}::${WRITABLE[c]}`);
+      const createdAt = `$${values.length + 1}::timestamptz`;
+      const updates = WRITABLE_COLUMNS.filter((c) => c !== 'run_id').map((c) => `${c} = EXCLUDED.${c}`);
+      return storeOperation(sql, `upsertRun(${JSON.stringify(input.run_id)})`, async () => {
+        const rows = await sql.query(
+          `INSERT INTO runs (${WRITABLE_COLUMNS.join(', ')}, created_at, updated_at)
+           VALUES (${placeholders.join(', ')}, coalesce(${createdAt}, now()), now())
+           ON CONFLICT (run_id) DO UPDATE SET ${updates.join(', ')}, updated_at = now()
+           RETURNING ${RUN_COLUMNS}`,
+          [...values, input.created_at ?? null],
+        );
+        return readRun(onlyRow(rows, 'upsertRun'));
+      });
+    },
+
+    async updateRun(runId, patch) {
+      const changes = parseOrThrow(RunPatchSchema, patch, `updateRun(${JSON.stringify(runId)}, patch)`);
+      const columns = (Object.keys(changes) as (keyof RunPatch)[]).filter((c) => changes[c] !== undefined);
+      const sets = columns.map((c, i) => `${c} = $${i + 2}::${WRITABLE[c]}`);
+      return storeOperation(sql, `updateRun(${JSON.stringify(runId)})`, async () => {
+        const rows = await sql.query(
+          `UPDATE runs SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE run_id = $1 RETURNING ${RUN_COLUMNS}`,
+          [runId, ...columns.map((c) => toParam(c, changes[c]))],
+        );
+        if (rows.length === 0) {
+          throw new StoreError(`store: updateRun(${JSON.stringify(runId)}) failed: no run with that run_id (upsertRun it first)`);
+        }
+        return readRun(onlyRow(rows, 'updateRun'));
+      });
+    },
+
+    async getRun(runId) {
+      return storeOperation(sql, `getRun(${JSON.stringify(runId)})`, async () => {
+        const rows = await sql.query(`SELECT ${RUN_COLUMNS} FROM runs WHERE run_id = $1`, [runId]);
+        return rows[0] === undefined ? null : readRun(rows[0]);
+      });
+    },
+
+    async listRuns(filter = {}) {
+      const f = parseOrThrow(ListRunsFilterSchema, filter, 'listRuns(filter)');
+      const statuses = f.status === undefined ? null : JSON.stringify(Array.isArray(f.status) ? f.status : [f.status]);
+      return storeOperation(sql, 'listRuns', async () => {
+        const rows = await sql.query(
+          `SELECT ${RUN_COLUMNS} FROM runs
+           WHERE ($1::text IS NULL OR batch_id = $1)
+             AND ($2::text IS NULL OR case_id = $2)
+             AND ($3::text IS NULL OR candidate = $3)
+             AND ($4::jsonb IS NULL OR status IN (SELECT jsonb_array_elements_text($4::jsonb)))
+           ORDER BY created_at DESC, run_id DESC
+           LIMIT $5`,
+          [f.batchId ?? null, f.caseId ?? null, f.candidate ?? null, statuses, f.limit ?? null],
+        );
+        return rows.map(readRun);
+      });
+    },
+  };
+}
+
+/** jsonb parameters travel as JSON text: `pg` would turn a JS array into a PostgreSQL array. */
+function toParam(column: WritableColumn, value: unknown): unknown {
+  if (value === undefined || value === null) return null;
+  return WRITABLE[column] === 'jsonb' ? JSON.stringify(value) : value;
+}
+
+function readRun(row: unknown): Run {
+  const id = (row as { run_id?: unknown }).run_id;
+  return parseOrThrow(RunSchema, row, `store: runs row ${JSON.stringify(id)}`);
+}

@@ -1,0 +1,175 @@
+import { z } from 'zod';
+
+/**
+ * The store's row formats: what repositories accept and return, and what rows read back are
+ * checked against. Field names are the column names (snake_case, like the transcript and
+ * score.yaml); timestamps are ISO-8601 strings; everything is plain JSON, fit for Temporal.
+ */
+
+const Timestamp = z.iso.datetime({ offset: true }).describe('ISO-8601 timestamp, e.g. 2026-01-31T12:00:00.000Z');
+const Score0to5 = z.number().min(0).max(5);
+const JsonObject = z.record(z.string(), z.unknown());
+
+export const RunStatusSchema = z.enum(['pending', 'running', 'completed', 'aborted', 'infra_error', 'judge_failed', 'cancelled']);
+export type RunStatus = z.infer<typeof RunStatusSchema>;
+
+export const VerdictResultSchema = z.enum(['pass', 'fail']);
+export type VerdictResult = z.infer<typeof VerdictResultSchema>;
+
+/** Model names per role for one run; only the roles that used a model are present. */
+export const RunModelsSchema = z.object({
+  examiner: z.string().optional(),
+  judge: z.string().optional(),
+  candidate: z.string().optional(),
+});
+export type RunModels = z.infer<typeof RunModelsSchema>;
+
+/** One row of `runs`. */
+export const RunSchema = z.object({
+  run_id: z.string().min(1),
+  batch_id: z.string().nullable().describe('null for a run outside any batch'),
+  case_id: z.string().min(1),
+  case_version: z.string(),
+  case_hash: z.string(),
+  candidate: z.string().min(1),
+  candidate_adapter: z.string(),
+  models: RunModelsSchema,
+  workflow_rev: z.string().nullable().describe('git commit of the workflow repo; null when it is not a git repo'),
+  status: RunStatusSchema,
+  result: VerdictResultSchema.nullable(),
+  overall: Score0to5.nullable(),
+  run_dir: z.string(),
+  temporal_workflow_id: z.string().nullable(),
+  temporal_run_id: z.string().nullable(),
+  config: JsonObject.describe('the supply side of the run, as in config.yaml'),
+  anomalies: z.array(z.string()),
+  error: z.string().nullable(),
+  started_at: Timestamp.nullable(),
+  finished_at: Timestamp.nullable(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+export type Run = z.infer<typeof RunSchema>;
+
+/** What `upsertRun` takes: a run, with the optional columns defaulted. */
+export const RunInputSchema = RunSchema.omit({ created_at: true, updated_at: true }).extend({
+  batch_id: RunSchema.shape.batch_id.default(null),
+  models: RunModelsSchema.default({}),
+  workflow_rev: RunSchema.shape.workflow_rev.default(null),
+  status: RunStatusSchema.default('pending'),
+  result: RunSchema.shape.result.default(null),
+  overall: RunSchema.shape.overall.default(null),
+  temporal_workflow_id: RunSchema.shape.temporal_workflow_id.default(null),
+  temporal_run_id: RunSchema.shape.temporal_run_id.default(null),
+  config: JsonObject.default({}),
+  anomalies: z.array(z.string()).default([]),
+  error: RunSchema.shape.error.default(null),
+  started_at: RunSchema.shape.started_at.default(null),
+  finished_at: RunSchema.shape.finished_at.default(null),
+  created_at: Timestamp.optional().describe('kept from the first upsert; defaults to now'),
+});
+export type RunInput = z.input<typeof RunInputSchema>;
+
+/** What `updateRun` may change. The run's identity (case, candidate) never changes. */
+export const RunPatchSchema = RunSchema.pick({
+  batch_id: true,
+  models: true,
+  workflow_rev: true,
+  status: true,
+  result: true,
+  overall: true,
+  run_dir: true,
+  temporal_workflow_id: true,
+  temporal_run_id: true,
+  config: true,
+  anomalies: true,
+  error: true,
+  started_at: true,
+  finished_at: true,
+})
+  .partial()
+  .strict();
+export type RunPatch = z.infer<typeof RunPatchSchema>;
+
+export const ListRunsFilterSchema = z
+  .object({
+    batchId: z.string().optional(),
+    caseId: z.string().optional(),
+    candidate: z.string().optional(),
+    status: z.union([RunStatusSchema, z.array(RunStatusSchema)]).optional(),
+    limit: z.number().int().positive().optional(),
+  })
+  .strict();
+export type ListRunsFilter = z.infer<typeof ListRunsFilterSchema>;
+
+/** One hard requirement of a verdict; other keys the judge adds pass through. */
+export const HardRequirementSchema = z.looseObject({ item: z.string(), met: z.boolean() });
+export type HardRequirement = z.infer<typeof HardRequirementSchema>;
+
+/** One row of `scores`, and of `score_history`. Typed loosely: `src/judge/` owns score.yaml. */
+export const ScoreSchema = z.object({
+  run_id: z.string().min(1),
+  result: VerdictResultSchema,
+  compliance: Score0to5.nullable(),
+  execution_quality: Score0to5.nullable(),
+  overall: Score0to5.nullable(),
+  summary: z.string(),
+  hard_requirements: z.array(HardRequirementSchema),
+  suggestions: z.array(z.string()),
+  judge_model: z.string(),
+  judged_at: Timestamp,
+  raw: z.string().describe("the judge's raw answer"),
+  salvaged: z.boolean().describe('true when the verdict was salvaged from a malformed answer'),
+});
+export type Score = z.infer<typeof ScoreSchema>;
+
+/** What `saveScore` takes (the run id is its own argument). */
+export const ScoreInputSchema = ScoreSchema.omit({ run_id: true }).extend({
+  compliance: ScoreSchema.shape.compliance.default(null),
+  execution_quality: ScoreSchema.shape.execution_quality.default(null),
+  overall: ScoreSchema.shape.overall.default(null),
+  summary: z.string().default(''),
+  hard_requirements: z.array(HardRequirementSchema).default([]),
+  suggestions: z.array(z.string()).default([]),
+  raw: z.string().default(''),
+  salvaged: z.boolean().default(false),
+});
+export type ScoreInput = z.input<typeof ScoreInputSchema>;
+
+/** One verdict of `score_history` with the run facts a trend report groups by. */
+export const ScoreHistoryEntrySchema = ScoreSchema.omit({ raw: true }).extend({
+  case_id: z.string(),
+  case_version: z.string(),
+  candidate: z.string(),
+  batch_id: z.string().nullable(),
+  workflow_rev: z.string().nullable(),
+  finished_at: Timestamp.nullable(),
+});
+export type ScoreHistoryEntry = z.infer<typeof ScoreHistoryEntrySchema>;
+
+export const ScoreHistoryFilterSchema = z
+  .object({ caseId: z.string().optional(), candidate: z.string().optional(), limit: z.number().int().positive().optional() })
+  .strict();
+export type ScoreHistoryFilter = z.infer<typeof ScoreHistoryFilterSchema>;
+
+export const BatchStatusSchema = z.enum(['pending', 'running', 'completed', 'failed', 'cancelled']);
+export type BatchStatus = z.infer<typeof BatchStatusSchema>;
+
+/** One row of `batches`. */
+export const BatchSchema = z.object({
+  batch_id: z.string().min(1),
+  status: BatchStatusSchema,
+  spec: JsonObject.describe('what the batch was asked to run'),
+  counts: z.record(z.string(), z.number().int().nonnegative()).describe('runs per status or result'),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+export type Batch = z.infer<typeof BatchSchema>;
+
+export const BatchInputSchema = BatchSchema.omit({ created_at: true, updated_at: true }).extend({
+  status: BatchStatusSchema.default('pending'),
+  spec: JsonObject.default({}),
+  counts: BatchSchema.shape.counts.default({}),
+  created_at: Timestamp.optional(),
+});
+export type BatchInput = z.input<typeof BatchInputSchema>;

@@ -1,0 +1,87 @@
+import type { TranscriptEvent } from '../transcript/schema.js';
+import type { EpExample, EpExampleInput, EpPrediction, EpPredictionInput, EpScore, EpScoreInput } from './editPredictionSchema.js';
+import type { MigrationReport } from './migrate.js';
+import type {
+  Batch,
+  BatchInput,
+  ListRunsFilter,
+  Run,
+  RunInput,
+  RunPatch,
+  Score,
+  ScoreHistoryEntry,
+  ScoreHistoryFilter,
+  ScoreInput,
+} from './schema.js';
+
+/** Which attempts of each turn `getTranscript` returns. */
+export interface TranscriptQuery {
+  /**
+   * `latest` (default): only the events of each turn's highest attempt, because a retried
+   * candidate turn rewrites the turn under a higher attempt and the judge must see only the
+   * final one. `all`: every attempt, for debugging retries.
+   */
+  attempts: 'latest' | 'all';
+}
+
+/**
+ * The source of truth for runs, transcript events and scores; transcript.jsonl, score.yaml
+ * and summaries are views rebuilt from it. One interface, two backends (PostgreSQL through
+ * `pg`, embedded PGlite) sharing all SQL. Open one with `openStore`.
+ *
+ * Every argument and result is plain JSON (ISO timestamp strings, no Dates), so activities
+ * can pass them through Temporal. Writes are idempotent: retrying any of them with the same
+ * input leaves the same rows. Driver failures surface as StoreError naming the operation;
+ * invalid arguments as FormatError naming the method and field.
+ */
+export interface Store {
+  readonly backend: 'postgres' | 'pglite';
+
+  /** Applies missing migrations; `openStore` already did, so this normally applies none. */
+  migrate(): Promise<MigrationReport>;
+
+  /** Inserts or replaces a run (all columns but `created_at`, which the first write sets). */
+  upsertRun(run: RunInput): Promise<Run>;
+  /** Changes some columns of an existing run; StoreError if there is no such run. */
+  updateRun(runId: string, patch: RunPatch): Promise<Run>;
+  getRun(runId: string): Promise<Run | null>;
+  /** Newest first (by `created_at`, then `run_id`); every filter given must match. */
+  listRuns(filter?: ListRunsFilter): Promise<Run[]>;
+
+  /**
+   * Inserts events in one statement; an event whose (run_id, turn, attempt, seq) is already
+   * stored is skipped, so a retried write never duplicates. Its run must exist.
+   */
+  appendTranscriptEvents(events: readonly TranscriptEvent[]): Promise<{ inserted: number }>;
+  /** Ordered by turn, attempt, seq. Timestamps come back normalised to `…T…Z` with ms. */
+  getTranscript(runId: string, query?: TranscriptQuery): Promise<TranscriptEvent[]>;
+
+  /**
+   * Makes `score` the run's current verdict, appends it to `score_history` and copies its
+   * result and overall onto the run, in one transaction. A verdict older (by `judged_at`)
+   * than the current one is only added to the history, so a late retry never undoes a rejudge.
+   * Returns the run's current verdict.
+   */
+  saveScore(runId: string, score: ScoreInput): Promise<Score>;
+  getScore(runId: string): Promise<Score | null>;
+  /** Every saved verdict with its run's case, candidate and workflow_rev: the latest `limit`, oldest first. */
+  scoreHistory(filter?: ScoreHistoryFilter): Promise<ScoreHistoryEntry[]>;
+
+  /** Inserts or replaces a batch (all columns but `created_at`). */
+  upsertBatch(batch: BatchInput): Promise<Batch>;
+  getBatch(batchId: string): Promise<Batch | null>;
+
+  /** Inserts or refreshes an edit-prediction example under its `example_key`. */
+  saveEpExample(example: EpExampleInput): Promise<EpExample>;
+  /** Inserts or replaces one prediction; its example must be saved first. */
+  saveEpPrediction(prediction: EpPredictionInput): Promise<EpPrediction>;
+  /** Ordered by provider, then repetition. */
+  getEpPredictions(batchId: string, exampleKey: string): Promise<EpPrediction[]>;
+  /** Inserts or replaces the score of one prediction; the prediction must exist. */
+  saveEpScore(score: EpScoreInput): Promise<EpScore>;
+  /** Ordered by example_key, provider, repetition. */
+  listEpScores(batchId: string): Promise<EpScore[]>;
+
+  /** Releases the pool or the PGlite instance (and its data-dir lock). Idempotent. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,94 @@
+import { existsSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { bundleWorkflowCode, DefaultLogger, type NativeConnection, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { installQuietRuntime } from './temporal/runtime.js';
+import { createActivities, type ActivityDeps } from './activities/index.js';
+import { createCandidateFactory } from './candidates/index.js';
+import type { Settings } from './config.js';
+import { createOpenAiClient } from './llm/openaiClient.js';
+import type { LlmClient, LlmRole } from './llm/port.js';
+import type { Store } from './store/index.js';
+import { hostTaskQueue, SHARED_TASK_QUEUE } from './workflows/definitions.js';
+
+/** The evalflow version, from package.json (shown in env_checklist.yaml). */
+export const EVALFLOW_VERSION: string = (JSON.parse(readFileSync(fileURLToPath(new URL('../package.json', import.meta.url)), 'utf8')) as { version: string }).version;
+
+export interface WorkerOptions {
+  settings: Settings;
+  store: Store;
+  connection: NativeConnection;
+  namespace: string;
+  env: NodeJS.ProcessEnv;
+  /** Where the host's sandboxes live; default `<tmp>/evalflow`. */
+  sandboxRoot?: string;
+  /** Overrides for tests (a scripted LLM, a fake candidate factory). */
+  overrides?: Partial<Pick<ActivityDeps, 'llmFor' | 'candidates' | 'now'>>;
+}
+
+export interface RunningWorkers {
+  hostId: string;
+  hostQueue: string;
+  shutdown(): Promise<void>;
+  /** Settles when both workers have stopped. */
+  done: Promise<void>;
+}
+
+/**
+ * The only composition root: builds the activity dependencies and runs two workers, one on
+ * the shared queue (workflows, planning, examiner, judge) and one on this host's queue
+ * (everything that touches a run's sandbox), as in the worker-specific task queue pattern.
+ */
+export async function startWorkers(options: WorkerOptions): Promise<RunningWorkers> {
+  installQuietRuntime();
+  const hostId = options.env.EVALFLOW_HOST_ID ?? hostname();
+  const deps: ActivityDeps = {
+    store: options.store,
+    hostId,
+    stateDir: options.settings.stateDir,
+    sandboxRoot: options.sandboxRoot ?? options.env.EVALFLOW_SANDBOX_ROOT ?? join(tmpdir(), 'evalflow'),
+    llmFor: (role, endpoint) => llmForEndpoint(role, endpoint, options.env),
+    candidates: createCandidateFactory({ env: options.env, llmFor: (endpoint) => llmForEndpoint('candidate', endpoint, options.env) }),
+    env: options.env,
+    log: { info: () => undefined, warn: (message) => process.stderr.write(`warning: ${message}\n`) },
+    now: () => new Date(),
+    version: EVALFLOW_VERSION,
+    ...options.overrides,
+  };
+  const activities = createActivities(deps);
+  const common = { connection: options.connection, namespace: options.namespace, activities };
+  const shared = await Worker.create({ ...common, taskQueue: SHARED_TASK_QUEUE, workflowBundle: await workflowBundle() });
+  const host = await Worker.create({ ...common, taskQueue: hostTaskQueue(hostId) });
+  const done = Promise.all([shared.run(), host.run()]).then(() => undefined);
+  return {
+    hostId,
+    hostQueue: hostTaskQueue(hostId),
+    done,
+    async shutdown() {
+      for (const worker of [shared, host]) if (worker.getState() === 'RUNNING') worker.shutdown();
+      await done;
+    },
+  };
+}
+
+function llmForEndpoint(role: LlmRole, endpoint: { model: string; baseUrl?: string; apiKeyEnv?: string }, env: NodeJS.ProcessEnv): LlmClient {
+  const apiKey = endpoint.apiKeyEnv ? env[endpoint.apiKeyEnv] : undefined;
+  return createOpenAiClient({
+    [role]: { model: endpoint.model, ...(endpoint.baseUrl ? { baseUrl: endpoint.baseUrl } : {}), ...(apiKey ? { apiKey } : {}) },
+  });
+}
+
+let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
+
+/** Bundled once per process: from dist/ after a build, from src/ under tsx and vitest. */
+function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
+  bundle ??= bundleWorkflowCode({ workflowsPath: workflowsPath(), logger: new DefaultLogger('WARN') });
+  return bundle;
+}
+
+function workflowsPath(): string {
+  const js = fileURLToPath(new URL('./workflows/index.js', import.meta.url));
+  return existsSync(js) ? js : fileURLToPath(new URL('./workflows/index.ts', import.meta.url));
+}

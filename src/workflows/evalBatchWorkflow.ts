@@ -1,0 +1,103 @@
+import {
+  condition,
+  continueAsNew,
+  ParentClosePolicy,
+  proxyActivities,
+  setHandler,
+  startChild,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { Activities } from '../activities/index.js';
+import type { RunOutcome, RunSpec } from '../run/runSpec.js';
+import type { BatchInput, BatchResult } from '../run/batchSpec.js';
+import { batchProgressQuery, SHARED_TASK_QUEUE, searchAttributes, type BatchProgress } from './definitions.js';
+import { evalRunWorkflow } from './evalRunWorkflow.js';
+import { sharedProfile } from './profiles.js';
+
+const shared = proxyActivities<Activities>(sharedProfile);
+
+/** Children planned and started per page; the batch continues as new between pages when its history grows. */
+const PAGE_SIZE = 100;
+const CONTINUE_AS_NEW_AFTER_EVENTS = 8_000;
+/** Outcomes kept in the workflow for the progress query; the store keeps all of them. */
+const RECENT_OUTCOMES = 200;
+
+/**
+ * Runs every (case, attempt) of a batch as a child evalRunWorkflow through a sliding window
+ * of `parallelism`, answers a progress query, and continues as new between pages so batches
+ * of thousands keep a small history.
+ */
+export async function evalBatchWorkflow(input: BatchInput): Promise<BatchResult> {
+  const counts = { ...input.counts };
+  const running = new Set<string>();
+  const recent: BatchProgress['outcomes'] = [...input.recent];
+  let started = input.offset;
+  setHandler(batchProgressQuery, (): BatchProgress => ({
+    batchId: input.batchId,
+    total: input.refs.length,
+    started,
+    finished: counts.finished,
+    running: [...running],
+    outcomes: recent,
+  }));
+
+  let offset = input.offset;
+  while (offset < input.refs.length) {
+    const page = input.refs.slice(offset, offset + PAGE_SIZE);
+    const specs = await shared.planRuns({ batchId: input.batchId, stamp: input.stamp, refs: page, template: input.template });
+    for (const spec of specs) {
+      await condition(() => running.size < input.parallelism);
+      running.add(spec.runId);
+      const done = (outcome: RunOutcome) => {
+        running.delete(spec.runId);
+        counts.finished += 1;
+        counts[outcome.status] = (counts[outcome.status] ?? 0) + 1;
+        if (outcome.result === 'pass') counts.passed += 1;
+        if (outcome.result === 'fail') counts.failed += 1;
+        recent.push({ runId: outcome.runId, caseId: outcome.caseId, status: outcome.status, result: outcome.result, overall: outcome.overall });
+        if (recent.length > RECENT_OUTCOMES) recent.shift();
+      };
+      const child = await startRun(spec, input.batchId);
+      started += 1;
+      child.result().then(done, (err: unknown) => done(failedOutcome(spec, err)));
+    }
+    offset += page.length;
+    // Drain before continuing as new: children of a closed run cannot report back.
+    await condition(() => running.size === 0);
+    if (offset < input.refs.length && workflowInfo().historyLength > CONTINUE_AS_NEW_AFTER_EVENTS) {
+      await continueAsNew<typeof evalBatchWorkflow>({ ...input, offset, counts, recent });
+    }
+  }
+  return { batchId: input.batchId, total: input.refs.length, counts };
+}
+
+function startRun(spec: RunSpec, batchId: string) {
+  return startChild(evalRunWorkflow, {
+    workflowId: spec.runId,
+    taskQueue: SHARED_TASK_QUEUE,
+    args: [spec],
+    // Cancelling the batch cancels its runs, which still record and clean up.
+    parentClosePolicy: ParentClosePolicy.REQUEST_CANCEL,
+    typedSearchAttributes: [
+      { key: searchAttributes.caseId, value: spec.evalCase.id },
+      { key: searchAttributes.candidate, value: spec.candidate.name },
+      { key: searchAttributes.batchId, value: batchId },
+      { key: searchAttributes.status, value: 'running' },
+    ],
+  });
+}
+
+function failedOutcome(spec: RunSpec, err: unknown): RunOutcome {
+  const message = err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err);
+  const cancelled = /cancel/i.test(message);
+  return {
+    runId: spec.runId,
+    caseId: spec.evalCase.id,
+    status: cancelled ? 'cancelled' : 'infra_error',
+    result: null,
+    overall: null,
+    runDir: `${spec.runsDir}/${spec.runId}`,
+    anomalies: [],
+    error: message,
+  };
+}

@@ -1,0 +1,2 @@
+export { evalRunWorkflow } from './evalRunWorkflow.js';
+export { evalBatchWorkflow } from './evalBatchWorkflow.js';

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { memoryIo } from '../../src/commands/io.js';
+import { run } from '../../src/commands/validate.js';
+import { aCase, META_YAML, RUBRIC_MD, writeTree } from '../evalset/caseFixture.js';
+
+describe('evalflow validate', () => {
+  it('checks eval_sets by default and exits 0 when every case is valid', async () => {
+    const root = await writeTree({ ...aCase('one', {}, 'eval_sets/'), ...aCase('two', {}, 'eval_sets/'), ...aCase('three', {}, 'eval_sets/') });
+    const io = memoryIo(root);
+    expect(await run({}, io)).toBe(0);
+    expect(io.stdout).toEqual(['3 eval cases checked: 3 valid']);
+    expect(io.stderr).toEqual([]);
+  });
+
+  it('prints every problem of every case, then a summary, and exits 1', async () => {
+    const root = await writeTree({
+      ...aCase('good', {}, 'bank/'),
+      ...aCase('also-good', {}, 'bank/'),
+      ...aCase('bad-meta', { 'meta.yaml': `${META_YAML('bad-meta').replace('max_turns: 3', 'max_turns: 51')}ide: vscode\n` }, 'bank/'),
+      ...aCase('bad-rubric', { 'rubric.md': RUBRIC_MD.replace('## Quality', '## Qualty'), 'env.yaml': undefined }, 'bank/'),
+    });
+    const io = memoryIo(root);
+    expect(await run({ paths: ['bank'] }, io)).toBe(1);
+    expect(io.stdout).toEqual([
+      'bank/bad-meta/meta.yaml:6: max_turns: expected a whole number of turns from 1 to 50, found 51',
+      'bank/bad-meta/meta.yaml:8: ide: eval cases never name the supply side (model, candidate, agent, IDE, provider, workflow version); ' +
+        'remove "ide" from meta.yaml and set it in evalflow.config.yaml or with a command-line flag',
+      'bank/bad-rubric/env.yaml: missing file; every eval case folder holds meta.yaml, task.md, rubric.md, env.yaml',
+      'bank/bad-rubric/rubric.md:6: unknown section "## Qualty"; expected one of: "## Hard requirements" (or "## 硬性通过项"), ' +
+        '"## Quality" (or "## 质量项"), "## Common failures" (or "## 典型失分项")',
+      'bank/bad-rubric/rubric.md: missing section "## Quality" (or "## 质量项")',
+      '4 eval cases checked: 2 valid, 2 with problems (5 problems)',
+    ]);
+  });
+
+  it('counts problems outside any case, such as a missing folder', async () => {
+    const root = await writeTree(aCase('one', {}, 'eval_sets/'));
+    const io = memoryIo(root);
+    expect(await run({ paths: ['eval_sets', 'missing'] }, io)).toBe(1);
+    expect(io.stdout).toEqual([
+      'missing: no such folder; expected an eval bank or an eval case folder',
+      '1 eval case checked: 1 valid; 1 problem',
+    ]);
+  });
+
+  it('reports duplicate ids and unknown --only ids', async () => {
+    const root = await writeTree({ ...aCase('x', {}, 'a/'), ...aCase('x', {}, 'b/'), ...aCase('y', {}, 'b/') });
+    const io = memoryIo(root);
+    expect(await run({ paths: ['a', 'b'], only: ['x', 'z'] }, io)).toBe(1);
+    expect(io.stdout).toEqual([
+      'duplicate eval case id "x": a/x and b/x',
+      '--only: unknown eval case id "z"; known ids: x, y',
+      '1 eval case checked: 1 valid; 2 problems',
+    ]);
+  });
+
+  it('validates the shipped eval bank', async () => {
+    const io = memoryIo(new URL('../..', import.meta.url).pathname);
+    expect(await run({}, io)).toBe(0);
+    expect(io.stdout).toEqual(['3 eval cases checked: 3 valid']);
+  });
+});

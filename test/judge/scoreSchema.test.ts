@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { parseOrThrow } from '../../src/format.js';
+import { ScoreSchema, suggestionTag } from '../../src/judge/index.js';
+import { aScore } from './builders.js';
+
+describe('suggestionTag', () => {
+  it('reads the three tags and nothing else', () => {
+    expect(suggestionTag('[workflow] add a rule')).toBe('workflow');
+    expect(suggestionTag('[eval] clarify the task')).toBe('eval');
+    expect(suggestionTag('[capability]model cannot count')).toBe('capability');
+    expect(suggestionTag('[Workflow] add a rule')).toBeUndefined();
+    expect(suggestionTag('[tooling] add a rule')).toBeUndefined();
+    expect(suggestionTag('[eval]   ')).toBeUndefined();
+    expect(suggestionTag('add a rule [workflow]')).toBeUndefined();
+  });
+});
+
+describe('ScoreSchema', () => {
+  it('accepts a complete score and defaults notes', () => {
+    const { notes: _notes, ...withoutNotes } = aScore();
+    expect(ScoreSchema.parse(withoutNotes).notes).toEqual([]);
+  });
+
+  it('rejects scores outside 0–5 and untagged suggestions, naming the field', () => {
+    expect(() => parseOrThrow(ScoreSchema, aScore({ overall: 6, suggestions: ['do better'] }), 'runs/r/score.yaml')).toThrow(
+      "runs/r/score.yaml: overall: Too big: expected number to be <=5\nruns/r/score.yaml: suggestions.0: expected a suggestion starting with [workflow], [eval] or [capability], found 'do better'",
+    );
+  });
+
+  it('requires the evalflow fields on disk', () => {
+    const { judge_model: _model, salvaged: _salvaged, ...partial } = aScore();
+    const parsed = ScoreSchema.safeParse(partial);
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues.map((issue) => issue.path.join('.'))).toEqual(['judge_model', 'salvaged']);
+  });
+});

@@ -1,0 +1,50 @@
+import type { TranscriptEvent } from '../../src/transcript/schema.js';
+import type { RunInput, ScoreInput } from '../../src/store/index.js';
+
+/** A run with every required column filled; override what the test is about. */
+export function aRun(overrides: Partial<RunInput> & { run_id: string }): RunInput {
+  return {
+    case_id: 'fix-login',
+    case_version: 'v1',
+    case_hash: 'sha256:aaaa',
+    candidate: 'fake',
+    candidate_adapter: 'fake',
+    run_dir: `/tmp/runs/${overrides.run_id}`,
+    ...overrides,
+  };
+}
+
+/** A transcript event of `run_id`; turn 1, attempt 1, seq 0 unless overridden. */
+export function anEvent(overrides: Partial<TranscriptEvent> & { run_id: string }): TranscriptEvent {
+  return {
+    turn: 1,
+    attempt: 1,
+    seq: 0,
+    ts: '2026-03-01T10:00:00.000Z',
+    role: 'candidate',
+    content: 'done',
+    ...overrides,
+  };
+}
+
+/** A passing verdict judged at `judged_at`. */
+export function aScore(overrides: Partial<ScoreInput> & { judged_at: string }): ScoreInput {
+  return {
+    result: 'pass',
+    compliance: 4,
+    execution_quality: 3.5,
+    overall: 3.75,
+    summary: 'Followed the workflow.',
+    hard_requirements: [{ item: 'ran the tests', met: true, evidence: 'shell: go test ./... → exit=0' }],
+    suggestions: ['[workflow] name the test command in the skill'],
+    judge_model: 'judge-model-1',
+    raw: 'result: pass\n',
+    salvaged: false,
+    ...overrides,
+  };
+}
+
+/** A unique id with a readable prefix, so tests sharing one store never collide. */
+export function uniqueId(prefix: string): string {
+  return `${prefix}-${Math.random().toString(36).slice(2, 10)}`;
+}

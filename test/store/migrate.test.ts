@@ -1,0 +1,83 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { StoreError } from '../../src/errors.js';
+import { openStore } from '../../src/store/index.js';
+import type { Store } from '../../src/store/index.js';
+import { BACKENDS, dropSchema, postgresUrl, randomSchema, rawPostgres, storeOptions } from './testBackends.js';
+
+describe.each(BACKENDS)('migrations on %s', (backend) => {
+  const schema = randomSchema();
+  const otherSchema = randomSchema();
+  afterAll(async () => {
+    if (backend === 'postgres') await Promise.all([dropSchema(schema), dropSchema(otherSchema)]);
+  });
+
+  it('apply every migration once, in order, and nothing on a second run', async () => {
+    const store = await openStore({ ...(await storeOptions(backend, schema)), migrate: false });
+    try {
+      expect(await store.migrate()).toEqual({ applied: [1, 2, 3, 4], current: 4 });
+      expect(await store.migrate()).toEqual({ applied: [], current: 4 });
+      // The tables exist and work after a second run.
+      expect(await store.listRuns()).toEqual([]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('openStore migrates by default', async () => {
+    const store = await openStore(await storeOptions(backend, otherSchema));
+    try {
+      expect(await store.migrate()).toEqual({ applied: [], current: 4 });
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('migrations on postgres, concurrently', () => {
+  const schema = randomSchema();
+  afterAll(() => dropSchema(schema));
+
+  it('four processes migrating one fresh schema at once apply each migration exactly once', async () => {
+    const databaseUrl = await postgresUrl();
+    // Separate stores = separate pools = separate connections racing for the same schema.
+    const stores: Store[] = await Promise.all([1, 2, 3, 4].map(() => openStore({ databaseUrl, schema, migrate: false })));
+    try {
+      const reports = await Promise.all(stores.map((store) => store.migrate()));
+      expect(reports.flatMap((r) => r.applied).sort()).toEqual([1, 2, 3, 4]);
+      expect(reports.every((r) => r.current === 4)).toBe(true);
+      const recorded = await rawPostgres<{ version: number }>(`SELECT version FROM ${schema}.schema_migrations ORDER BY version`);
+      expect(recorded.map((r) => r.version)).toEqual([1, 2, 3, 4]);
+    } finally {
+      await Promise.all(stores.map((store) => store.close()));
+    }
+  });
+
+  it('four stores opening (and so migrating) one fresh schema at once all succeed', async () => {
+    const fresh = randomSchema();
+    const databaseUrl = await postgresUrl();
+    try {
+      const stores = await Promise.all([1, 2, 3, 4].map(() => openStore({ databaseUrl, schema: fresh })));
+      await Promise.all(stores.map((store) => store.close()));
+      const recorded = await rawPostgres<{ n: number }>(`SELECT count(*)::int AS n FROM ${fresh}.schema_migrations`);
+      expect(recorded).toEqual([{ n: 4 }]);
+    } finally {
+      await dropSchema(fresh);
+    }
+  });
+
+  it('refuses a database whose recorded migration has another name', async () => {
+    const databaseUrl = await postgresUrl();
+    const store = await openStore({ databaseUrl, schema });
+    try {
+      await rawPostgres(`UPDATE ${schema}.schema_migrations SET name = 'something_else' WHERE version = 2`);
+      await expect(store.migrate()).rejects.toThrow(
+        new StoreError(
+          'store: migrate failed: schema_migrations records version 2 as "something_else", but this evalflow\'s version 2 is "transcript_events"; the database was migrated by a different evalflow build',
+        ),
+      );
+    } finally {
+      await rawPostgres(`UPDATE ${schema}.schema_migrations SET name = 'transcript_events' WHERE version = 2`);
+      await store.close();
+    }
+  });
+});

@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import { FormatError, StoreError } from '../../src/errors.js';
+import { aRun, uniqueId } from './builders.js';
+import { BACKENDS, useStore } from './testBackends.js';
+
+describe.each(BACKENDS)('runs on %s', (backend) => {
+  const store = useStore(backend);
+
+  it('upsertRun fills defaults and getRun reads the same run back', async () => {
+    const runId = uniqueId('run-defaults');
+    const saved = await store().upsertRun(aRun({ run_id: runId, models: { judge: 'judge-1' }, config: { parallelism: 2, tags: ['a'] } }));
+
+    expect(saved).toMatchObject({
+      run_id: runId,
+      batch_id: null,
+      status: 'pending',
+      result: null,
+      overall: null,
+      models: { judge: 'judge-1' },
+      config: { parallelism: 2, tags: ['a'] },
+      anomalies: [],
+      error: null,
+      started_at: null,
+    });
+    expect(saved.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(await store().getRun(runId)).toEqual(saved);
+  });
+
+  it('upsertRun replaces every column but keeps created_at', async () => {
+    const runId = uniqueId('run-replace');
+    const first = await store().upsertRun(aRun({ run_id: runId, created_at: '2026-01-02T03:04:05.000Z', workflow_rev: 'abc' }));
+    const second = await store().upsertRun(aRun({ run_id: runId, created_at: '2030-01-01T00:00:00.000Z', case_version: 'v2', status: 'running' }));
+
+    expect(first.created_at).toBe('2026-01-02T03:04:05.000Z');
+    expect(second.created_at).toBe('2026-01-02T03:04:05.000Z');
+    expect(second).toMatchObject({ case_version: 'v2', status: 'running', workflow_rev: null });
+    expect(Date.parse(second.updated_at)).toBeGreaterThanOrEqual(Date.parse(first.updated_at));
+  });
+
+  it('updateRun changes only the given columns', async () => {
+    const runId = uniqueId('run-update');
+    await store().upsertRun(aRun({ run_id: runId, temporal_workflow_id: runId }));
+    const updated = await store().updateRun(runId, {
+      status: 'completed',
+      overall: 4.25,
+      anomalies: ['turn limit hit', 'infra retries: 1'],
+      started_at: '2026-03-01T12:00:00+02:00',
+    });
+
+    expect(updated).toMatchObject({
+      status: 'completed',
+      overall: 4.25,
+      anomalies: ['turn limit hit', 'infra retries: 1'],
+      started_at: '2026-03-01T10:00:00.000Z',
+      temporal_workflow_id: runId,
+      case_id: 'fix-login',
+    });
+    expect(await store().getRun(runId)).toEqual(updated);
+  });
+
+  it('updateRun can clear a column with null', async () => {
+    const runId = uniqueId('run-clear');
+    await store().upsertRun(aRun({ run_id: runId, error: 'boom' }));
+    expect((await store().updateRun(runId, { error: null })).error).toBeNull();
+  });
+
+  it('updateRun of an unknown run is a StoreError saying so', async () => {
+    await expect(store().updateRun('run-nobody', { status: 'running' })).rejects.toThrow(
+      new StoreError('store: updateRun("run-nobody") failed: no run with that run_id (upsertRun it first)'),
+    );
+  });
+
+  it('rejects identity columns and unknown keys in a patch, naming the field', async () => {
+    const attempt = store().updateRun('run-x', { case_id: 'other' } as never);
+    await expect(attempt).rejects.toBeInstanceOf(FormatError);
+    await expect(attempt).rejects.toThrow('updateRun("run-x", patch): (root): Unrecognized key: "case_id"');
+  });
+
+  it('rejects a run with an unknown status, naming the field', async () => {
+    const attempt = store().upsertRun(aRun({ run_id: 'run-bad', status: 'done' as never }));
+    await expect(attempt).rejects.toBeInstanceOf(FormatError);
+    await expect(attempt).rejects.toThrow(/^upsertRun\(run\): status: /);
+  });
+
+  it('getRun of an unknown run is null', async () => {
+    expect(await store().getRun('run-never-saved')).toBeNull();
+  });
+
+  describe('listRuns', () => {
+    const batch = uniqueId('batch');
+    const other = uniqueId('batch');
+    const ids = { a: `${batch}-a`, b: `${batch}-b`, c: `${batch}-c`, d: `${other}-d` };
+
+    it('filters by batch, case, candidate and status, newest first', async () => {
+      await store().upsertRun(aRun({ run_id: ids.a, batch_id: batch, case_id: 'case-1', candidate: 'claude', status: 'completed', created_at: '2026-03-01T00:00:01Z' }));
+      await store().upsertRun(aRun({ run_id: ids.b, batch_id: batch, case_id: 'case-2', candidate: 'claude', status: 'infra_error', created_at: '2026-03-01T00:00:02Z' }));
+      await store().upsertRun(aRun({ run_id: ids.c, batch_id: batch, case_id: 'case-1', candidate: 'codex', status: 'running', created_at: '2026-03-01T00:00:03Z' }));
+      await store().upsertRun(aRun({ run_id: ids.d, batch_id: other, case_id: 'case-1', candidate: 'claude', status: 'completed', created_at: '2026-03-01T00:00:04Z' }));
+
+      const runIds = async (filter: Parameters<ReturnType<typeof store>['listRuns']>[0]) => (await store().listRuns(filter)).map((r) => r.run_id);
+
+      expect(await runIds({ batchId: batch })).toEqual([ids.c, ids.b, ids.a]);
+      expect(await runIds({ batchId: batch, caseId: 'case-1' })).toEqual([ids.c, ids.a]);
+      expect(await runIds({ batchId: batch, candidate: 'claude' })).toEqual([ids.b, ids.a]);
+      expect(await runIds({ batchId: batch, status: 'infra_error' })).toEqual([ids.b]);
+      expect(await runIds({ batchId: batch, status: ['completed', 'running'] })).toEqual([ids.c, ids.a]);
+      expect(await runIds({ caseId: 'case-1', candidate: 'claude', status: 'completed' })).toEqual(expect.arrayContaining([ids.d, ids.a]));
+      expect(await runIds({ batchId: batch, limit: 2 })).toEqual([ids.c, ids.b]);
+      expect(await runIds({ batchId: batch, status: [] })).toEqual([]);
+    });
+
+    it('rejects an unknown filter key', async () => {
+      await expect(store().listRuns({ batch: 'x' } as never)).rejects.toThrow('listRuns(filter): (root): Unrecognized key: "batch"');
+    });
+  });
+});
