@@ -75,8 +75,10 @@ export async function startWorkers(options: WorkerOptions): Promise<RunningWorke
 
 function llmForEndpoint(role: LlmRole, endpoint: { model: string; baseUrl?: string; apiKeyEnv?: string }, env: NodeJS.ProcessEnv): LlmClient {
   const apiKey = endpoint.apiKeyEnv ? env[endpoint.apiKeyEnv] : undefined;
+  // The worker's env, not process.env, decides the default endpoint (the openai package would read process.env).
+  const baseUrl = endpoint.baseUrl ?? env.OPENAI_BASE_URL;
   return createOpenAiClient({
-    [role]: { model: endpoint.model, ...(endpoint.baseUrl ? { baseUrl: endpoint.baseUrl } : {}), ...(apiKey ? { apiKey } : {}) },
+    [role]: { model: endpoint.model, ...(baseUrl ? { baseUrl } : {}), ...(apiKey ? { apiKey } : {}) },
   });
 }
 

@@ -1,8 +1,8 @@
 /**
- * A minimal-edit (Myers) diff of two sequences, reported as the changed blocks between
- * matching runs. Used for generating unified diffs and for the token-level metrics. Zed uses
- * `similar`/`imara_diff` (Myers/Histogram); both minimise edits, so counts agree and only
- * the placement of ambiguous alignments can differ.
+ * Sequence diffs reported as the changed blocks between matching runs. Two algorithms, as
+ * Zed uses both: Myers (minimal edits; `similar`, used for diffs and token counts) and
+ * histogram (`imara_diff`, used by the reversal metric, which anchors on rare elements and
+ * so aligns ambiguous changes differently).
  */
 export interface DiffBlock {
   oldStart: number;
@@ -15,7 +15,11 @@ export interface DiffBlock {
 const MAX_EDIT_DISTANCE = 4000;
 
 /** Changed blocks turning `before` into `after`, in order; empty when they are equal. */
-export function diffSequences<T>(before: readonly T[], after: readonly T[]): DiffBlock[] {
+export function diffSequences<T>(before: readonly T[], after: readonly T[], algorithm: 'myers' | 'histogram' = 'myers'): DiffBlock[] {
+  return algorithm === 'histogram' ? histogramDiff(before, after) : myersDiff(before, after);
+}
+
+function myersDiff<T>(before: readonly T[], after: readonly T[]): DiffBlock[] {
   let prefix = 0;
   while (prefix < before.length && prefix < after.length && before[prefix] === after[prefix]) prefix += 1;
   let suffix = 0;
@@ -96,4 +100,113 @@ function myersMatches<T>(a: readonly T[], b: readonly T[]): Array<[number, numbe
     y = prevY;
   }
   return matches.reverse();
+}
+
+/** Longest run of the histogram search: a run anchored on elements this common is rejected. */
+const MAX_CHAIN_LENGTH = 63;
+
+/**
+ * imara_diff's histogram diff: strip the common prefix and suffix, then repeatedly find the
+ * common run anchored on the least frequent element of `before`, diff what lies before it
+ * recursively and continue after it. Falls back to Myers when every anchor is too common.
+ */
+function histogramDiff<T>(before: readonly T[], after: readonly T[]): DiffBlock[] {
+  let prefix = 0;
+  while (prefix < before.length && prefix < after.length && before[prefix] === after[prefix]) prefix += 1;
+  let suffix = 0;
+  while (suffix < before.length - prefix && suffix < after.length - prefix && before[before.length - 1 - suffix] === after[after.length - 1 - suffix]) {
+    suffix += 1;
+  }
+  const blocks: DiffBlock[] = [];
+  histogramRun(before, prefix, before.length - suffix, after, prefix, after.length - suffix, blocks);
+  return blocks;
+}
+
+function histogramRun<T>(before: readonly T[], beforeStart: number, beforeEnd: number, after: readonly T[], afterStart: number, afterEnd: number, blocks: DiffBlock[]): void {
+  let b0 = beforeStart;
+  let a0 = afterStart;
+  for (;;) {
+    if (b0 === beforeEnd) {
+      if (a0 < afterEnd) blocks.push({ oldStart: b0, oldEnd: b0, newStart: a0, newEnd: afterEnd });
+      return;
+    }
+    if (a0 === afterEnd) {
+      blocks.push({ oldStart: b0, oldEnd: beforeEnd, newStart: a0, newEnd: a0 });
+      return;
+    }
+    const lcs = findAnchoredRun(before.slice(b0, beforeEnd), after.slice(a0, afterEnd));
+    if (lcs === undefined) {
+      for (const block of myersDiff(before.slice(b0, beforeEnd), after.slice(a0, afterEnd))) {
+        blocks.push({ oldStart: b0 + block.oldStart, oldEnd: b0 + block.oldEnd, newStart: a0 + block.newStart, newEnd: a0 + block.newEnd });
+      }
+      return;
+    }
+    if (lcs.length === 0) {
+      blocks.push({ oldStart: b0, oldEnd: beforeEnd, newStart: a0, newEnd: afterEnd });
+      return;
+    }
+    histogramRun(before, b0, b0 + lcs.beforeStart, after, a0, a0 + lcs.afterStart, blocks);
+    b0 += lcs.beforeStart + lcs.length;
+    a0 += lcs.afterStart + lcs.length;
+  }
+}
+
+/** The common run found by imara_diff's `find_lcs` (its quirks included), or undefined to fall back. */
+function findAnchoredRun<T>(before: readonly T[], after: readonly T[]): { beforeStart: number; afterStart: number; length: number } | undefined {
+  const occurrences = new Map<T, number[]>();
+  before.forEach((element, index) => {
+    const positions = occurrences.get(element);
+    if (positions) positions.push(index);
+    else occurrences.set(element, [index]);
+  });
+  const count = (element: T) => occurrences.get(element)?.length ?? 0;
+  let best = { beforeStart: 0, afterStart: 0, length: 0 };
+  let minOccurrences = MAX_CHAIN_LENGTH + 1;
+  let foundCommon = false;
+
+  for (let position = 0; position < after.length; ) {
+    const element = after[position] as T;
+    const total = count(element);
+    if (total === 0) {
+      position += 1;
+      continue;
+    }
+    foundCommon = true;
+    if (total > minOccurrences) {
+      position += 1;
+      continue;
+    }
+    let nextPosition = position + 1;
+    const positions = occurrences.get(element) as number[];
+    for (let k = 0; k < positions.length; ) {
+      const beforeIndex = positions[k] as number;
+      let runOccurrences = total;
+      let start1 = beforeIndex;
+      let start2 = position;
+      while (start1 > 0 && start2 > 0 && before[start1 - 1] === after[start2 - 1]) {
+        start1 -= 1;
+        start2 -= 1;
+        runOccurrences = Math.min(runOccurrences, count(before[start1] as T));
+      }
+      let end1 = beforeIndex + 1;
+      let end2 = position + 1;
+      while (end1 < before.length && end2 < after.length && before[end1] === after[end2]) {
+        runOccurrences = Math.min(runOccurrences, count(before[end1] as T));
+        end1 += 1;
+        end2 += 1;
+      }
+      if (nextPosition < end2) nextPosition = end2;
+      const length = end2 - start2;
+      if (best.length < length || minOccurrences > runOccurrences) {
+        minOccurrences = runOccurrences;
+        best = { beforeStart: start1, afterStart: start2, length };
+      }
+      // imara_diff skips to the next occurrence past end2 (a before index compared with an
+      // after index); kept as is so alignments match Zed's.
+      k += 1;
+      while (k < positions.length && (positions[k] as number) <= end2) k += 1;
+    }
+    position = nextPosition;
+  }
+  return !foundCommon || minOccurrences <= MAX_CHAIN_LENGTH ? best : undefined;
 }

@@ -14,9 +14,11 @@ export interface UnifiedDiffOptions {
 
 /**
  * A unified diff turning `before` into `after` (line based; lines compare with their line
- * terminator, so a missing final newline shows as `\ No newline at end of file`). Returns ""
- * when the texts are equal. Parsing the result with `parseDiff` and applying it to `before`
- * gives `after`.
+ * terminator). Returns "" when the texts are equal. Applying the result with Zed's rules
+ * (`applyDiffToString`) to `before` gives `after`. Zed's parser honours only the first
+ * `\ No newline at end of file` of a hunk, so the marker is written only when exactly one
+ * side lacks its final newline; when both do, none is written and Zed's end-of-text fallback
+ * applies the hunk.
  */
 export function unifiedDiff(before: string, after: string, options: UnifiedDiffOptions = {}): string {
   const oldLines = splitWithTerminators(before);
@@ -25,6 +27,15 @@ export function unifiedDiff(before: string, after: string, options: UnifiedDiffO
   if (blocks.length === 0) return '';
   const context = options.contextLines ?? 3;
   const lineOffset = options.lineOffset ?? 0;
+  const oldMissing = before !== '' && !before.endsWith('\n');
+  const newMissing = after !== '' && !after.endsWith('\n');
+  const markOld = oldMissing && !newMissing;
+  const markNew = newMissing && !oldMissing;
+  const line = (prefix: string, content: string, side: 'old' | 'new' | 'both') => {
+    if (content.endsWith('\n')) return `${prefix}${content}`;
+    const marked = (side !== 'new' && markOld) || (side !== 'old' && markNew);
+    return marked ? `${prefix}${content}\n\\ No newline at end of file\n` : `${prefix}${content}\n`;
+  };
 
   let out = '';
   if (options.path !== undefined) out += `--- a/${options.path}\n+++ b/${options.newPath ?? options.path}\n`;
@@ -38,12 +49,12 @@ export function unifiedDiff(before: string, after: string, options: UnifiedDiffO
     out += `@@ -${range(oldStart, oldEnd - oldStart, lineOffset)} +${range(newStart, newEnd - newStart, lineOffset)} @@\n`;
     let oldAt = oldStart;
     for (const block of group) {
-      for (; oldAt < block.oldStart; oldAt += 1) out += line(' ', oldLines[oldAt] as string);
-      for (let at = block.oldStart; at < block.oldEnd; at += 1) out += line('-', oldLines[at] as string);
-      for (let at = block.newStart; at < block.newEnd; at += 1) out += line('+', newLines[at] as string);
+      for (; oldAt < block.oldStart; oldAt += 1) out += line(' ', oldLines[oldAt] as string, 'both');
+      for (let at = block.oldStart; at < block.oldEnd; at += 1) out += line('-', oldLines[at] as string, 'old');
+      for (let at = block.newStart; at < block.newEnd; at += 1) out += line('+', newLines[at] as string, 'new');
       oldAt = block.oldEnd;
     }
-    for (; oldAt < oldEnd; oldAt += 1) out += line(' ', oldLines[oldAt] as string);
+    for (; oldAt < oldEnd; oldAt += 1) out += line(' ', oldLines[oldAt] as string, 'both');
   }
   return out;
 }
@@ -69,8 +80,4 @@ function range(start: number, count: number, lineOffset: number): string {
   // An empty side names the line before it, as `diff -u` does.
   const first = count === 0 ? start + lineOffset : start + lineOffset + 1;
   return `${first},${count}`;
-}
-
-function line(prefix: string, content: string): string {
-  return content.endsWith('\n') ? `${prefix}${content}` : `${prefix}${content}\n\\ No newline at end of file\n`;
 }

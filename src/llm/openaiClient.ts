@@ -80,7 +80,8 @@ export function classifyLlmError(err: unknown, role: LlmRole, endpoint: RoleEndp
   if (err instanceof OpenAI.APIError) {
     const status = err.status;
     const retryable = status === undefined || status === 408 || status === 409 || status === 429 || status >= 500;
-    return new LlmError(`${where}: HTTP ${status ?? '?'} ${shortMessage(err.message)}`, status, retryable, { cause: err });
+    const text = err.message.replace(new RegExp(`^${status ?? ''}\\s*`), '');
+    return new LlmError(`${where}: HTTP ${status ?? '?'} ${shortMessage(text)}`, status, retryable, { cause: err });
   }
   const message = err instanceof Error ? err.message : String(err);
   return new LlmError(`${where}: ${message}`, undefined, false, { cause: err });

@@ -61,13 +61,15 @@ export function createClaudeStreamNormalizer(flavor: ClaudeFlavor, options: Norm
     // Claude Code puts the structured shell result beside the message; it is unambiguous only for one result.
     const structured = results.length === 1 ? asObject(event.tool_use_result) : undefined;
     for (const block of results) {
-      const text = textOf(block.content);
+      const raw = textOf(block.content);
+      // Claude Code prefixes a failed command's output with "Exit code N" and wraps tool errors in tags.
+      const text = raw.replace(/^\s*Exit code:? -?\d+\s*\n?/i, '').replace(/<\/?tool_use_error>/g, '').trim();
       const isError = block.is_error === true;
       const stdout = asString(structured?.stdout);
       const stderr = asString(structured?.stderr);
       const rendered = asString(asObject(asObject(block._meta)?.renderer)?.value);
       const output = stdout !== undefined ? [stdout, stderr].filter(Boolean).join('\n') : (rendered ?? text);
-      const exitCode = exitCodeOf(block, text, isError);
+      const exitCode = exitCodeOf(block, raw, isError);
       collector.toolCompleted(
         asString(block.tool_use_id) ?? '',
         { output, isError, ...(exitCode !== undefined ? { exitCode } : {}), ...(isError ? { errorMessage: text } : {}) },

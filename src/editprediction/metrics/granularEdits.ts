@@ -28,7 +28,7 @@ function textDiff(oldText: string, newText: string): GranularEdit[] {
   const oldStarts = offsets(oldLines);
   const newStarts = offsets(newLines);
   const edits: GranularEdit[] = [];
-  for (const block of diffSequences(oldLines, newLines)) {
+  for (const block of diffSequences(oldLines, newLines, 'histogram')) {
     const oldStart = oldStarts[block.oldStart] as number;
     const oldEnd = oldStarts[block.oldEnd] as number;
     const newStart = newStarts[block.newStart] as number;
@@ -71,7 +71,7 @@ function diffPieces(oldTokens: string[], newTokens: string[]): GranularEdit[] {
   const newStarts = offsets(newTokens);
   const oldJoined = oldTokens.join('');
   const newJoined = newTokens.join('');
-  return diffSequences(oldTokens, newTokens).map((block) => {
+  return diffSequences(oldTokens, newTokens, 'histogram').map((block) => {
     const start = oldStarts[block.oldStart] as number;
     const end = oldStarts[block.oldEnd] as number;
     return { start, end, oldText: oldJoined.slice(start, end), newText: newJoined.slice(newStarts[block.newStart] as number, newStarts[block.newEnd] as number) };

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { describeToolCall, describeToolResult, stripShellWrapper } from '../../../src/candidates/normalizers/toolSummary.js';
+
+describe('tool summaries', () => {
+  it('strips the shell wrappers Codex puts around commands', () => {
+    expect(stripShellWrapper("/bin/bash -lc 'go build ./...'")).toBe('go build ./...');
+    expect(stripShellWrapper(`/bin/bash -lc 'echo '\\''quoted'\\'''`)).toBe("echo 'quoted'");
+    expect(stripShellWrapper('bash -c "echo \\"hi\\""')).toBe('echo "hi"');
+    expect(stripShellWrapper('/usr/bin/zsh -lc ls')).toBe('ls');
+    expect(stripShellWrapper('go test ./...')).toBe('go test ./...');
+  });
+
+  it('describes calls of each kind as one line', () => {
+    const started = (name: string, input: Record<string, unknown>) => describeToolCall({ id: 'x', name, input }, '/repo').started;
+    expect(started('Grep', { pattern: 'TODO', path: '/repo/src' })).toBe('search: TODO in src');
+    expect(started('LS', { path: '/repo' })).toBe('list: .');
+    expect(started('WebFetch', { url: 'https://example.test' })).toBe('web: https://example.test');
+    expect(started('Task', { description: 'review the diff', prompt: 'long…' })).toBe('task: review the diff');
+    expect(started('TodoWrite', { todos: [{ content: 'a' }] })).toBe('TodoWrite: {"todos":[{"content":"a"}]}');
+    expect(started('read_file', { absolute_path: '/elsewhere/x' })).toBe('read: /elsewhere/x');
+  });
+
+  it('says whether a call succeeded, with a short output tail for commands', () => {
+    const call = describeToolCall({ id: 's', name: 'Bash', input: { command: 'npm test' } });
+    const long = `${'line\n'.repeat(1000)}42 passing`;
+    const done = describeToolResult(call, { exitCode: 0, output: long });
+    expect(done.content.startsWith('shell: npm test → exit=0 · out: …')).toBe(true);
+    expect(done.content.endsWith('42 passing')).toBe(true);
+    expect(done.content.length).toBeLessThan(260);
+    expect(describeToolResult(call, { isError: true, errorMessage: 'permission denied' }).content).toBe('shell: npm test → error: permission denied');
+  });
+});

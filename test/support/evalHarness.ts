@@ -1,0 +1,134 @@
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection } from '@temporalio/worker';
+import type { CandidateSpec } from '../../src/candidates/adapter.js';
+import { loadSettings } from '../../src/config.js';
+import { loadEvalCase } from '../../src/evalset/index.js';
+import { startMockServer, type MockServer } from '../../src/llm/mock/server.js';
+import type { MockDialect, MockScript } from '../../src/llm/mock/types.js';
+import { toCaseSnapshot } from '../../src/run/caseSnapshot.js';
+import { makeRunId } from '../../src/run/runId.js';
+import type { RunOutcome, RunSpec } from '../../src/run/runSpec.js';
+import { openStore, type Store } from '../../src/store/index.js';
+import { installQuietRuntime } from '../../src/temporal/runtime.js';
+import { SHARED_TASK_QUEUE, searchAttributes } from '../../src/workflows/definitions.js';
+import { startWorkers, type RunningWorkers } from '../../src/worker.js';
+import { dropSchema, postgresUrl, randomSchema } from '../store/testBackends.js';
+import type { TestTemporal } from './temporalServer.js';
+
+export type Backend = 'pglite' | 'postgres';
+
+const REPO = resolve(import.meta.dirname, '../..');
+
+export interface EvalHarness {
+  root: string;
+  casesDir: string;
+  runsDir: string;
+  mock: MockServer;
+  store: Store;
+  client: Client;
+  workers: RunningWorkers;
+  /** The environment the workers see: the mock server is the OpenAI endpoint of every role. */
+  env: NodeJS.ProcessEnv;
+  /** Writes an eval case folder (path → content) and returns its directory. */
+  writeCase(id: string, files: Record<string, string>): Promise<string>;
+  /** Runs one eval case as an evalRunWorkflow and returns its outcome and spec. */
+  runCase(caseId: string, candidate: CandidateSpec): Promise<{ outcome: RunOutcome; spec: RunSpec }>;
+  close(): Promise<void>;
+}
+
+let stampCounter = 0;
+
+/**
+ * Everything real but the model: the test's Temporal dev server, the store (PGlite or the
+ * PostgreSQL on 127.0.0.1), workers built by the composition root, git sandboxes of a copy of
+ * the example project, and the scripted mock model server on loopback.
+ */
+export async function createEvalHarness(options: { backend: Backend; temporal: TestTemporal; script: MockScript; dialects?: MockDialect[]; env?: NodeJS.ProcessEnv }): Promise<EvalHarness> {
+  installQuietRuntime();
+  const root = await mkdtemp(join(tmpdir(), 'evalflow-e2e-'));
+  const casesDir = join(root, 'eval_sets');
+  const runsDir = join(root, 'runs');
+  await mkdir(casesDir, { recursive: true });
+  await cp(join(REPO, 'examples/project'), join(root, 'project'), { recursive: true });
+  await cp(join(REPO, 'examples/workflow'), join(root, 'workflow'), { recursive: true });
+  const mock = await startMockServer({ script: options.script, ...(options.dialects ? { dialects: options.dialects } : {}) });
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    OPENAI_BASE_URL: mock.url,
+    OPENAI_API_KEY: 'sk-test-secret-value-1234',
+    EVALFLOW_HOME: join(root, '.evalflow'),
+    EVALFLOW_EXAMINER_MODEL: 'test-examiner',
+    EVALFLOW_JUDGE_MODEL: 'test-judge',
+    ...options.env,
+  };
+  const schema = options.backend === 'postgres' ? randomSchema() : undefined;
+  const store = await openStore(options.backend === 'postgres' ? { databaseUrl: await postgresUrl(), schema: schema! } : {});
+  const settings = await loadSettings(root, env, { project: join(root, 'project'), workflowDir: join(root, 'workflow'), runsDir });
+  const native = await NativeConnection.connect({ address: options.temporal.address });
+  const connection = await Connection.connect({ address: options.temporal.address });
+  const client = new Client({ connection, namespace: options.temporal.namespace });
+  const workers = await startWorkers({ settings, store, connection: native, namespace: options.temporal.namespace, env, sandboxRoot: join(root, 'sandboxes') });
+
+  return {
+    root,
+    casesDir,
+    runsDir,
+    mock,
+    store,
+    client,
+    workers,
+    env,
+    async writeCase(id, files) {
+      const dir = join(casesDir, id);
+      await mkdir(dir, { recursive: true });
+      for (const [name, content] of Object.entries(files)) await writeFile(join(dir, name), content);
+      return dir;
+    },
+    async runCase(caseId, candidate) {
+      const evalCase = await loadEvalCase(join(casesDir, caseId));
+      stampCounter += 1;
+      const stamp = `20260101T${String(100000 + stampCounter).slice(-6)}`;
+      const spec: RunSpec = {
+        runId: makeRunId(caseId, candidate.name, stamp),
+        batchId: 'batch-test',
+        evalCase: toCaseSnapshot(evalCase),
+        candidate,
+        examiner: settings.examiner,
+        judge: settings.judge,
+        project: settings.project,
+        workflowDir: settings.workflowDir,
+        runsDir,
+        turnTimeoutS: 60,
+        createdAt: new Date().toISOString(),
+      };
+      const outcome = (await client.workflow.execute('evalRunWorkflow', {
+        taskQueue: SHARED_TASK_QUEUE,
+        workflowId: spec.runId,
+        args: [spec],
+        typedSearchAttributes: [
+          { key: searchAttributes.caseId, value: caseId },
+          { key: searchAttributes.candidate, value: candidate.name },
+        ],
+      })) as RunOutcome;
+      return { outcome, spec };
+    },
+    async close() {
+      await workers.shutdown();
+      await native.close();
+      await connection.close();
+      await store.close();
+      await mock.close();
+      if (schema) await dropSchema(schema);
+      await rm(root, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A builtin candidate on the mock endpoint. */
+export function builtinCandidate(mock: MockServer, model = 'test-candidate'): CandidateSpec {
+  return { name: 'builtin', adapter: 'builtin', model, args: [], env: {}, baseUrl: mock.url, apiKeyEnv: 'OPENAI_API_KEY' };
+}

@@ -1,0 +1,215 @@
+import { existsSync } from 'node:fs';
+import { chmod, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
+import type { MockReply, MockRequest } from '../../src/llm/mock/types.js';
+import { builtinCandidate, createEvalHarness, type Backend, type EvalHarness } from '../support/evalHarness.js';
+import { startTestTemporal, type TestTemporal } from '../support/temporalServer.js';
+
+const greetingCase = (overrides: { env?: string } = {}) => ({
+  'meta.yaml': 'id: write-greeting\nversion: v1\ntarget_workflow: add-helper\ncategory: feature\npurpose: The candidate writes a file and checks it.\nmax_turns: 2\n',
+  'task.md': '## Prompt\n\n> Please create greeting.txt containing the word hello.\n\n## Scenario\n\nYou want a greeting file.\n\n## Guidance\n\nEnd with <<END>> once it says it is done.\n',
+  'rubric.md': '## Hard requirements\n\n- greeting.txt contains hello (postcondition)\n- The candidate checked the file with a shell command\n\n## Quality\n\n- Short reply\n\n## Common failures\n\n- Writing another file\n',
+  'env.yaml':
+    overrides.env ??
+    [
+      'preconditions:',
+      '  - description: the project is there',
+      '    check: test -f "${SANDBOX_DIR}/package.json"',
+      '    severity: hard',
+      'postconditions:',
+      '  - description: greeting.txt says hello',
+      '    check: grep -q hello "${SANDBOX_DIR}/greeting.txt"',
+      '    severity: hard',
+      '  - description: git sees only the candidate\'s file',
+      '    check: cd "${SANDBOX_DIR}" && test "$(git status --porcelain)" = "?? greeting.txt"',
+      '    severity: soft',
+      '',
+    ].join('\n'),
+});
+
+const judgeAnswer = (result: 'pass' | 'fail') =>
+  [
+    "reasoning: 'The candidate wrote greeting.txt and ran cat on it (exit 0); the hard postcondition passed.'",
+    `result: ${result}`,
+    'compliance: 4',
+    'execution_quality: 4',
+    'overall: 4',
+    "summary: 'Wrote the file and checked it.'",
+    'hard_requirements:',
+    "  - item: 'greeting.txt contains hello'",
+    '    met: true',
+    "    evidence: '[Turn 1] write: greeting.txt'",
+    "  - item: 'The candidate checked the file with a shell command'",
+    '    met: true',
+    "    evidence: '[Turn 1] shell: cat greeting.txt → exit=0'",
+    'suggestions:',
+    "  - '[eval] Also check the file ends with a newline.'",
+  ].join('\n');
+
+/** The examiner ends after the first answer; the candidate writes and checks; the judge answers `judge`. */
+function script(judge: (request: MockRequest) => MockReply) {
+  return (request: MockRequest): MockReply => {
+    if (request.model === 'test-examiner') return { text: '<<END>>' };
+    if (request.model === 'test-judge') return judge(request);
+    const steps = request.messages.filter((m) => m.role === 'assistant').length;
+    if (steps === 0) return { reasoning: 'I will write the file.', toolCalls: [{ name: 'write_file', arguments: { path: 'greeting.txt', content: 'hello\n' } }] };
+    if (steps === 1) return { toolCalls: [{ name: 'run_shell', arguments: { command: 'cat greeting.txt; env | grep -c OPENAI_API_KEY || true' } }] };
+    return { text: 'Created greeting.txt with hello.' };
+  };
+}
+
+describe.each<Backend>(['pglite', 'postgres'])('evalRunWorkflow on the real dev server with %s', (backend) => {
+  let temporal: TestTemporal;
+  let harness: EvalHarness;
+  let judgeMode: 'good' | 'broken' = 'good';
+  /** Replies the judge gives first, one per call, before answering by judgeMode. */
+  let judgeQueue: MockReply[] = [];
+
+  beforeAll(async () => {
+    temporal = await startTestTemporal();
+    harness = await createEvalHarness({
+      backend,
+      temporal,
+      script: script(() => {
+        const queued = judgeQueue.shift();
+        if (queued) return queued;
+        if (judgeMode === 'broken') return { text: `result: pass\ncompliance: 4\nexecution_quality: 3\noverall: 3.5\nsummary: it worked: mostly\n  - [unclosed` };
+        return { text: judgeAnswer('pass') };
+      }),
+    });
+    await harness.writeCase('write-greeting', greetingCase());
+  });
+  afterAll(async () => {
+    await harness?.close();
+    await temporal?.stop();
+  });
+
+  it('runs a builtin candidate through every stage and records files, rows and search attributes', async () => {
+    judgeMode = 'good';
+    const { outcome, spec } = await harness.runCase('write-greeting', builtinCandidate(harness.mock));
+    expect(outcome).toMatchObject({ status: 'completed', result: 'pass', overall: 4 });
+    const runDir = join(harness.runsDir, spec.runId);
+    for (const file of ['config.yaml', 'env_checklist.yaml', 'transcript.jsonl', 'score.yaml', 'review.md', 'workflow/rules/testing.md']) {
+      expect(existsSync(join(runDir, file)), file).toBe(true);
+    }
+    const transcript = (await readFile(join(runDir, 'transcript.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(transcript.map((e) => e.role)).toEqual([
+      'examiner',
+      'candidate.thinking',
+      'candidate.tool_call.started',
+      'candidate.tool_call.completed',
+      'candidate.tool_call.started',
+      'candidate.tool_call.completed',
+      'candidate',
+      'system',
+      'examiner',
+    ]);
+    expect(transcript[0]!.content).toBe('Please create greeting.txt containing the word hello.');
+    expect(transcript[3]!.content).toBe('write: greeting.txt (+1 lines)');
+    expect(transcript[5]!.content).toMatch(/^shell: cat greeting.txt; env \| grep -c OPENAI_API_KEY \|\| true → exit=0/);
+    // The candidate saw its key but the transcript never holds it.
+    expect(await readFile(join(runDir, 'transcript.jsonl'), 'utf8')).not.toContain('sk-test-secret-value-1234');
+
+    const score = parseYaml(await readFile(join(runDir, 'score.yaml'), 'utf8')) as Record<string, unknown>;
+    expect(score).toMatchObject({ result: 'pass', overall: 4, run_id: spec.runId, salvaged: false });
+    const review = await readFile(join(runDir, 'review.md'), 'utf8');
+    expect(review).toContain('2 of 2 hard requirements met.');
+    const checklist = parseYaml(await readFile(join(runDir, 'env_checklist.yaml'), 'utf8')) as { postconditions: { passed: boolean }[]; workflow_rev: string };
+    expect(checklist.postconditions.map((p) => p.passed)).toEqual([true, true]);
+    expect(checklist.workflow_rev).toMatch(/^sha256:[0-9a-f]{16}$/);
+
+    const row = await harness.store.getRun(spec.runId);
+    expect(row).toMatchObject({ status: 'completed', result: 'pass', overall: 4, case_id: 'write-greeting', temporal_workflow_id: spec.runId });
+    expect((await harness.store.getTranscript(spec.runId, { attempts: 'all' })).length).toBe(transcript.length);
+    expect(await harness.store.getScore(spec.runId)).toMatchObject({ result: 'pass', judge_model: 'mock/test-judge' });
+
+    // The judge saw tool events and postcondition results, not only the candidate's words.
+    const judgeRequest = harness.mock.requests.filter((r) => r.model === 'test-judge').at(-1)!;
+    const judgePrompt = judgeRequest.messages.map((m) => m.content).join('\n');
+    expect(judgePrompt).toContain('write: greeting.txt (+1 lines)');
+    expect(judgePrompt).toContain('greeting.txt says hello');
+    // The sandbox is gone after cleanup.
+    expect(existsSync(join(harness.root, 'sandboxes', spec.runId))).toBe(false);
+
+    // Search attributes are visible to the Temporal client (visibility is eventually consistent).
+    const query = `EvalCase = "write-greeting" AND EvalCandidate = "builtin" AND EvalStatus = "completed" AND EvalResult = "pass"`;
+    let found: string[] = [];
+    for (let i = 0; i < 50 && !found.includes(spec.runId); i++) {
+      found = [];
+      for await (const wf of harness.client.workflow.list({ query })) found.push(wf.workflowId);
+      if (!found.includes(spec.runId)) await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(found).toContain(spec.runId);
+  });
+
+  it('runs a command candidate whose stream-json output is normalised', async () => {
+    judgeMode = 'good';
+    const agent = join(harness.root, 'agent.sh');
+    await writeFile(
+      agent,
+      [
+        '#!/usr/bin/env bash',
+        'read -r message',
+        'echo hello > greeting.txt',
+        'echo \'{"type":"system","subtype":"init","session_id":"s-1"}\'',
+        'echo \'{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"cat greeting.txt"}}]}}\'',
+        'echo \'{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t1","content":"hello","is_error":false}]}}\'',
+        'echo \'{"type":"result","subtype":"success","is_error":false,"result":"Wrote greeting.txt","session_id":"s-1","usage":{"input_tokens":10,"output_tokens":5}}\'',
+        '',
+      ].join('\n'),
+    );
+    await chmod(agent, 0o755);
+    const { outcome, spec } = await harness.runCase('write-greeting', { name: 'script', adapter: 'command', args: [agent], env: {} });
+    expect(outcome).toMatchObject({ status: 'completed', result: 'pass' });
+    const events = await harness.store.getTranscript(spec.runId, { attempts: 'all' });
+    expect(events.filter((e) => e.role.startsWith('candidate')).map((e) => [e.role, e.content])).toEqual([
+      ['candidate.tool_call.started', 'shell: cat greeting.txt'],
+      ['candidate.tool_call.completed', expect.stringMatching(/^shell: cat greeting.txt → /)],
+      ['candidate', 'Wrote greeting.txt'],
+    ]);
+    expect(events.find((e) => e.role === 'system')?.usage).toEqual({ input_tokens: 10, output_tokens: 5 });
+  });
+
+  it('aborts the run, without judging, when a hard precondition fails', async () => {
+    const dir = await harness.writeCase('needs-missing-file', {
+      ...greetingCase({
+        env: 'preconditions:\n  - description: a file that is not there\n    check: test -f "${SANDBOX_DIR}/nope.txt"\n    severity: hard\n',
+      }),
+      'meta.yaml': greetingCase()['meta.yaml'].replace('write-greeting', 'needs-missing-file'),
+    });
+    expect(dir).toContain('needs-missing-file');
+    const judgeCallsBefore = harness.mock.requests.filter((r) => r.model === 'test-judge').length;
+    const { outcome, spec } = await harness.runCase('needs-missing-file', builtinCandidate(harness.mock));
+    expect(outcome).toMatchObject({ status: 'aborted', result: null });
+    expect(outcome.error).toContain('hard precondition failed: a file that is not there');
+    expect(harness.mock.requests.filter((r) => r.model === 'test-judge').length).toBe(judgeCallsBefore);
+    expect(await readFile(join(harness.runsDir, spec.runId, 'review.md'), 'utf8')).toContain('ABORTED');
+    expect(existsSync(join(harness.runsDir, spec.runId, 'score.yaml'))).toBe(false);
+    expect((await harness.store.getRun(spec.runId))?.status).toBe('aborted');
+  });
+
+  it('salvages a judge answer that is not valid YAML', async () => {
+    judgeMode = 'broken';
+    const { outcome, spec } = await harness.runCase('write-greeting', builtinCandidate(harness.mock));
+    expect(outcome).toMatchObject({ status: 'completed', result: 'fail' });
+    const score = await harness.store.getScore(spec.runId);
+    expect(score).toMatchObject({ salvaged: true, compliance: 4, execution_quality: 3, overall: 3.5 });
+    // Salvaged hard items are unknown, so the verdict rules cannot let it pass.
+    expect(await readFile(join(harness.runsDir, spec.runId, 'review.md'), 'utf8')).toMatch(/salvag/i);
+  });
+
+  it('retries a judge that answers 429 twice, then records the verdict', async () => {
+    judgeMode = 'good';
+    judgeQueue = [{ status: 429, errorMessage: 'slow down' }, { status: 429, errorMessage: 'slow down' }];
+    const before = harness.mock.requests.filter((r) => r.model === 'test-judge').length;
+    const { outcome, spec } = await harness.runCase('write-greeting', builtinCandidate(harness.mock));
+    expect(outcome).toMatchObject({ status: 'completed', result: 'pass' });
+    expect(harness.mock.requests.filter((r) => r.model === 'test-judge').length - before).toBe(3);
+    expect(outcome.anomalies).toContain('infra retries: 2');
+    const history = await harness.client.workflow.getHandle(spec.runId).fetchHistory();
+    const failedAttempts = (history.events ?? []).filter((e) => e.activityTaskStartedEventAttributes && (e.activityTaskStartedEventAttributes.attempt ?? 1) > 1);
+    expect(failedAttempts.length).toBe(1); // the final, third attempt's start event records attempt 3
+  });
+});
