@@ -7,6 +7,10 @@ const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', '.tools/**', '.evalflow/**', 'runs/**', 'coverage/**'] },
   js.configs.recommended,
+  {
+    files: ['**/*.js'],
+    languageOptions: { globals: { console: 'readonly', process: 'readonly', URL: 'readonly' } },
+  },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],

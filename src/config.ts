@@ -135,19 +135,24 @@ export async function loadSettings(cwd: string, env: NodeJS.ProcessEnv, override
   }
   const root = found ? resolve(found, '..') : cwd;
   const at = (p: string) => (isAbsolute(p) ? p : resolve(root, p));
+  // Flags are typed relative to where the user stands, not to the config file.
+  const flag = (p: string) => resolve(cwd, p);
   const stateDir = at(env.EVALFLOW_HOME ?? '.evalflow');
 
   const candidates: Settings['candidates'] = {};
+  // A path-like command ('./agent.sh', '../bin/x') means relative to the config file, not to the sandbox.
+  const command = (value: string) => (/^\.\.?\//.test(value) ? at(value) : value);
   for (const [name, c] of Object.entries(file.candidates)) {
+    const args = c.adapter === 'command' && !c.executable && c.args[0] ? [command(c.args[0]), ...c.args.slice(1)] : c.args;
     candidates[name] = {
       name,
       adapter: c.adapter,
-      args: c.args,
+      args,
       env: c.env,
       ...(c.model ? { model: c.model } : {}),
       ...(c.base_url ? { baseUrl: c.base_url } : {}),
       ...(c.api_key_env ? { apiKeyEnv: c.api_key_env } : {}),
-      ...(c.executable ? { executable: c.executable } : {}),
+      ...(c.executable ? { executable: command(c.executable) } : {}),
       ...(c.turn_timeout_s ? { turnTimeoutS: c.turn_timeout_s } : {}),
     };
   }
@@ -169,10 +174,10 @@ export async function loadSettings(cwd: string, env: NodeJS.ProcessEnv, override
   const settings: Settings = {
     configPath: found,
     root,
-    project: at(overrides.project ?? file.project ?? 'examples/project'),
-    workflowDir: at(overrides.workflowDir ?? file.workflow_dir ?? 'examples/workflow'),
+    project: overrides.project ? flag(overrides.project) : at(file.project ?? 'examples/project'),
+    workflowDir: overrides.workflowDir ? flag(overrides.workflowDir) : at(file.workflow_dir ?? 'examples/workflow'),
     evalSets: at(file.eval_sets ?? 'eval_sets'),
-    runsDir: at(overrides.runsDir ?? env.EVALFLOW_RUNS_DIR ?? file.runs_dir ?? 'runs'),
+    runsDir: overrides.runsDir ? flag(overrides.runsDir) : at(env.EVALFLOW_RUNS_DIR ?? file.runs_dir ?? 'runs'),
     stateDir,
     candidates,
     defaultCandidate: overrides.candidate ?? file.defaults.candidate ?? 'builtin',
@@ -188,8 +193,8 @@ export async function loadSettings(cwd: string, env: NodeJS.ProcessEnv, override
       address: env.TEMPORAL_ADDRESS ?? file.temporal.address,
       namespace: env.TEMPORAL_NAMESPACE ?? file.temporal.namespace ?? 'default',
       dbFilename: at(dbFile),
-      port: Number(env.EVALFLOW_TEMPORAL_PORT ?? file.temporal.port ?? 7233),
-      uiPort: Number(env.EVALFLOW_TEMPORAL_UI_PORT ?? file.temporal.ui_port ?? 8233),
+      port: portFromEnv(env, 'EVALFLOW_TEMPORAL_PORT') ?? file.temporal.port ?? 7233,
+      uiPort: portFromEnv(env, 'EVALFLOW_TEMPORAL_UI_PORT') ?? file.temporal.ui_port ?? 8233,
     },
   };
   if (overrides.candidateModel) settings.candidateModelOverride = overrides.candidateModel;
@@ -231,4 +236,15 @@ export function resolveCandidate(settings: Settings, name: string, knownAdapters
 /** Turn timeout of a candidate in seconds (its own setting, else the default). */
 export function turnTimeoutFor(settings: Settings, name: string): number {
   return settings.candidates[name]?.turnTimeoutS ?? settings.turnTimeoutS;
+}
+
+/** A port from the environment; unset or empty means "not given", anything else must be a port. */
+function portFromEnv(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const raw = env[name];
+  if (!raw) return undefined;
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 1 || port > 65_535) {
+    throw new ConfigError(`${name}: expected a TCP port (1-65535), found '${raw}'`);
+  }
+  return port;
 }

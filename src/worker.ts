@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode, DefaultLogger, type NativeConnection, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { installQuietRuntime } from './temporal/runtime.js';
-import { createActivities, type ActivityDeps } from './activities/index.js';
+import { createActivities, type ActivityDeps, type CandidateFactory } from './activities/index.js';
 import { createCandidateFactory } from './candidates/index.js';
 import type { Settings } from './config.js';
 import { createOpenAiClient } from './llm/openaiClient.js';
@@ -24,8 +24,8 @@ export interface WorkerOptions {
   env: NodeJS.ProcessEnv;
   /** Where the host's sandboxes live; default `<tmp>/evalflow`. */
   sandboxRoot?: string;
-  /** Overrides for tests (a scripted LLM, a fake candidate factory). */
-  overrides?: Partial<Pick<ActivityDeps, 'llmFor' | 'candidates' | 'now'>>;
+  /** Wraps the candidate registry, e.g. to add test doubles next to the real adapters. */
+  decorateCandidates?: (factory: CandidateFactory) => CandidateFactory;
 }
 
 export interface RunningWorkers {
@@ -43,6 +43,7 @@ export interface RunningWorkers {
  */
 export async function startWorkers(options: WorkerOptions): Promise<RunningWorkers> {
   installQuietRuntime();
+  const decorate = options.decorateCandidates ?? ((factory: CandidateFactory) => factory);
   const hostId = options.env.EVALFLOW_HOST_ID ?? hostname();
   const deps: ActivityDeps = {
     store: options.store,
@@ -50,17 +51,18 @@ export async function startWorkers(options: WorkerOptions): Promise<RunningWorke
     stateDir: options.settings.stateDir,
     sandboxRoot: options.sandboxRoot ?? options.env.EVALFLOW_SANDBOX_ROOT ?? join(tmpdir(), 'evalflow'),
     llmFor: (role, endpoint) => llmForEndpoint(role, endpoint, options.env),
-    candidates: createCandidateFactory({ env: options.env, llmFor: (endpoint) => llmForEndpoint('candidate', endpoint, options.env) }),
+    candidates: decorate(createCandidateFactory({ env: options.env, llmFor: (endpoint) => llmForEndpoint('candidate', endpoint, options.env) })),
     env: options.env,
     log: { info: () => undefined, warn: (message) => process.stderr.write(`warning: ${message}\n`) },
     now: () => new Date(),
     version: EVALFLOW_VERSION,
-    ...options.overrides,
   };
   const activities = createActivities(deps);
   const common = { connection: options.connection, namespace: options.namespace, activities };
   const shared = await Worker.create({ ...common, taskQueue: SHARED_TASK_QUEUE, workflowBundle: await workflowBundle() });
-  const host = await Worker.create({ ...common, taskQueue: hostTaskQueue(hostId) });
+  // Heartbeats carry cancellation to a candidate turn; the SDK's default throttle (0.8 × the
+  // heartbeat timeout) would delay a Ctrl-C by most of a minute.
+  const host = await Worker.create({ ...common, taskQueue: hostTaskQueue(hostId), maxHeartbeatThrottleInterval: '2s', defaultHeartbeatThrottleInterval: '2s' });
   const done = Promise.all([shared.run(), host.run()]).then(() => undefined);
   return {
     hostId,

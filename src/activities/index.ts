@@ -1,4 +1,4 @@
-import { ApplicationFailure } from '@temporalio/activity';
+import { ApplicationFailure, CancelledFailure, Context } from '@temporalio/activity';
 import { isEvalflowError } from '../errors.js';
 import { cleanupActivities } from './cleanup.js';
 import type { ActivityDeps } from './deps.js';
@@ -44,8 +44,14 @@ function wrapFailures<T extends Record<string, (...args: never[]) => Promise<unk
   return wrapped as T;
 }
 
-/** HarnessError → ApplicationFailure whose type is the class name (the wire contract). */
+/**
+ * After a cancellation request, whatever the work threw becomes the cancellation (so the
+ * workflow sees a cancelled activity, not a failed one to retry); an EvalflowError becomes an
+ * ApplicationFailure whose type is the class name (the wire contract).
+ */
 export function toFailure(err: unknown): unknown {
+  const reason = cancellationReason();
+  if (reason) return reason;
   if (!isEvalflowError(err)) return err;
   return ApplicationFailure.create({
     message: err.message,
@@ -53,4 +59,14 @@ export function toFailure(err: unknown): unknown {
     nonRetryable: !err.retryable,
     cause: err,
   });
+}
+
+function cancellationReason(): CancelledFailure | undefined {
+  try {
+    const signal = Context.current().cancellationSignal;
+    if (!signal.aborted) return undefined;
+    return signal.reason instanceof CancelledFailure ? signal.reason : new CancelledFailure(String(signal.reason ?? 'cancelled'));
+  } catch {
+    return undefined; // not inside an activity
+  }
 }

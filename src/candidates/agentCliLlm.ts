@@ -59,6 +59,7 @@ export function createAgentCliLlm(adapterName: string, spec: AgentCliLlmSpec, de
         };
         const outcome = await runAgentTurn(turn, invocation, adapter.createNormalizer({ cwd: workDir }), {
           network: deps.network ?? networkFrom(hostEnv),
+          ...(fullSpec.baseUrl ? { baseUrl: fullSpec.baseUrl } : {}),
           label: `${adapter.name} as ${request.role}`,
         });
         return { content: outcome.reply, toolCalls: [], ...(outcome.usage ? { usage: outcome.usage } : {}), model: fullSpec.model ?? adapter.name, finishReason: 'stop' };

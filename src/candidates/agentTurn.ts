@@ -1,5 +1,6 @@
 import { CandidateError } from '../errors.js';
 import type { StreamNormalizer, TurnOutcome, TurnRequest } from './adapter.js';
+import { loopbackPort } from './loopbackNamespace.js';
 import { runProcess } from './processRunner.js';
 
 export interface AgentProcess {
@@ -11,6 +12,8 @@ export interface AgentProcess {
 
 export interface AgentTurnOptions {
   network: 'host' | 'loopback';
+  /** The model endpoint's base URL: its loopback port stays reachable inside a loopback namespace. */
+  baseUrl?: string;
   killGraceMs?: number;
   /** Names the turn in error messages, e.g. `claude (claude-code) turn 2`. */
   label: string;
@@ -23,12 +26,14 @@ export interface AgentTurnOptions {
  * process could not start, timed out, was cancelled, or the turn failed.
  */
 export async function runAgentTurn(request: TurnRequest, agent: AgentProcess, normalizer: StreamNormalizer, options: AgentTurnOptions): Promise<TurnOutcome> {
+  const port = loopbackPort(options.baseUrl);
   const result = await runProcess({
     ...agent,
     cwd: request.sandboxDir,
     timeoutMs: request.timeoutMs,
     signal: request.signal,
     network: options.network,
+    ...(port !== undefined ? { forwardPorts: [port] } : {}),
     onStdoutLine: (line) => {
       for (const event of normalizer.push(line)) request.onEvent(event);
     },

@@ -44,6 +44,7 @@ export function createCliCandidate(adapter: CliAdapter, deps: CliCandidateDeps =
       });
       const outcome = await runAgentTurn(request, invocation, normalizer, {
         network: deps.network ?? networkFrom(hostEnv),
+        ...(request.candidate.baseUrl ? { baseUrl: request.candidate.baseUrl } : {}),
         label: `${request.candidate.name} (${adapter.name}) turn ${request.turn}`,
         ...(deps.killGraceMs !== undefined ? { killGraceMs: deps.killGraceMs } : {}),
       });

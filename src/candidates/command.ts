@@ -46,6 +46,7 @@ export function createCommandCandidate(deps: CliCandidateDeps = {}): Candidate {
       });
       const outcome = await runAgentTurn(request, { command, args, env, stdin: request.message }, normalizer, {
         network: deps.network ?? networkFrom(hostEnv),
+        ...(spec.baseUrl ? { baseUrl: spec.baseUrl } : {}),
         label: `${spec.name} (command) turn ${request.turn}`,
         ...(deps.killGraceMs !== undefined ? { killGraceMs: deps.killGraceMs } : {}),
       });

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { wrapInLoopbackNamespace } from './loopbackNamespace.js';
 
 export interface ProcessRequest {
   command: string;
@@ -12,17 +13,20 @@ export interface ProcessRequest {
   signal?: AbortSignal;
   onStdoutLine?: (line: string) => void;
   onStderrLine?: (line: string) => void;
-  /** Called on any output, so long silent tool runs still heartbeat. */
+  /** Called per line of output (stdout or stderr): the heartbeat of long tool runs. */
   onActivity?: () => void;
   /** Between SIGTERM and SIGKILL when the turn is stopped. */
   killGraceMs?: number;
   stderrTailBytes?: number;
   /**
    * `loopback`: run inside a new network namespace with only `lo` up
-   * (`unshare -n sh -c 'ip link set lo up; exec "$@"' -- cmd args`), so the agent can reach a
-   * model server on 127.0.0.1 and nothing else. Needs root (or user namespaces).
+   * (`unshare -n sh -c 'ip link set lo up && exec "$@"' evalflow-netns cmd args`): the agent can
+   * reach nothing but `forwardPorts` (relayed from the host's loopback). Needs root (or user
+   * namespaces) and `unshare`/`ip` on PATH.
    */
   network?: 'host' | 'loopback';
+  /** With `loopback`: host loopback ports that stay reachable inside (the model server's). */
+  forwardPorts?: number[];
 }
 
 export interface ProcessResult {
@@ -47,9 +51,18 @@ const DRAIN_MS = 1000;
  * SIGKILL after a grace period. Whatever the group left running is killed once the main
  * process has exited. Never rejects: every outcome is in the result.
  */
-export function runProcess(request: ProcessRequest): Promise<ProcessResult> {
+export async function runProcess(request: ProcessRequest): Promise<ProcessResult> {
+  if (request.network !== 'loopback') return runDirect(request, request.command, request.args);
+  const namespace = await wrapInLoopbackNamespace(request.command, request.args, request.forwardPorts);
+  try {
+    return await runDirect(request, namespace.command, namespace.args);
+  } finally {
+    await namespace.close();
+  }
+}
+
+function runDirect(request: ProcessRequest, command: string, args: string[]): Promise<ProcessResult> {
   const started = Date.now();
-  const [command, args] = request.network === 'loopback' ? inLoopbackNamespace(request.command, request.args) : [request.command, request.args];
   const tailBytes = request.stderrTailBytes ?? 4096;
   return new Promise((resolve) => {
     let stderrTail = '';
@@ -95,8 +108,12 @@ export function runProcess(request: ProcessRequest): Promise<ProcessResult> {
       resolve({ ...result, stderrTail, timedOut, aborted, durationMs: Date.now() - started });
     };
 
-    const stdout = lineSplitter((line) => request.onStdoutLine?.(line));
+    const stdout = lineSplitter((line) => {
+      request.onActivity?.();
+      request.onStdoutLine?.(line);
+    });
     const stderr = lineSplitter((line) => {
+      request.onActivity?.();
       request.onStderrLine?.(line);
     });
     let openStreams = 2;
@@ -106,12 +123,8 @@ export function runProcess(request: ProcessRequest): Promise<ProcessResult> {
     };
     child.stdout.setEncoding('utf8');
     child.stderr.setEncoding('utf8');
-    child.stdout.on('data', (chunk: string) => {
-      request.onActivity?.();
-      stdout.push(chunk);
-    });
+    child.stdout.on('data', (chunk: string) => stdout.push(chunk));
     child.stderr.on('data', (chunk: string) => {
-      request.onActivity?.();
       stderrTail = (stderrTail + chunk).slice(-tailBytes);
       stderr.push(chunk);
     });
@@ -139,10 +152,6 @@ export function runProcess(request: ProcessRequest): Promise<ProcessResult> {
     if (request.signal?.aborted) onAbort();
     else request.signal?.addEventListener('abort', onAbort, { once: true });
   });
-}
-
-function inLoopbackNamespace(command: string, args: string[]): [string, string[]] {
-  return ['unshare', ['-n', 'sh', '-c', 'ip link set lo up && exec "$@"', 'evalflow-netns', command, ...args]];
 }
 
 /** Split a text stream into lines; `flush` emits a last line without newline. */

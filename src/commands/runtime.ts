@@ -1,7 +1,7 @@
 import type { Settings } from '../config.js';
 import { openStore, type Store } from '../store/index.js';
 import { connectTemporal, type TemporalHandle } from '../temporal/connection.js';
-import { startWorkers, type RunningWorkers, type WorkerOptions } from '../worker.js';
+import { startWorkers, type RunningWorkers } from '../worker.js';
 import type { CommandIo } from './io.js';
 
 /** What a command that runs evals holds open: the store, Temporal, and maybe an in-process worker. */
@@ -15,7 +15,7 @@ export interface EvalRuntime {
 export async function openRuntime(
   settings: Settings,
   io: CommandIo,
-  options: { worker: boolean | 'auto'; overrides?: WorkerOptions['overrides']; sandboxRoot?: string },
+  options: { worker: boolean | 'auto'; sandboxRoot?: string },
 ): Promise<EvalRuntime> {
   const store = await openStore({
     ...(settings.databaseUrl ? { databaseUrl: settings.databaseUrl } : { pgliteDir: settings.pgliteDir }),
@@ -40,7 +40,6 @@ export async function openRuntime(
         namespace: temporal.namespace,
         env: io.env,
         ...(options.sandboxRoot ? { sandboxRoot: options.sandboxRoot } : {}),
-        ...(options.overrides ? { overrides: options.overrides } : {}),
       });
     } catch (err) {
       await temporal.close();

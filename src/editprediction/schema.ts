@@ -9,13 +9,21 @@ import { z } from 'zod';
  */
 
 const count = z.number().int().min(0);
+
+/**
+ * A Rust `Option` that serde omits when `None`: `null` and absence both read as undefined,
+ * so a value read from Zed's JSON and one read back from evalflow's compare equal.
+ */
+function option<T extends z.ZodType>(schema: T) {
+  return schema.nullish().transform((value) => value ?? undefined).optional();
+}
 /** Rust `Range<usize>` as serde writes it. */
 export const ByteRangeSchema = z.looseObject({ start: count, end: count });
 export type ByteRange = z.infer<typeof ByteRangeSchema>;
 
 export const RecentFileSchema = z.looseObject({
   path: z.string(),
-  cursor_position: count.nullish().describe('Byte offset of the cursor in that file, if known.'),
+  cursor_position: option(count).describe('Byte offset of the cursor in that file, if known.'),
 });
 export type RecentFile = z.infer<typeof RecentFileSchema>;
 
@@ -35,7 +43,7 @@ export const exampleSpecShape = {
   repository_url: z.string().describe('https, git@host:owner/repo, a local path or a file:// URL.'),
   revision: z.string().describe('Any git revision, e.g. a sha or sha~1.'),
   tags: z.array(z.string()).default([]),
-  reasoning: z.string().nullish(),
+  reasoning: option(z.string()),
   uncommitted_diff: z.string().default(''),
   recently_opened_files: z.array(RecentFileSchema).default([]),
   recently_viewed_files: z.array(RecentFileSchema).default([]),
@@ -44,10 +52,10 @@ export const exampleSpecShape = {
   cursor_position: z.string().describe('Excerpt of the cursor file with a cursor marker (spec 1.6).'),
   edit_history: z.string().describe('Unified diff(s), possibly with accepted-prediction markers.'),
   expected_patches: z.array(z.string()).describe('Alternative acceptable patches, may encode a cursor.'),
-  rejected_patch: z.string().nullish(),
-  telemetry: TelemetrySchema.nullish(),
+  rejected_patch: option(z.string()),
+  telemetry: option(TelemetrySchema),
   human_feedback: z.array(HumanFeedbackSchema).default([]),
-  rating: z.string().nullish(),
+  rating: option(z.string()),
 };
 
 export const ExampleSpecSchema = z.looseObject(exampleSpecShape);
@@ -98,22 +106,22 @@ export const ActualCursorSchema = z.looseObject({
   row: count.describe('0-based row in the cursor file.'),
   column: count.describe('Byte column in that row.'),
   offset: count.describe('Byte offset in the predicted cursor excerpt.'),
-  editable_region_offset: count.nullish().describe('Byte offset from the start of the editable region.'),
+  editable_region_offset: option(count).describe('Byte offset from the start of the editable region.'),
 });
 export type ActualCursor = z.infer<typeof ActualCursorSchema>;
 
 export const PredictionSchema = z.looseObject({
-  actual_patch: z.string().nullish(),
+  actual_patch: option(z.string()),
   actual_output: z
     .string()
     .nullable()
     .default('')
     .transform((value) => value ?? ''),
-  actual_cursor: ActualCursorSchema.nullish(),
-  error: z.string().nullish(),
+  actual_cursor: option(ActualCursorSchema),
+  error: option(z.string()),
   provider: z.string(),
-  cumulative_logprob: z.number().nullish(),
-  avg_logprob: z.number().nullish(),
+  cumulative_logprob: option(z.number()),
+  avg_logprob: option(z.number()),
 });
 export type Prediction = z.infer<typeof PredictionSchema>;
 
@@ -131,24 +139,24 @@ export const PredictionScoreSchema = z.looseObject({
   exact_lines_fp: count.default(0),
   exact_lines_fn: count.default(0),
   reversal_ratio: z.number().default(0),
-  cursor_distance: count.nullish(),
-  cursor_exact_match: z.boolean().nullish(),
+  cursor_distance: option(count),
+  cursor_exact_match: option(z.boolean()),
   wrong_editable_region: z.boolean().nullable().default(null).describe('serde writes this Option always, as null when unknown.'),
   has_isolated_whitespace_changes: z.boolean().default(false),
   inserted_tokens: count.default(0),
   deleted_tokens: count.default(0),
-  kept_rate: z.number().nullish(),
-  recall_rate: z.number().nullish(),
-  kept_chars: count.nullish(),
-  correctly_deleted_chars: count.nullish(),
-  discarded_chars: count.nullish(),
-  cumulative_logprob: z.number().nullish(),
-  avg_logprob: z.number().nullish(),
+  kept_rate: option(z.number()),
+  recall_rate: option(z.number()),
+  kept_chars: option(count),
+  correctly_deleted_chars: option(count),
+  discarded_chars: option(count),
+  cumulative_logprob: option(z.number()),
+  avg_logprob: option(z.number()),
 });
 export type PredictionScore = z.infer<typeof PredictionScoreSchema>;
 
 export const QaResultSchema = z.looseObject({
-  reasoning: z.string().nullish(),
+  reasoning: option(z.string()),
   reverts_edits: z.boolean().nullish(),
   confidence: z.number().int().nullish(),
   response: z.string().nullish(),

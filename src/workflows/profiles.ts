@@ -1,4 +1,4 @@
-import type { ActivityOptions } from '@temporalio/workflow';
+import { ActivityCancellationType, type ActivityOptions } from '@temporalio/workflow';
 
 /**
  * Timeouts and retry policies per kind of work, declared where Temporal can see them.
@@ -44,6 +44,8 @@ export function candidateProfile(turnTimeoutS: number): ActivityOptions {
   return {
     startToCloseTimeout: `${turnTimeoutS + 120}s`,
     heartbeatTimeout: '60s',
+    // Cleanup must not start while the agent process still runs in the sandbox.
+    cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
     retry: { ...backoff, maximumAttempts: 2, nonRetryableErrorTypes: [...NEVER_RETRY, 'SandboxError'] },
   };
 }

@@ -1,4 +1,6 @@
 import { readFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runProcess } from '../../src/candidates/processRunner.js';
@@ -87,5 +89,38 @@ describe('runProcess', () => {
     expect(result.exitCode).toBe(0);
     const interfaces = lines.slice(2).map((l) => l.split(':')[0]?.trim());
     expect(interfaces).toEqual(['lo']);
+  });
+});
+
+describe('runProcess in a loopback namespace with forwarded ports', () => {
+  it('reaches the forwarded model port and nothing else of the host', async () => {
+    const servers = await Promise.all(
+      ['model', 'other'].map(
+        (name) =>
+          new Promise<Server>((resolve) => {
+            const server = createServer((_req, res) => res.end(`hello from ${name}`));
+            server.listen(0, '127.0.0.1', () => resolve(server));
+          }),
+      ),
+    );
+    const [model, other] = servers.map((s) => (s.address() as AddressInfo).port);
+    const probe = `for (const port of process.argv.slice(1)) { try { const r = await fetch('http://127.0.0.1:' + port + '/'); console.log(port, await r.text()); } catch (e) { console.log(port, 'unreachable'); } }`;
+    const lines: string[] = [];
+    try {
+      const result = await runProcess({
+        command: process.execPath,
+        args: ['--input-type=module', '-e', probe, String(model), String(other)],
+        cwd: '/',
+        env: { PATH: `${PATH}:/usr/sbin:/sbin` },
+        timeoutMs: 20_000,
+        network: 'loopback',
+        forwardPorts: [model as number],
+        onStdoutLine: (l) => lines.push(l),
+      });
+      expect(result.exitCode).toBe(0);
+    } finally {
+      for (const server of servers) server.close();
+    }
+    expect(lines).toEqual([`${model} hello from model`, `${other} unreachable`]);
   });
 });

@@ -1,6 +1,7 @@
 import { chmod, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import type { ProcessExit, StreamNormalizer } from '../../src/candidates/adapter.js';
 
 /** Write a path→content fixture into a fresh temp dir; paths ending in `.sh` or under `bin/` are executable. */
 export async function writeTempFiles(files: Record<string, string>, prefix = 'evalflow-candidates-'): Promise<string> {
@@ -15,11 +16,7 @@ export async function writeTempFiles(files: Record<string, string>, prefix = 'ev
 }
 
 /** Feed lines to a normaliser and end it; returns every event in order plus the outcome. */
-export function normalizeLines(
-  normalizer: { push(line: string): import('../../src/transcript/schema.js').CandidateEvent[]; end(exit: { exitCode: number | null; stderrTail: string }): import('../../src/candidates/adapter.js').TurnOutcome },
-  lines: (string | object)[],
-  exit: { exitCode: number | null; stderrTail: string } = { exitCode: 0, stderrTail: '' },
-) {
+export function normalizeLines(normalizer: StreamNormalizer, lines: (string | object)[], exit: ProcessExit = { exitCode: 0, stderrTail: '' }) {
   const events = lines.flatMap((line) => normalizer.push(typeof line === 'string' ? line : JSON.stringify(line)));
   const outcome = normalizer.end(exit);
   return { events: [...events, ...outcome.events], outcome };

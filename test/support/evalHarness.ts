@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
-import type { CandidateSpec } from '../../src/candidates/adapter.js';
+import type { CandidateFactory } from '../../src/activities/index.js';
+import type { Candidate, CandidateSpec } from '../../src/candidates/adapter.js';
 import { loadSettings } from '../../src/config.js';
 import { loadEvalCase } from '../../src/evalset/index.js';
 import { startMockServer, type MockServer } from '../../src/llm/mock/server.js';
@@ -46,7 +47,15 @@ let stampCounter = 0;
  * PostgreSQL on 127.0.0.1), workers built by the composition root, git sandboxes of a copy of
  * the example project, and the scripted mock model server on loopback.
  */
-export async function createEvalHarness(options: { backend: Backend; temporal: TestTemporal; script: MockScript; dialects?: MockDialect[]; env?: NodeJS.ProcessEnv }): Promise<EvalHarness> {
+export async function createEvalHarness(options: {
+  backend: Backend;
+  temporal: TestTemporal;
+  script: MockScript;
+  dialects?: MockDialect[];
+  env?: NodeJS.ProcessEnv;
+  /** Extra candidates by adapter name (test doubles), next to the real registry. */
+  fakeCandidates?: Record<string, Candidate>;
+}): Promise<EvalHarness> {
   installQuietRuntime();
   const root = await mkdtemp(join(tmpdir(), 'evalflow-e2e-'));
   const casesDir = join(root, 'eval_sets');
@@ -71,7 +80,25 @@ export async function createEvalHarness(options: { backend: Backend; temporal: T
   const native = await NativeConnection.connect({ address: options.temporal.address });
   const connection = await Connection.connect({ address: options.temporal.address });
   const client = new Client({ connection, namespace: options.temporal.namespace });
-  const workers = await startWorkers({ settings, store, connection: native, namespace: options.temporal.namespace, env, sandboxRoot: join(root, 'sandboxes') });
+  const fakes = options.fakeCandidates ?? {};
+  const workers = await startWorkers({
+    settings,
+    store,
+    connection: native,
+    namespace: options.temporal.namespace,
+    env,
+    sandboxRoot: join(root, 'sandboxes'),
+    ...(Object.keys(fakes).length > 0
+      ? {
+          decorateCandidates: (factory: CandidateFactory): CandidateFactory => ({
+            create: (spec) => fakes[spec.adapter] ?? factory.create(spec),
+            workflowLinks: (adapter) => (fakes[adapter] ? [{ path: '.fake-agent', kind: 'dir' }] : factory.workflowLinks(adapter)),
+            version: (spec) => (fakes[spec.adapter] ? Promise.resolve('fake 1.0') : factory.version(spec)),
+          }),
+        }
+      : {}),
+  });
+
 
   return {
     root,

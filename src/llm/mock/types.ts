@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { Usage } from '../../transcript/schema.js';
 
 /**
@@ -44,5 +45,5 @@ export interface MockDialect {
   matches(method: string, path: string): boolean;
   parse(body: unknown, headers: MockRequest['headers'], path: string): MockRequest;
   /** Write the reply; `res` is a node http.ServerResponse. */
-  write(reply: MockReply, request: MockRequest, res: import('node:http').ServerResponse): void;
+  write(reply: MockReply, request: MockRequest, res: ServerResponse): void;
 }

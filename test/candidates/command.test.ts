@@ -1,0 +1,63 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { CandidateSpec, TurnRequest } from '../../src/candidates/adapter.js';
+import { createCommandCandidate } from '../../src/candidates/command.js';
+import { CandidateError, ConfigError } from '../../src/errors.js';
+import type { CandidateEvent } from '../../src/transcript/schema.js';
+import { writeTempFiles } from './tempFiles.js';
+
+async function turn(script: string, overrides: Partial<TurnRequest> = {}, spec: Partial<CandidateSpec> = {}) {
+  const root = await writeTempFiles({ 'agent.sh': script });
+  const sandboxDir = join(root, 'sandbox');
+  await mkdir(sandboxDir);
+  const events: CandidateEvent[] = [];
+  const candidate = createCommandCandidate({ hostEnv: { PATH: process.env.PATH, SECRET_TOKEN: 's3cret' } });
+  const result = await candidate.runTurn({
+    runId: 'run-x',
+    turn: 2,
+    message: 'hello agent',
+    sandboxDir,
+    runDir: root,
+    homeDir: join(root, 'home'),
+    session: undefined,
+    candidate: { name: 'script', adapter: 'command', args: [join(root, 'agent.sh')], env: {}, ...spec },
+    timeoutMs: 10_000,
+    signal: new AbortController().signal,
+    onEvent: (e) => events.push(e),
+    ...overrides,
+  });
+  return { result, events };
+}
+
+describe('the command candidate', () => {
+  it('sends the message on stdin and takes plain stdout as the reply', async () => {
+    const { result, events } = await turn('#!/bin/sh\nread line\necho "you said: $line (turn $EVALFLOW_TURN, secret ${SECRET_TOKEN:-unset})"\n');
+    expect(result.reply).toBe('you said: hello agent (turn 2, secret unset)');
+    expect(events).toEqual([{ role: 'candidate', content: 'you said: hello agent (turn 2, secret unset)' }]);
+  });
+
+  it('parses Claude-style stream-json on stdout', async () => {
+    const lines = [
+      { type: 'system', subtype: 'init', session_id: 'script-session' },
+      { type: 'assistant', message: { content: [{ type: 'tool_use', id: 'w1', name: 'Write', input: { file_path: 'a.txt', content: 'x\n' } }] } },
+      { type: 'user', message: { content: [{ type: 'tool_result', tool_use_id: 'w1', content: 'ok' }] } },
+      { type: 'result', subtype: 'success', result: 'wrote it', usage: { input_tokens: 3, output_tokens: 1 } },
+    ];
+    const script = `#!/bin/sh\ncat > /dev/null\ncat <<'EOF'\n${lines.map((l) => JSON.stringify(l)).join('\n')}\nEOF\n`;
+    const { result, events } = await turn(script);
+    expect(result).toEqual({ reply: 'wrote it', session: { id: 'script-session' }, usage: { input_tokens: 3, output_tokens: 1 } });
+    expect(events.map((e) => e.content)).toEqual(['write: a.txt', 'write: a.txt (+1 lines)', 'wrote it']);
+  });
+
+  it('fails the turn on a non-zero exit, with the stderr tail', async () => {
+    const error = await turn('#!/bin/sh\necho partial answer\necho "oops: broken" >&2\nexit 4\n').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CandidateError);
+    expect((error as CandidateError).message).toBe('script (command) turn 2 failed: the process exited with code 4');
+    expect((error as CandidateError).details).toEqual({ exitCode: 4, stderrTail: 'oops: broken\n' });
+  });
+
+  it('needs a command to run', async () => {
+    await expect(turn('', {}, { args: [] })).rejects.toThrow(ConfigError);
+  });
+});

@@ -1,0 +1,340 @@
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadSettings, resolveCandidate, turnTimeoutFor, type Settings } from '../src/config.js';
+import { ConfigError, FormatError } from '../src/errors.js';
+
+const ADAPTERS = ['builtin', 'command', 'claude-code', 'codex'] as const;
+
+/** Writes path→content fixtures into a fresh temp dir and returns it. */
+async function fixture(files: Record<string, string>): Promise<string> {
+  const root = await mkdtemp(join(tmpdir(), 'evalflow-config-'));
+  for (const [path, content] of Object.entries(files)) {
+    await mkdir(dirname(join(root, path)), { recursive: true });
+    await writeFile(join(root, path), content);
+  }
+  return root;
+}
+
+async function settingsFor(config: string, env: NodeJS.ProcessEnv = {}): Promise<{ root: string; settings: Settings }> {
+  const root = await fixture({ 'evalflow.config.yaml': config });
+  return { root, settings: await loadSettings(root, env) };
+}
+
+async function loadError(promise: Promise<unknown>): Promise<Error> {
+  const err = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  if (!(err instanceof Error)) throw new Error('expected loadSettings to fail');
+  return err;
+}
+
+const FULL_CONFIG = `
+project: ./app
+workflow_dir: wf
+eval_sets: cases
+runs_dir: out/runs
+candidates:
+  claude-sonnet:
+    adapter: claude-code
+    model: sonnet
+    args: [--verbose]
+    env: { FOO: bar }
+    api_key_env: ANTHROPIC_API_KEY
+    turn_timeout_s: 120
+examiner:
+  model: exam-model
+  base_url: http://127.0.0.1:9000/v1
+judge:
+  model: judge-model
+  api_key_env: JUDGE_KEY
+defaults:
+  candidate: claude-sonnet
+  parallelism: 4
+  runs_per_case: 3
+  turn_timeout_s: 600
+store:
+  pglite_dir: data/pg
+  schema: evalflow_test
+temporal:
+  address: 127.0.0.1:7777
+  namespace: evals
+  port: 7300
+  ui_port: 8300
+`;
+
+describe('loadSettings: the config file', () => {
+  it('reads every section of a valid file', async () => {
+    const { root, settings } = await settingsFor(FULL_CONFIG);
+    expect(settings.configPath).toBe(join(root, 'evalflow.config.yaml'));
+    expect(settings.root).toBe(root);
+    expect(settings.candidates['claude-sonnet']).toEqual({
+      name: 'claude-sonnet',
+      adapter: 'claude-code',
+      model: 'sonnet',
+      args: ['--verbose'],
+      env: { FOO: 'bar' },
+      apiKeyEnv: 'ANTHROPIC_API_KEY',
+      turnTimeoutS: 120,
+    });
+    expect(settings.examiner).toEqual({ model: 'exam-model', baseUrl: 'http://127.0.0.1:9000/v1', apiKeyEnv: 'OPENAI_API_KEY' });
+    expect(settings.judge).toEqual({ model: 'judge-model', apiKeyEnv: 'JUDGE_KEY' });
+    expect(settings.defaultCandidate).toBe('claude-sonnet');
+    expect([settings.parallelism, settings.runsPerCase, settings.turnTimeoutS]).toEqual([4, 3, 600]);
+    expect(settings.storeSchema).toBe('evalflow_test');
+    expect(settings.databaseUrl).toBeUndefined();
+    expect(settings.temporal).toMatchObject({ address: '127.0.0.1:7777', namespace: 'evals', port: 7300, uiPort: 8300 });
+  });
+
+  it('uses defaults when there is no config file', async () => {
+    const root = await fixture({});
+    const settings = await loadSettings(root, {});
+    expect(settings.configPath).toBeNull();
+    expect(settings.root).toBe(root);
+    expect(settings.project).toBe(join(root, 'examples/project'));
+    expect(settings.runsDir).toBe(join(root, 'runs'));
+    expect(settings.defaultCandidate).toBe('builtin');
+    expect(settings.examiner).toEqual({ model: 'gpt-4o-mini', apiKeyEnv: 'OPENAI_API_KEY' });
+    expect(settings.temporal).toMatchObject({ address: undefined, namespace: 'default', port: 7233, uiPort: 8233 });
+    expect(settings.temporal.dbFilename).toBe(join(root, '.evalflow', 'temporal.db'));
+  });
+
+  it('rejects an unknown key, naming the file', async () => {
+    const root = await fixture({ 'evalflow.config.yaml': 'project: x\ncolour: red\n' });
+    const err = await loadError(loadSettings(root, {}));
+    expect(err).toBeInstanceOf(FormatError);
+    expect(err.message).toBe(`${join(root, 'evalflow.config.yaml')}: (root): Unrecognized key: "colour"`);
+  });
+
+  it('rejects an unknown key inside a candidate, naming its path', async () => {
+    const root = await fixture({ 'evalflow.config.yaml': 'candidates:\n  a:\n    adapter: codex\n    modle: x\n' });
+    const err = await loadError(loadSettings(root, {}));
+    expect(err).toBeInstanceOf(FormatError);
+    expect(err.message).toContain('candidates.a: Unrecognized key: "modle"');
+  });
+
+  it('rejects an api_key_env that is not an env var name', async () => {
+    const root = await fixture({ 'evalflow.config.yaml': 'judge:\n  model: m\n  api_key_env: sk-live-123\n' });
+    const err = await loadError(loadSettings(root, {}));
+    expect(err).toBeInstanceOf(FormatError);
+    expect(err.message).toBe(
+      `${join(root, 'evalflow.config.yaml')}: judge.api_key_env: Invalid string: must match pattern /^[A-Za-z_][A-Za-z0-9_]*$/`,
+    );
+  });
+
+  it('names the file when the YAML does not parse', async () => {
+    const root = await fixture({ 'evalflow.config.yaml': 'candidates: [a,\n' });
+    const err = await loadError(loadSettings(root, {}));
+    expect(err).toBeInstanceOf(FormatError);
+    expect(err.message).toMatch(new RegExp(`^${escape(join(root, 'evalflow.config.yaml'))}: not valid YAML: `));
+  });
+
+  it('fails with a ConfigError when --config names a missing file', async () => {
+    const root = await fixture({ 'evalflow.config.yaml': 'project: x\n' });
+    const err = await loadError(loadSettings(root, {}, { configPath: 'nope/evalflow.config.yaml' }));
+    expect(err).toBeInstanceOf(ConfigError);
+    expect(err.message).toBe(`config file ${join(root, 'nope/evalflow.config.yaml')} does not exist`);
+  });
+
+  it('treats an empty file as an empty config', async () => {
+    const { settings } = await settingsFor('');
+    expect(settings.candidates).toEqual({});
+    expect(settings.defaultCandidate).toBe('builtin');
+  });
+});
+
+describe('loadSettings: paths', () => {
+  it('resolves relative paths against the config file folder, not the working directory', async () => {
+    const root = await fixture({ 'conf/evalflow.config.yaml': FULL_CONFIG, 'elsewhere/.keep': '' });
+    const settings = await loadSettings(join(root, 'elsewhere'), {}, { configPath: '../conf/evalflow.config.yaml' });
+    const conf = join(root, 'conf');
+    expect(settings.root).toBe(conf);
+    expect(settings.project).toBe(join(conf, 'app'));
+    expect(settings.workflowDir).toBe(join(conf, 'wf'));
+    expect(settings.evalSets).toBe(join(conf, 'cases'));
+    expect(settings.runsDir).toBe(join(conf, 'out/runs'));
+    expect(settings.pgliteDir).toBe(join(conf, 'data/pg'));
+    expect(settings.stateDir).toBe(join(conf, '.evalflow'));
+  });
+
+  it('keeps absolute paths as they are', async () => {
+    const { settings } = await settingsFor('project: /srv/project\nruns_dir: /var/runs\n');
+    expect(settings.project).toBe('/srv/project');
+    expect(settings.runsDir).toBe('/var/runs');
+  });
+
+  it('resolves path flags against the working directory, where the user typed them', async () => {
+    const root = await fixture({ 'conf/evalflow.config.yaml': FULL_CONFIG, 'work/.keep': '' });
+    const cwd = join(root, 'work');
+    const settings = await loadSettings(cwd, {}, {
+      configPath: '../conf/evalflow.config.yaml',
+      project: 'proj',
+      workflowDir: './wf2',
+      runsDir: 'r',
+    });
+    expect(settings.project).toBe(join(cwd, 'proj'));
+    expect(settings.workflowDir).toBe(join(cwd, 'wf2'));
+    expect(settings.runsDir).toBe(join(cwd, 'r'));
+  });
+
+  it('resolves ./script commands of command candidates against the config folder', async () => {
+    const config = `
+candidates:
+  script:
+    adapter: command
+    args: [./bin/agent.sh, --fast, ./not-a-command-path]
+  parent:
+    adapter: command
+    args: [../tools/agent]
+  on-path:
+    adapter: command
+    args: [my-agent, ./x]
+  with-executable:
+    adapter: command
+    executable: ./bin/run
+    args: [./arg]
+  cli:
+    adapter: codex
+    args: [./kept]
+`;
+    const root = await fixture({ 'conf/evalflow.config.yaml': config });
+    const settings = await loadSettings(root, {}, { configPath: 'conf/evalflow.config.yaml' });
+    const conf = join(root, 'conf');
+    expect(settings.candidates.script?.args).toEqual([join(conf, 'bin/agent.sh'), '--fast', './not-a-command-path']);
+    expect(settings.candidates.parent?.args).toEqual([join(root, 'tools/agent')]);
+    expect(settings.candidates['on-path']?.args).toEqual(['my-agent', './x']);
+    expect(settings.candidates['with-executable']?.executable).toBe(join(conf, 'bin/run'));
+    expect(settings.candidates['with-executable']?.args).toEqual(['./arg']);
+    expect(settings.candidates.cli?.args).toEqual(['./kept']);
+  });
+});
+
+describe('loadSettings: environment overrides', () => {
+  it('EVALFLOW_EXAMINER_MODEL and EVALFLOW_JUDGE_MODEL replace the configured models', async () => {
+    const { settings } = await settingsFor(FULL_CONFIG, { EVALFLOW_EXAMINER_MODEL: 'env-exam', EVALFLOW_JUDGE_MODEL: 'env-judge', OPENAI_MODEL: 'ignored' });
+    expect(settings.examiner.model).toBe('env-exam');
+    expect(settings.judge.model).toBe('env-judge');
+  });
+
+  it('OPENAI_MODEL and OPENAI_BASE_URL fill roles the file leaves open, but never override it', async () => {
+    const env = { OPENAI_MODEL: 'shared-model', OPENAI_BASE_URL: 'http://127.0.0.1:4000/v1' };
+    const { settings } = await settingsFor(FULL_CONFIG, env);
+    expect(settings.examiner).toMatchObject({ model: 'exam-model', baseUrl: 'http://127.0.0.1:9000/v1' });
+    expect(settings.judge).toMatchObject({ model: 'judge-model', baseUrl: 'http://127.0.0.1:4000/v1' });
+    const bare = await settingsFor('', env);
+    expect(bare.settings.examiner).toMatchObject({ model: 'shared-model', baseUrl: 'http://127.0.0.1:4000/v1' });
+  });
+
+  it('TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE and EVALFLOW_TEMPORAL_PORT win over the file', async () => {
+    const { settings } = await settingsFor(FULL_CONFIG, {
+      TEMPORAL_ADDRESS: 'temporal.internal:7233',
+      TEMPORAL_NAMESPACE: 'nightly',
+      EVALFLOW_TEMPORAL_PORT: '7555',
+      EVALFLOW_TEMPORAL_UI_PORT: '8555',
+    });
+    expect(settings.temporal).toMatchObject({ address: 'temporal.internal:7233', namespace: 'nightly', port: 7555, uiPort: 8555 });
+  });
+
+  it('rejects an EVALFLOW_TEMPORAL_PORT that is not a port', async () => {
+    const root = await fixture({});
+    const err = await loadError(loadSettings(root, { EVALFLOW_TEMPORAL_PORT: 'seven' }));
+    expect(err).toBeInstanceOf(ConfigError);
+    expect(err.message).toBe("EVALFLOW_TEMPORAL_PORT: expected a TCP port (1-65535), found 'seven'");
+  });
+
+  it('reads the database URL from the variable store.database_url_env names', async () => {
+    const urls = { DATABASE_URL: 'postgres://default/db', EVAL_DB: 'postgres://custom/db' };
+    expect((await settingsFor('', urls)).settings.databaseUrl).toBe('postgres://default/db');
+    expect((await settingsFor('store:\n  database_url_env: EVAL_DB\n', urls)).settings.databaseUrl).toBe('postgres://custom/db');
+    expect((await settingsFor('store:\n  database_url_env: EVAL_DB\n', { DATABASE_URL: 'x' })).settings.databaseUrl).toBeUndefined();
+    expect((await settingsFor('', { DATABASE_URL: '' })).settings.databaseUrl).toBeUndefined();
+  });
+
+  it('EVALFLOW_RUNS_DIR and EVALFLOW_HOME move the runs and state folders', async () => {
+    const { root, settings } = await settingsFor('runs_dir: from-file\n', { EVALFLOW_RUNS_DIR: '/abs/runs', EVALFLOW_HOME: 'state' });
+    expect(settings.runsDir).toBe('/abs/runs');
+    expect(settings.stateDir).toBe(join(root, 'state'));
+    expect(settings.pgliteDir).toBe(join(root, 'state', 'pglite'));
+  });
+});
+
+describe('resolveCandidate', () => {
+  it('returns a configured candidate without its turn timeout', async () => {
+    const { settings } = await settingsFor(FULL_CONFIG);
+    expect(resolveCandidate(settings, 'claude-sonnet', ADAPTERS, {})).toEqual({
+      name: 'claude-sonnet',
+      adapter: 'claude-code',
+      model: 'sonnet',
+      args: ['--verbose'],
+      env: { FOO: 'bar' },
+      apiKeyEnv: 'ANTHROPIC_API_KEY',
+    });
+  });
+
+  it('uses an adapter name directly with defaults', async () => {
+    const { settings } = await settingsFor('');
+    expect(resolveCandidate(settings, 'codex', ADAPTERS, {})).toEqual({ name: 'codex', adapter: 'codex', args: [], env: {} });
+    expect(resolveCandidate(settings, 'codex', ADAPTERS, { EVALFLOW_CANDIDATE_MODEL: 'gpt-5' }).model).toBe('gpt-5');
+  });
+
+  it('gives builtin the OpenAI-compatible environment', async () => {
+    const { settings } = await settingsFor('');
+    const env = { OPENAI_MODEL: 'm1', OPENAI_BASE_URL: 'http://127.0.0.1:5000/v1' };
+    expect(resolveCandidate(settings, 'builtin', ADAPTERS, env)).toEqual({
+      name: 'builtin',
+      adapter: 'builtin',
+      args: [],
+      env: {},
+      model: 'm1',
+      baseUrl: 'http://127.0.0.1:5000/v1',
+      apiKeyEnv: 'OPENAI_API_KEY',
+    });
+    const specific = resolveCandidate(settings, 'builtin', ADAPTERS, { ...env, EVALFLOW_CANDIDATE_MODEL: 'm2', EVALFLOW_CANDIDATE_BASE_URL: 'http://127.0.0.1:6000/v1' });
+    expect(specific).toMatchObject({ model: 'm2', baseUrl: 'http://127.0.0.1:6000/v1' });
+    expect(resolveCandidate(settings, 'builtin', ADAPTERS, {})).not.toHaveProperty('baseUrl');
+    expect(resolveCandidate(settings, 'builtin', ADAPTERS, {}).model).toBe('gpt-4o-mini');
+  });
+
+  it('lists configured candidates and adapters for an unknown name', async () => {
+    const { settings } = await settingsFor('candidates:\n  fast:\n    adapter: codex\n  slow:\n    adapter: claude-code\n');
+    expect(() => resolveCandidate(settings, 'gemini', ADAPTERS, {})).toThrow(ConfigError);
+    expect(() => resolveCandidate(settings, 'gemini', ADAPTERS, {})).toThrow(
+      "unknown candidate 'gemini': configured candidates are fast, slow; adapters usable by name are builtin, command, claude-code, codex",
+    );
+    const bare = await settingsFor('');
+    expect(() => resolveCandidate(bare.settings, 'gemini', ADAPTERS, {})).toThrow(
+      "unknown candidate 'gemini': adapters usable by name are builtin, command, claude-code, codex",
+    );
+  });
+
+  it('rejects a configured candidate whose adapter does not exist', async () => {
+    const { settings } = await settingsFor('candidates:\n  odd:\n    adapter: cursor\n');
+    expect(() => resolveCandidate(settings, 'odd', ADAPTERS, {})).toThrow(
+      "candidate 'odd' uses unknown adapter 'cursor'; known adapters: builtin, command, claude-code, codex",
+    );
+  });
+
+  it('applies --candidate-model to configured and adapter candidates', async () => {
+    const root = await fixture({ 'evalflow.config.yaml': FULL_CONFIG });
+    const settings = await loadSettings(root, {}, { candidateModel: 'opus', candidate: 'codex' });
+    expect(settings.defaultCandidate).toBe('codex');
+    expect(resolveCandidate(settings, 'claude-sonnet', ADAPTERS, {}).model).toBe('opus');
+    expect(resolveCandidate(settings, 'builtin', ADAPTERS, { OPENAI_MODEL: 'm1' }).model).toBe('opus');
+    expect(settings.candidates['claude-sonnet']?.model).toBe('sonnet');
+  });
+});
+
+describe('turnTimeoutFor', () => {
+  it("uses the candidate's own timeout, else the default", async () => {
+    const { settings } = await settingsFor(FULL_CONFIG);
+    expect(turnTimeoutFor(settings, 'claude-sonnet')).toBe(120);
+    expect(turnTimeoutFor(settings, 'codex')).toBe(600);
+    expect(turnTimeoutFor((await settingsFor('')).settings, 'builtin')).toBe(900);
+  });
+});
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { computeKeptRate, lcsKeepMasks } from '../../../src/editprediction/metrics/keptRate.js';
+
+describe('computeKeptRate', () => {
+  it('is 1 when nothing changes anywhere, and when the candidate equals the reference', () => {
+    expect(computeKeptRate('foo bar', 'foo bar', 'foo bar')).toMatchObject({ keptRate: 1, recallRate: 1, candidateNewChars: 0 });
+    expect(computeKeptRate('old', 'new', 'new')).toMatchObject({ keptRate: 1, recallRate: 1 });
+  });
+
+  it('is 0 when the candidate changes nothing but the reference does', () => {
+    expect(computeKeptRate('old', 'old', 'new')).toMatchObject({ keptRate: 0, recallRate: 0 });
+  });
+
+  it('keeps the shared part of two different insertions (hand-computed)', () => {
+    // New units: candidate [" ", "bar"], reference [" ", "baz"]; only " " (1 byte) is shared.
+    expect(computeKeptRate('foo', 'foo bar', 'foo baz')).toEqual({
+      candidateNewChars: 4,
+      referenceNewChars: 4,
+      candidateDeletedChars: 0,
+      referenceDeletedChars: 0,
+      keptChars: 1,
+      correctlyDeletedChars: 0,
+      discardedChars: 3,
+      keptRate: 0.25,
+      recallRate: 0.25,
+    });
+  });
+
+  it('credits deletions both make and counts bytes of multi-byte text', () => {
+    // Base units [héllo, " ", wörld]; both delete " wörld" (7 bytes); the reference also adds "!".
+    const result = computeKeptRate('héllo wörld', 'héllo', 'héllo!');
+    expect(result).toMatchObject({ candidateDeletedChars: 7, referenceDeletedChars: 7, correctlyDeletedChars: 7, referenceNewChars: 1, keptChars: 0 });
+    expect(result.keptRate).toBe(1);
+    expect(result.recallRate).toBe(7 / 8);
+  });
+
+  it('bails out to 0 when the two edits change the length by very different amounts', () => {
+    expect(computeKeptRate('', 'x'.repeat(600), 'y')).toMatchObject({ keptRate: 0, recallRate: 0, discardedChars: 600 });
+  });
+});
+
+describe('lcsKeepMasks', () => {
+  it('marks the elements on a longest common subsequence', () => {
+    expect(lcsKeepMasks(['a', 'b', 'c', 'd', 'e'], ['a', 'c', 'e'])).toEqual([[true, false, true, false, true], [true, true, true]]);
+    expect(lcsKeepMasks([], ['x'])).toEqual([[], [false]]);
+  });
+});

@@ -1,0 +1,109 @@
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { decodeCursorExcerpt, extractCursorFromPatch } from '../../../src/editprediction/cursor.js';
+import { prepareExpectedPatches } from '../../../src/editprediction/metrics/expectedPatches.js';
+import { scorePrediction } from '../../../src/editprediction/metrics/scorePrediction.js';
+import { parseExampleText } from '../../../src/editprediction/read.js';
+import { CORPUS_DIR } from '../fixtureDir.js';
+
+/** Corpus examples whose expected patches all apply to the example's own cursor excerpt. */
+async function scorableCorpus() {
+  const scorable = [];
+  for (const file of (await readdir(CORPUS_DIR)).filter((name) => name.endsWith('.md'))) {
+    const [example] = parseExampleText(await readFile(path.join(CORPUS_DIR, file), 'utf8'), file);
+    const { excerpt } = decodeCursorExcerpt(example!.cursor_position);
+    const patches = example!.expected_patches.map(extractCursorFromPatch);
+    try {
+      scorable.push({ name: example!.name, excerpt, patches, prepared: prepareExpectedPatches(patches, excerpt) });
+    } catch {
+      // Patches reaching outside the excerpt need the replayed file; covered by the pipeline tests.
+    }
+  }
+  return scorable;
+}
+
+describe('scorePrediction on real corpus examples with scripted predictions', () => {
+  it('scores each expected patch, used as the prediction, 100 with exact lines and full kept rate', async () => {
+    const examples = await scorableCorpus();
+    expect(examples.length).toBeGreaterThanOrEqual(14);
+    for (const example of examples) {
+      for (const [index, patch] of example.patches.entries()) {
+        const score = scorePrediction({ originalText: example.excerpt, expectedPatches: example.prepared, actualPatch: patch.patch });
+        const label = `${example.name} #${index}`;
+        expect(score.delta_chr_f, label).toBe(100);
+        expect(score.exact_lines_fp, label).toBe(0);
+        expect(score.exact_lines_fn, label).toBe(0);
+        expect(score.exact_lines_tp, label).toBeGreaterThan(0);
+        expect(score.kept_rate, label).toBe(1);
+        expect(score.recall_rate, label).toBe(1);
+        expect(score.wrong_editable_region, label).toBe(false);
+      }
+    }
+  });
+
+  it('scores the no-op baseline 0 delta chrF, no exact lines, no kept or recalled edit', async () => {
+    for (const example of await scorableCorpus()) {
+      const score = scorePrediction({ originalText: example.excerpt, expectedPatches: example.prepared, actualPatch: '' });
+      expect(score.delta_chr_f, example.name).toBe(0);
+      expect(score.delta_chr_f_true_positives, example.name).toBe(0);
+      expect(score.delta_chr_f_false_positives, example.name).toBe(0);
+      expect(score.delta_chr_f_false_negatives, example.name).toBeGreaterThan(0);
+      expect(score.exact_lines_tp, example.name).toBe(0);
+      expect(score.kept_rate, example.name).toBe(0);
+      expect(score.recall_rate, example.name).toBe(0);
+    }
+  });
+
+  it('picks the best of several expected patches (terraform has five alternatives)', async () => {
+    const terraform = (await scorableCorpus()).find((example) => example.name === 'terraform--add-comment');
+    expect(terraform?.patches).toHaveLength(5);
+    const third = terraform!.patches[2]!.patch;
+    const score = scorePrediction({ originalText: terraform!.excerpt, expectedPatches: terraform!.prepared, actualPatch: third });
+    expect(score.delta_chr_f).toBe(100);
+    expect({ tp: score.exact_lines_tp, fp: score.exact_lines_fp, fn: score.exact_lines_fn }).toEqual({ tp: 2, fp: 0, fn: 0 });
+  });
+
+  it('compares the predicted cursor with the expected patch cursor (zed--add-eprintln: 75)', async () => {
+    const zed = (await scorableCorpus()).find((example) => example.name === 'zed--add-eprintln')!;
+    const patch = zed.patches[0]!.patch;
+    const base = { originalText: zed.excerpt, expectedPatches: zed.prepared, actualPatch: patch };
+    expect(scorePrediction({ ...base, actualCursor: { row: 9, editableRegionOffset: 75 } })).toMatchObject({ cursor_exact_match: true, cursor_distance: 0 });
+    expect(scorePrediction({ ...base, actualCursor: { row: 9, editableRegionOffset: 70 } })).toMatchObject({ cursor_exact_match: false, cursor_distance: 5 });
+    expect(scorePrediction(base)).toMatchObject({ cursor_exact_match: false });
+    expect(scorePrediction(base).cursor_distance).toBeUndefined();
+  });
+
+  it('treats a missing or unappliable prediction patch as no change', () => {
+    const original = 'let value = old_name();\n';
+    const prepared = prepareExpectedPatches([{ patch: '--- a/f\n+++ b/f\n-let value = old_name();\n+let value = new_name();\n', cursorOffset: undefined }], original);
+    const missing = scorePrediction({ originalText: original, expectedPatches: prepared, actualPatch: undefined });
+    const broken = scorePrediction({ originalText: original, expectedPatches: prepared, actualPatch: '--- a/f\n+++ b/f\n-absent\n+x\n' });
+    expect(missing).toMatchObject({ delta_chr_f: 0, wrong_editable_region: null, has_isolated_whitespace_changes: false });
+    expect(broken).toMatchObject({ delta_chr_f: 0, wrong_editable_region: false });
+  });
+
+  it('compares against "no change" when there are no expected patches', () => {
+    const score = scorePrediction({ originalText: 'same\n', expectedPatches: [], actualPatch: '' });
+    expect(score).toMatchObject({ delta_chr_f: 100, kept_rate: 1, recall_rate: 1 });
+  });
+
+  it('reports braces the prediction unbalances, with β recorded', () => {
+    const prepared = prepareExpectedPatches([{ patch: '--- a/f\n+++ b/f\n-f()\n+f(1)\n', cursorOffset: undefined }], 'f()\n');
+    const score = scorePrediction({ originalText: 'f()\n', expectedPatches: prepared, actualPatch: '--- a/f\n+++ b/f\n-f()\n+f((1)\n', beta: 2 });
+    expect(score.braces_disbalance).toBe(1);
+    expect(score.delta_chr_f_beta).toBe(2);
+  });
+});
+
+describe('prepareExpectedPatches', () => {
+  it('fails naming the patch that does not apply', () => {
+    // A patch without a --- header edits no file, so it applies (as nothing); this one has one.
+    expect(() => prepareExpectedPatches([{ patch: '--- a/f\n+++ b/f\n-missing\n', cursorOffset: undefined }], 'text\n')).toThrow(/^expected_patches\.0: does not apply to the cursor excerpt: couldn't resolve hunk/);
+  });
+
+  it('rebases a hunk-relative cursor into an editable region', () => {
+    const [prepared] = prepareExpectedPatches([{ patch: '--- a/f\n+++ b/f\n-b\n+bb\n', cursorOffset: 2 }], 'a\nb\nc\n', 'x\ny\nb\n');
+    expect(prepared).toMatchObject({ text: 'a\nbb\nc\n', cursorEditableRegionOffset: 4 + 2 });
+  });
+});

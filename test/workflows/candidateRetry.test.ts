@@ -1,0 +1,107 @@
+import { existsSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { WorkflowFailedError } from '@temporalio/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Candidate, TurnRequest } from '../../src/candidates/adapter.js';
+import type { MockReply, MockRequest } from '../../src/llm/mock/types.js';
+import { createEvalHarness, type EvalHarness } from '../support/evalHarness.js';
+import { startTestTemporal, type TestTemporal } from '../support/temporalServer.js';
+
+const caseFiles = {
+  'meta.yaml': 'id: flaky\nversion: v1\ntarget_workflow: t\ncategory: c\npurpose: p\nmax_turns: 1\n',
+  'task.md': '## Prompt\n\n> Write greeting.txt.\n\n## Scenario\n\nA user.\n\n## Guidance\n\nEnd at once.\n',
+  'rubric.md': '## Hard requirements\n\n- greeting.txt exists\n\n## Quality\n\n## Common failures\n',
+  'env.yaml': 'postconditions:\n  - description: no junk from the failed attempt\n    check: test ! -e "${SANDBOX_DIR}/junk.txt"\n    severity: hard\n',
+};
+
+const judge = (): MockReply => ({
+  text: "reasoning: 'ok'\nresult: pass\ncompliance: 4\nexecution_quality: 4\noverall: 4\nsummary: 'ok'\nhard_requirements:\n  - item: 'greeting.txt exists'\n    met: true\n    evidence: 'write'\nsuggestions: []\n",
+});
+
+/** Attempt 1 leaves junk in the sandbox and dies like a crashed worker; attempt 2 must not see the junk. */
+const flaky: Candidate = {
+  async runTurn(request: TurnRequest) {
+    const marker = join(request.runDir, 'attempted');
+    if (!existsSync(marker)) {
+      await writeFile(marker, '1');
+      await writeFile(join(request.sandboxDir, 'junk.txt'), 'half-done work\n');
+      request.onEvent({ role: 'candidate.assistant_partial', content: 'working on it' });
+      throw new Error('simulated worker crash');
+    }
+    const sawJunk = existsSync(join(request.sandboxDir, 'junk.txt'));
+    await writeFile(join(request.sandboxDir, 'greeting.txt'), 'hello\n');
+    request.onEvent({ role: 'candidate', content: `done (junk visible: ${sawJunk})` });
+    return { reply: 'done', session: {} };
+  },
+};
+
+/** Runs until cancelled, heartbeating; records that it saw the cancellation. */
+const slow: Candidate = {
+  async runTurn(request: TurnRequest) {
+    await writeFile(join(request.runDir, 'slow-started'), '1');
+    while (!request.signal.aborted) {
+      request.onActivity?.();
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await writeFile(join(request.runDir, 'slow-cancelled'), '1');
+    throw new Error('cancelled');
+  },
+};
+
+describe('candidate turns under failure', () => {
+  let temporal: TestTemporal;
+  let harness: EvalHarness;
+  beforeAll(async () => {
+    temporal = await startTestTemporal();
+    harness = await createEvalHarness({
+      backend: 'pglite',
+      temporal,
+      script: (request: MockRequest) => (request.model === 'test-judge' ? judge() : { text: '<<END>>' }),
+      fakeCandidates: { flaky, slow },
+    });
+    await harness.writeCase('flaky', caseFiles);
+  });
+  afterAll(async () => {
+    await harness?.close();
+    await temporal?.stop();
+  });
+
+  it('retries a failed turn from the sandbox state at the start of the turn', async () => {
+    const { outcome, spec } = await harness.runCase('flaky', { name: 'flaky', adapter: 'flaky', args: [], env: {} });
+    expect(outcome).toMatchObject({ status: 'completed', result: 'pass' });
+    expect(outcome.anomalies).toContain('infra retries: 1');
+    const all = await harness.store.getTranscript(spec.runId, { attempts: 'all' });
+    expect(all.filter((e) => e.role.startsWith('candidate')).map((e) => [e.attempt, e.content])).toEqual([
+      [1, 'working on it'],
+      [2, 'done (junk visible: false)'],
+    ]);
+    // The judge saw only the final attempt.
+    const judgePrompt = harness.mock.requests.filter((r) => r.model === 'test-judge').at(-1)!.messages.map((m) => m.content).join('\n');
+    expect(judgePrompt).toContain('done (junk visible: false)');
+    expect(judgePrompt).not.toContain('working on it');
+    expect(await readFile(join(harness.runsDir, spec.runId, 'transcript.jsonl'), 'utf8')).toContain('"attempt":1');
+  });
+
+  it('cancels a running turn, kills it, records the run as cancelled and cleans up', async () => {
+    await harness.writeCase('slowcase', { ...caseFiles, 'meta.yaml': caseFiles['meta.yaml'].replace('id: flaky', 'id: slowcase') });
+    const running = harness.runCase('slowcase', { name: 'slow', adapter: 'slow', args: [], env: {} });
+    const runDir = () => {
+      const runs = harness.store.listRuns({ caseId: 'slowcase' });
+      return runs.then((r) => r[0]?.run_dir);
+    };
+    let dir: string | undefined;
+    for (let i = 0; i < 100 && !(dir && existsSync(join(dir, 'slow-started'))); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      dir = await runDir();
+    }
+    expect(dir && existsSync(join(dir, 'slow-started'))).toBe(true);
+    const runId = dir!.split('/').at(-1)!;
+    await harness.client.workflow.getHandle(runId).cancel();
+    await expect(running).rejects.toBeInstanceOf(WorkflowFailedError);
+    expect(existsSync(join(dir!, 'slow-cancelled'))).toBe(true);
+    expect(await harness.store.getRun(runId)).toMatchObject({ status: 'cancelled' });
+    expect(existsSync(join(dir!, 'review.md'))).toBe(true);
+    expect(existsSync(join(harness.root, 'sandboxes', runId))).toBe(false);
+  });
+});
