@@ -51,3 +51,5 @@ export { createPredictionProvider, PROVIDER_NAMES } from './predict/registry.js'
 export type { ProviderName, ProviderDeps } from './predict/registry.js';
 export { loadProject, predictExample, scoreExample, promptInputsFromSpec } from './pipeline.js';
 export type { ScoreOptions } from './pipeline.js';
+export { selectExamples, groupExamplesByRepository } from './selection.js';
+export type { SelectionOptions } from './selection.js';

@@ -66,7 +66,13 @@ export async function replayExample(spec: ExampleSpec, options: ReplayOptions): 
   const history = await replayEditHistory(spec.edit_history, location.name, readWorktreeFile, name);
 
   const { cursorPath, text } = await openCursorFile(spec.cursor_path, location.name, history.buffers, readWorktreeFile, name, spec.revision);
-  const { excerpt, offset } = decodeCursorExcerpt(spec.cursor_position);
+  let decoded: { excerpt: string; offset: number };
+  try {
+    decoded = decodeCursorExcerpt(spec.cursor_position);
+  } catch (error) {
+    throw new FormatError(`${name}: ${(error as Error).message}`, undefined, { cause: error });
+  }
+  const { excerpt, offset } = decoded;
   const matches = matchIndices(text, excerpt);
   if (matches.length === 0) {
     throw new FormatError(`${name}: Cursor excerpt did not exist in buffer ${cursorPath} (after the edit history); the excerpt was:\n${excerpt}`);

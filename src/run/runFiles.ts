@@ -1,8 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseYaml, stringify } from 'yaml';
 import { z } from 'zod';
+import { FormatError, InternalError } from '../errors.js';
 import { CheckResultSchema } from '../evalset/checkResult.js';
 import { parseOrThrow } from '../format.js';
 
@@ -45,8 +47,9 @@ export const EnvChecklistSchema = z.object({
 });
 export type EnvChecklist = z.infer<typeof EnvChecklistSchema>;
 
+/** Writes aside and renames, so readers never see half a file; the temp name is unique per writer. */
 export async function writeYamlFile(path: string, value: unknown): Promise<void> {
-  const tmp = `${path}.tmp`;
+  const tmp = `${path}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
   await writeFile(tmp, stringify(value, { lineWidth: 0 }));
   await rename(tmp, path);
 }
@@ -54,13 +57,20 @@ export async function writeYamlFile(path: string, value: unknown): Promise<void>
 export async function readEnvChecklist(runDir: string): Promise<EnvChecklist | null> {
   const path = join(runDir, 'env_checklist.yaml');
   if (!existsSync(path)) return null;
-  return parseOrThrow(EnvChecklistSchema, parseYaml(await readFile(path, 'utf8')), path);
+  let raw: unknown;
+  try {
+    raw = parseYaml(await readFile(path, 'utf8'));
+  } catch (err) {
+    throw new FormatError(`${path}: not valid YAML: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  return parseOrThrow(EnvChecklistSchema, raw, path);
 }
 
 /** Merges `patch` into env_checklist.yaml (each stage adds what it learned). */
 export async function updateEnvChecklist(runDir: string, patch: Partial<EnvChecklist>, base?: EnvChecklist): Promise<EnvChecklist> {
   const current = base ?? (await readEnvChecklist(runDir));
-  if (!current) throw new Error(`env_checklist.yaml missing in ${runDir}`);
+  // prepare writes the checklist first, so a missing one means the stages ran out of order.
+  if (!current) throw new InternalError(`env_checklist.yaml missing in ${runDir}`);
   const next = parseOrThrow(EnvChecklistSchema, { ...current, ...patch }, join(runDir, 'env_checklist.yaml'));
   await writeYamlFile(join(runDir, 'env_checklist.yaml'), next);
   return next;

@@ -33,8 +33,9 @@ export async function saveTurnCheckpoint(sandboxDir: string, ref: string, tmpDir
 export async function restoreTurnCheckpoint(sandboxDir: string, checkpoint: TurnCheckpoint): Promise<void> {
   await git(sandboxDir, ['reset', '-q', '--hard', checkpoint.head]);
   await git(sandboxDir, ['clean', '-fdq']);
-  const deleted = (await git(sandboxDir, ['diff', '--name-only', '--no-renames', '--diff-filter=D', checkpoint.head, checkpoint.snapshot])).stdout
-    .split('\n')
+  // -z: unquoted names, so paths with spaces, tabs or non-ASCII characters are deleted too.
+  const deleted = (await git(sandboxDir, ['diff', '-z', '--name-only', '--no-renames', '--diff-filter=D', checkpoint.head, checkpoint.snapshot])).stdout
+    .split('\0')
     .filter(Boolean);
   await git(sandboxDir, ['checkout', checkpoint.snapshot, '--', '.'], { allowFail: true });
   for (const path of deleted) await rm(join(sandboxDir, path), { force: true });

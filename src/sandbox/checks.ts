@@ -15,24 +15,15 @@ const OUTPUT_LIMIT = 4_000;
  */
 export async function runCheck(check: CheckCommand, options: { cwd: string; env: Record<string, string>; timeoutMs?: number }): Promise<CheckResult> {
   const started = Date.now();
-  const result = await execa('bash', ['-c', check.check], {
-    cwd: options.cwd,
-    env: options.env,
-    extendEnv: true,
-    reject: false,
-    all: true,
-    timeout: options.timeoutMs ?? 300_000,
-    killSignal: 'SIGKILL',
-    stdin: 'ignore',
-  });
-  const output = String(result.all ?? '');
+  const timeoutMs = options.timeoutMs ?? 300_000;
+  const result = await runShell(check.check, options.cwd, options.env, timeoutMs);
   return {
     description: check.description,
     check: check.check,
     severity: check.severity,
     passed: result.exitCode === 0 && !result.timedOut,
-    exit_code: result.timedOut ? null : (result.exitCode ?? null),
-    output: (result.timedOut ? `timed out after ${options.timeoutMs ?? 300_000} ms\n` : '') + tail(output),
+    exit_code: result.exitCode,
+    output: (result.timedOut ? `timed out after ${timeoutMs} ms\n` : '') + tail(result.output),
     duration_ms: Date.now() - started,
   };
 }
@@ -41,19 +32,34 @@ export async function runCheck(check: CheckCommand, options: { cwd: string; env:
 export async function runCommands(commands: string[], options: { cwd: string; env: Record<string, string>; timeoutMs?: number }): Promise<{ command: string; exitCode: number | null; output: string }[]> {
   const done: { command: string; exitCode: number | null; output: string }[] = [];
   for (const command of commands) {
-    const result = await execa('bash', ['-c', command], {
-      cwd: options.cwd,
-      env: options.env,
-      reject: false,
-      all: true,
-      timeout: options.timeoutMs ?? 600_000,
-      killSignal: 'SIGKILL',
-      stdin: 'ignore',
-    });
-    done.push({ command, exitCode: result.timedOut ? null : (result.exitCode ?? null), output: tail(String(result.all ?? '')) });
+    const result = await runShell(command, options.cwd, options.env, options.timeoutMs ?? 600_000);
+    done.push({ command, exitCode: result.exitCode, output: tail(result.output) });
     if (result.exitCode !== 0) break;
   }
   return done;
+}
+
+/**
+ * bash in its own process group; on timeout the whole group is killed, because children that
+ * inherited the output pipe (`server &`, test runners) would otherwise keep us waiting.
+ */
+async function runShell(command: string, cwd: string, env: Record<string, string>, timeoutMs: number): Promise<{ exitCode: number | null; output: string; timedOut: boolean }> {
+  const child = execa('bash', ['-c', command], { cwd, env, extendEnv: true, reject: false, all: true, detached: true, stdin: 'ignore' });
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    try {
+      if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      // the group is already gone
+    }
+  }, timeoutMs);
+  try {
+    const result = await child;
+    return { exitCode: timedOut ? null : (result.exitCode ?? null), output: String(result.all ?? ''), timedOut };
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function tail(text: string): string {

@@ -38,17 +38,29 @@ async function isOurSymlink(path: string): Promise<boolean> {
   }
 }
 
-/** One Markdown document with every file of the snapshot, for agents that read a single file. */
+/**
+ * One Markdown document with every file of the snapshot, for agents that read a single file.
+ * Nested folders count (skills live in `skills/<name>/SKILL.md`); files are sorted by path.
+ */
 export async function renderWorkflowDocument(snapshotDir: string): Promise<string> {
   const parts = ['# Team workflow', '', 'These are the team\'s agents, commands, rules and skills. Follow them.', ''];
   for (const folder of WORKFLOW_FOLDERS) {
     const dir = join(snapshotDir, folder);
     if (!existsSync(dir)) continue;
-    for (const name of (await readdir(dir)).sort()) {
-      const path = join(dir, name);
-      if (!(await lstat(path)).isFile()) continue;
-      parts.push(`## ${folder}/${name}`, '', (await readFile(path, 'utf8')).trim(), '');
+    for (const file of (await filesBelow(dir)).sort()) {
+      parts.push(`## ${folder}/${file}`, '', (await readFile(join(dir, file), 'utf8')).trim(), '');
     }
   }
   return `${parts.join('\n').trimEnd()}\n`;
+}
+
+/** Regular files below `dir`, as `/`-separated relative paths; symlinks are not followed. */
+async function filesBelow(dir: string, prefix = ''): Promise<string[]> {
+  const files: string[] = [];
+  for (const name of await readdir(dir)) {
+    const info = await lstat(join(dir, name));
+    if (info.isDirectory()) files.push(...(await filesBelow(join(dir, name), `${prefix}${name}/`)));
+    else if (info.isFile()) files.push(`${prefix}${name}`);
+  }
+  return files;
 }

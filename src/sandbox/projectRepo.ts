@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { cp, mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, realpath, rename, rm, stat } from 'node:fs/promises';
 import { basename, join, relative } from 'node:path';
 import { SandboxError } from '../errors.js';
 import { git } from './git.js';
@@ -21,23 +21,28 @@ export interface ProjectRepo {
  */
 export async function ensureProjectRepo(project: string, stateDir: string): Promise<ProjectRepo> {
   if (!existsSync(project)) throw new SandboxError(`project folder ${project} does not exist`);
-  const top = await git(project, ['rev-parse', '--show-toplevel'], { allowFail: true });
-  if (top.exitCode === 0 && top.stdout.trim() === project) {
+  // git reports the top level with symlinks resolved, so compare (and copy) the real path.
+  const source = await realpath(project);
+  const top = await git(source, ['rev-parse', '--show-toplevel'], { allowFail: true });
+  if (top.exitCode === 0 && top.stdout.trim() === source) {
     const head = await git(project, ['rev-parse', 'HEAD'], { allowFail: true });
     if (head.exitCode !== 0) throw new SandboxError(`project repository ${project} has no commit yet; commit something first`);
     return { repoDir: project, rev: head.stdout.trim(), imported: false };
   }
-  const hash = await hashFolder(project);
+  const hash = await hashFolder(source);
   const repoDir = join(stateDir, 'projects', `${basename(project)}-${hash.slice(0, 12)}`);
   if (!existsSync(join(repoDir, '.git'))) {
     // Build aside and rename, so a crash never leaves a half-made repository behind.
     const tmp = `${repoDir}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
     await rm(tmp, { recursive: true, force: true });
     await mkdir(tmp, { recursive: true });
-    await cp(project, tmp, { recursive: true, filter: (src) => !src.split(/[\\/]/).includes('.git') && !src.split(/[\\/]/).includes('node_modules') });
+    // Only names below the project count: the project itself may live under a node_modules folder.
+    const skipped = (src: string) => relative(source, src).split(/[\\/]/).some((part) => part === '.git' || part === 'node_modules');
+    await cp(source, tmp, { recursive: true, filter: (src) => !skipped(src) });
     await git(tmp, ['init', '-q', '-b', 'main']);
     await git(tmp, ['add', '-A']);
-    await git(tmp, ['commit', '-q', '-m', `import ${basename(project)} for evalflow`]);
+    // An empty folder is a valid start for "create a new project" cases.
+    await git(tmp, ['commit', '-q', '--allow-empty', '-m', `import ${basename(project)} for evalflow`]);
     await mkdir(join(stateDir, 'projects'), { recursive: true });
     try {
       await rename(tmp, repoDir);

@@ -10,7 +10,8 @@ const SCRIPT = fileURLToPath(new URL('../../scripts/temporal-binary.sh', import.
  * (about 2 minutes cold). Build progress is forwarded to `onProgress`.
  */
 export async function locateTemporalBinary(options: { onProgress?: (line: string) => void; env?: NodeJS.ProcessEnv } = {}): Promise<string> {
-  const child = execa('bash', [SCRIPT], { env: options.env ?? process.env, reject: false, stderr: 'pipe', stdout: 'pipe' });
+  // A given env is the whole environment (a command's io.env), not additions to process.env.
+  const child = execa('bash', [SCRIPT], { env: options.env ?? process.env, extendEnv: false, reject: false, stderr: 'pipe', stdout: 'pipe' });
   child.stderr?.on('data', (chunk: Buffer) => {
     for (const line of chunk.toString('utf8').split('\n')) if (line.trim()) options.onProgress?.(line);
   });

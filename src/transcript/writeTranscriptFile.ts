@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { rename, writeFile } from 'node:fs/promises';
 import type { TranscriptEvent } from './schema.js';
 
@@ -7,7 +8,8 @@ import type { TranscriptEvent } from './schema.js';
  */
 export async function writeTranscriptFile(path: string, events: readonly TranscriptEvent[]): Promise<void> {
   const body = events.map((event) => JSON.stringify(event)).join('\n');
-  const tmp = `${path}.tmp`;
+  // Unique per writer: a retried activity may rewrite the view while the old attempt still does.
+  const tmp = `${path}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
   await writeFile(tmp, body ? `${body}\n` : '');
   await rename(tmp, path);
 }

@@ -49,8 +49,9 @@ describe('replayExample on a local repository', () => {
     await expect(failure).rejects.toThrow(FormatError);
     await expect(failure).rejects.toThrow(/^local-demo: edit_history line 3 \(src\/app\.py\): Failed to match context/);
 
+    // An empty context line is "\n", which the 10-line file holds 10 times.
     const repeated = await localExample({ parts: { history: '```diff\n--- a/src/app.py\n+++ b/src/app.py\n \n+# here?\n```' } });
-    await expect(replayExample(repeated.example, { cacheDir })).rejects.toThrow(/^local-demo: edit_history line 3 \(src\/app\.py\): Context is not unique enough \(found 2 times\)/);
+    await expect(replayExample(repeated.example, { cacheDir })).rejects.toThrow(/^local-demo: edit_history line 3 \(src\/app\.py\): Context is not unique enough \(found 10 times\)/);
   });
 
   it('fails when the cursor excerpt is absent or ambiguous', async () => {

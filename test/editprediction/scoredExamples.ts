@@ -18,7 +18,7 @@ export async function scoredEprintln(): Promise<Example> {
   return scoreExample({
     ...withInputs,
     predictions: [
-      { actual_patch: expected, actual_output: '', provider: 'scripted', actual_cursor: { path: example!.cursor_path, row: 9, column: 18, offset: 0, editable_region_offset: 70 } },
+      { actual_patch: expected, actual_output: '', provider: 'scripted', actual_cursor: { path: example!.cursor_path, row: 8, column: 14, offset: 0, editable_region_offset: 70 } },
       { actual_patch: '', actual_output: '', provider: 'noop' },
     ],
   });

@@ -1,7 +1,7 @@
 import { ACCEPTED_PREDICTION_MARKER } from '../markdown.js';
 import type { Example } from '../schema.js';
 import { INLINE_CURSOR_MARKER } from '../cursor.js';
-import type { ExcerptLayout } from './editableRegion.js';
+import type { ExcerptLayout } from './excerptLayout.js';
 
 export const EDITABLE_REGION_START = '<|editable_region_start|>\n';
 export const EDITABLE_REGION_END = '\n<|editable_region_end|>';

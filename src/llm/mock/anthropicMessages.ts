@@ -18,7 +18,8 @@ const BlockSchema = z.looseObject({
 const AnthropicRequestSchema = z.looseObject({
   model: z.string(),
   system: z.union([z.string(), z.array(z.looseObject({ type: z.string(), text: z.string().optional() }))]).optional(),
-  messages: z.array(z.looseObject({ role: z.enum(['user', 'assistant']), content: z.union([z.string(), z.array(BlockSchema)]) })),
+  // Claude Code 2.1 also puts `system` messages inside the list (environment notes).
+  messages: z.array(z.looseObject({ role: z.enum(['user', 'assistant', 'system']), content: z.union([z.string(), z.array(BlockSchema)]) })),
   tools: z.array(z.looseObject({ name: z.string(), input_schema: z.record(z.string(), z.unknown()).optional() })).optional(),
   stream: z.boolean().optional(),
 });
@@ -38,11 +39,13 @@ export const anthropicMessagesDialect: MockDialect = {
 
   parse(body, headers, path): MockRequest {
     const wire = parseOrThrow(AnthropicRequestSchema, body, `POST ${path}`);
+    const system = typeof wire.system === 'string' ? wire.system : (wire.system ?? []).map((block) => block.text ?? '').join('\n');
+    const inlineSystem = wire.messages.filter((m) => m.role === 'system').map((m) => (typeof m.content === 'string' ? m.content : textOf(m.content)));
     return {
       dialect: 'anthropic-messages',
       model: wire.model,
-      system: typeof wire.system === 'string' ? wire.system : (wire.system ?? []).map((block) => block.text ?? '').join('\n'),
-      messages: wire.messages.flatMap(toMockMessages),
+      system: [system, ...inlineSystem].filter(Boolean).join('\n'),
+      messages: wire.messages.filter((m): m is typeof m & { role: 'user' | 'assistant' } => m.role !== 'system').flatMap(toMockMessages),
       tools: (wire.tools ?? []).map((tool) => ({ name: tool.name, parameters: tool.input_schema ?? {} })),
       stream: wire.stream === true,
       body,
@@ -68,7 +71,7 @@ export const anthropicMessagesDialect: MockDialect = {
   },
 };
 
-function toMockMessages(message: AnthropicRequest['messages'][number]): MockMessage[] {
+function toMockMessages(message: AnthropicRequest['messages'][number] & { role: 'user' | 'assistant' }): MockMessage[] {
   if (typeof message.content === 'string') return [{ role: message.role, content: message.content }];
   if (message.role === 'assistant') {
     const toolCalls = message.content

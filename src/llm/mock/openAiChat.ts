@@ -114,5 +114,14 @@ function textOf(content: WireMessage['content']): string {
 function usageOf(reply: MockReply) {
   const input = reply.usage?.input_tokens ?? 100;
   const output = reply.usage?.output_tokens ?? Math.max(1, Math.ceil((reply.text ?? '').length / 4));
-  return { prompt_tokens: input, completion_tokens: output, total_tokens: input + output };
+  const cached = reply.usage?.cache_read_tokens;
+  const reasoning = reply.usage?.reasoning_tokens;
+  return {
+    prompt_tokens: input,
+    completion_tokens: output,
+    total_tokens: input + output,
+    // Only when scripted, as OpenAI itself sends these details only when it has them.
+    ...(cached !== undefined ? { prompt_tokens_details: { cached_tokens: cached } } : {}),
+    ...(reasoning !== undefined ? { completion_tokens_details: { reasoning_tokens: reasoning } } : {}),
+  };
 }

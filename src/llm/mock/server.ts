@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { FormatError } from '../../errors.js';
 import { openAiChatDialect } from './openAiChat.js';
 import type { MockDialect, MockReply, MockRequest, MockScript } from './types.js';
 
@@ -18,6 +19,8 @@ export interface MockServer {
   origin: string;
   /** Every request served, in order, for assertions. */
   requests: MockRequest[];
+  /** Requests the server could not read or answer, with the reason (a client or script bug). */
+  errors: string[];
   close(): Promise<void>;
 }
 
@@ -28,10 +31,14 @@ export interface MockServer {
 export async function startMockServer(options: MockServerOptions): Promise<MockServer> {
   const dialects = [openAiChatDialect, ...(options.dialects ?? [])];
   const requests: MockRequest[] = [];
+  const errors: string[] = [];
   const server = http.createServer((req, res) => {
     void handle(req, res).catch((err: unknown) => {
-      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: { message: `mock server: ${err instanceof Error ? err.message : String(err)}` } }));
+      const message = `mock server: ${req.method} ${req.url}: ${err instanceof Error ? err.message : String(err)}`;
+      errors.push(message);
+      // A request we cannot read is the client's problem (400, not retried); anything else is ours.
+      if (!res.headersSent) res.writeHead(err instanceof FormatError || err instanceof SyntaxError ? 400 : 500, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message, type: 'invalid_request_error' } }));
     });
   });
 
@@ -49,7 +56,15 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
       res.end(JSON.stringify({ error: { message: `mock server: no dialect serves ${method} ${path}` } }));
       return;
     }
-    const body = await readJson(req);
+    let body: unknown;
+    try {
+      body = await readJson(req);
+    } catch (err) {
+      // A malformed request is the client's fault: a 500 would make it retry the same bytes.
+      res.writeHead(400, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: `mock server: request body is not JSON: ${err instanceof Error ? err.message : String(err)}` } }));
+      return;
+    }
     const request = dialect.parse(body, req.headers, path);
     requests.push(request);
     const reply: MockReply = await options.script(request);
@@ -71,6 +86,7 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
     url: `${origin}/v1`,
     origin,
     requests,
+    errors,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

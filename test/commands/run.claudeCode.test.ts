@@ -1,0 +1,174 @@
+import { existsSync } from 'node:fs';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { memoryIo } from '../../src/commands/io.js';
+import { run } from '../../src/commands/run.js';
+import { anthropicMessagesDialect } from '../../src/llm/mock/anthropicMessages.js';
+import { startMockServer, type MockServer } from '../../src/llm/mock/server.js';
+import type { MockReply, MockRequest } from '../../src/llm/mock/types.js';
+import type { TranscriptEvent } from '../../src/transcript/schema.js';
+import { startTestTemporal, type TestTemporal } from '../support/temporalServer.js';
+
+const REPO = resolve(import.meta.dirname, '../..');
+const CLAUDE = join(REPO, 'node_modules/.bin/claude');
+
+/** The user text messages of an Anthropic conversation, i.e. which dialogue turn this call serves. */
+const userTurns = (request: MockRequest) => request.messages.filter((m) => m.role === 'user' && m.content.trim() !== '').length;
+
+/**
+ * The fake Anthropic model behind the real Claude Code CLI: turn 1 runs a shell command that
+ * writes a file, turn 2 writes a file with the Write tool; after a tool result it answers.
+ * Calls without tools (Claude Code's own side requests) get a plain "ok".
+ */
+function claudeModel(request: MockRequest): MockReply {
+  const usage = { input_tokens: 120, output_tokens: 30 };
+  if (!request.tools.some((t) => t.name === 'Bash')) return { text: 'ok', usage: { input_tokens: 5, output_tokens: 1 } };
+  const last = request.messages.at(-1);
+  const turn = userTurns(request);
+  if (last?.role === 'tool') return { text: `Turn ${turn} done.`, usage };
+  if (turn === 1) {
+    return {
+      reasoning: 'I will create the file with a shell command.',
+      text: 'Creating the file.',
+      toolCalls: [{ id: 'toolu_turn1', name: 'Bash', arguments: { command: 'echo hello-from-claude > hello.txt && cat hello.txt', description: 'write hello.txt' } }],
+      usage,
+    };
+  }
+  return {
+    text: 'Writing the notes.',
+    toolCalls: [{ id: 'toolu_turn2', name: 'Write', arguments: { file_path: join(request.headers['x-sandbox'] as string ?? '', 'notes.md'), content: '# Notes\n\nhello.txt says hello.\n' } }],
+    usage,
+  };
+}
+
+describe('a real agent CLI (Claude Code) under evalflow run', () => {
+  let temporal: TestTemporal;
+  let mock: MockServer;
+  let root: string;
+
+  beforeAll(async () => {
+    expect(existsSync(CLAUDE), 'npm ci installs @anthropic-ai/claude-code').toBe(true);
+    temporal = await startTestTemporal();
+    mock = await startMockServer({
+      dialects: [anthropicMessagesDialect],
+      script: (request) => {
+        if (request.dialect === 'anthropic-messages') return claudeModel(request);
+        if (request.model === 'e2e-examiner') {
+          return { text: userTurns(request) === 1 ? 'Thanks. Now also write notes.md saying what hello.txt contains.' : '<<END>>' };
+        }
+        return {
+          text: [
+            "reasoning: 'Turn 1 ran a shell command that wrote hello.txt (exit 0); turn 2 wrote notes.md.'",
+            'result: pass',
+            'compliance: 5',
+            'execution_quality: 4',
+            'overall: 4.5',
+            "summary: 'Both files written.'",
+            'hard_requirements:',
+            "  - item: 'hello.txt says hello'",
+            '    met: true',
+            "    evidence: '[Turn 1] shell → exit=0'",
+            "  - item: 'notes.md exists'",
+            '    met: true',
+            "    evidence: '[Turn 2] write: notes.md'",
+            'suggestions: []',
+          ].join('\n'),
+        };
+      },
+    });
+    root = await mkdtemp(join(tmpdir(), 'evalflow-claude-'));
+    await cp(join(REPO, 'examples/project'), join(root, 'project'), { recursive: true });
+    await cp(join(REPO, 'examples/workflow'), join(root, 'workflow'), { recursive: true });
+    const caseDir = join(root, 'eval_sets', 'two-files');
+    await mkdir(caseDir, { recursive: true });
+    await writeFile(join(caseDir, 'meta.yaml'), 'id: two-files\nversion: v1\ntarget_workflow: add-helper\ncategory: e2e\npurpose: A real agent CLI runs two turns.\nmax_turns: 3\n');
+    await writeFile(join(caseDir, 'task.md'), '## Prompt\n\n> Please write hello.txt containing hello-from-claude.\n\n## Scenario\n\nYou want two files.\n\n## Guidance\n\nIn turn 2 ask for notes.md; then end.\n');
+    await writeFile(join(caseDir, 'rubric.md'), '## Hard requirements\n\n- hello.txt says hello\n- notes.md exists\n\n## Quality\n\n## Common failures\n');
+    await writeFile(
+      join(caseDir, 'env.yaml'),
+      'postconditions:\n  - description: hello.txt was written by a shell command\n    check: grep -qx hello-from-claude "${SANDBOX_DIR}/hello.txt"\n    severity: hard\n  - description: notes.md was written\n    check: grep -q "hello.txt says hello" "${SANDBOX_DIR}/notes.md"\n    severity: hard\n',
+    );
+    await writeFile(
+      join(root, 'evalflow.config.yaml'),
+      [
+        'project: project',
+        'workflow_dir: workflow',
+        'candidates:',
+        '  claude:',
+        '    adapter: claude-code',
+        '    model: claude-e2e',
+        `    base_url: ${mock.origin}`,
+        '    api_key_env: E2E_ANTHROPIC_KEY',
+        `    executable: ${CLAUDE}`,
+        '    turn_timeout_s: 120',
+        'examiner:',
+        '  model: e2e-examiner',
+        `  base_url: ${mock.url}`,
+        'judge:',
+        '  model: e2e-judge',
+        `  base_url: ${mock.url}`,
+        '',
+      ].join('\n'),
+    );
+  });
+  afterAll(async () => {
+    await mock?.close();
+    await temporal?.stop();
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it('drives two turns in a loopback-only namespace and records a normalised transcript', async () => {
+    const io = memoryIo(root, {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      OPENAI_API_KEY: 'sk-e2e',
+      E2E_ANTHROPIC_KEY: 'sk-ant-e2e-secret-000111',
+      EVALFLOW_HOME: join(root, '.evalflow'),
+      EVALFLOW_SANDBOX_ROOT: join(root, 'sandboxes'),
+      EVALFLOW_TEMPORAL_PORT: String(temporal.port),
+      EVALFLOW_TEMPORAL_UI_PORT: String(temporal.uiPort),
+      EVALFLOW_CANDIDATE_NETNS: 'loopback',
+    });
+    const code = await run({ candidate: 'claude' }, io);
+    const runDir = /(runs\/run-two-files-claude@\S+)/.exec(io.stdout.join('\n'))?.[1];
+    expect(io.stdout.join('\n') + io.stderr.join('\n')).toMatch(/two-files\s+completed\s+pass/);
+    expect(code).toBe(0);
+
+    const events = (await readFile(join(root, runDir!, 'transcript.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as TranscriptEvent);
+    const byTurn = (turn: number) => events.filter((e) => e.turn === turn);
+    // Paired tool events with exit codes.
+    const started = events.filter((e) => e.role === 'candidate.tool_call.started');
+    const completed = events.filter((e) => e.role === 'candidate.tool_call.completed');
+    expect(started.map((e) => e.tool?.id)).toEqual(['toolu_turn1', 'toolu_turn2']);
+    expect(completed.map((e) => e.tool?.id)).toEqual(['toolu_turn1', 'toolu_turn2']);
+    expect(completed[0]).toMatchObject({ turn: 1, tool: { kind: 'shell', exit_code: 0 } });
+    expect(completed[0]!.content).toMatch(/^shell: echo hello-from-claude > hello.txt && cat hello.txt → exit=0/);
+    expect(completed[1]).toMatchObject({ turn: 2, tool: { kind: 'write' } });
+    expect(byTurn(1).some((e) => e.role === 'candidate.thinking' && e.content.includes('create the file'))).toBe(true);
+    expect(byTurn(1).find((e) => e.role === 'candidate')?.content).toBe('Turn 1 done.');
+    expect(byTurn(2).find((e) => e.role === 'candidate')?.content).toBe('Turn 2 done.');
+    // Usage per turn: per invocation, not cumulative across the resumed session.
+    const usage = (turn: number) => byTurn(turn).find((e) => e.role === 'system' && e.usage)?.usage;
+    expect(usage(1)?.output_tokens).toBe(usage(2)?.output_tokens);
+    expect(usage(1)?.input_tokens).toBeGreaterThan(0);
+    // Turn 2 resumed the same session: the model saw turn 1's prompt and tool call again.
+    const turn2Calls = mock.requests.filter((r) => r.dialect === 'anthropic-messages' && userTurns(r) === 2);
+    expect(turn2Calls.length).toBeGreaterThan(0);
+    const history = JSON.stringify(turn2Calls[0]!.body);
+    expect(history).toContain('Please write hello.txt containing hello-from-claude.');
+    expect(history).toContain('toolu_turn1');
+    // The judge received the tool events.
+    const judgePrompt = mock.requests.filter((r) => r.model === 'e2e-judge').at(-1)!.messages.map((m) => m.content).join('\n');
+    expect(judgePrompt).toContain('shell: echo hello-from-claude > hello.txt && cat hello.txt → exit=0');
+    expect(judgePrompt).toMatch(/write: .*notes\.md/);
+    // The key never reached the run's files.
+    for (const file of ['transcript.jsonl', 'config.yaml', 'env_checklist.yaml', 'review.md', 'score.yaml']) {
+      expect(await readFile(join(root, runDir!, file), 'utf8')).not.toContain('sk-ant-e2e-secret-000111');
+    }
+  }, 240_000);
+});
