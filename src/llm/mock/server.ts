@@ -37,8 +37,9 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
       const message = `mock server: ${req.method} ${req.url}: ${err instanceof Error ? err.message : String(err)}`;
       errors.push(message);
       // A request we cannot read is the client's problem (400, not retried); anything else is ours.
-      if (!res.headersSent) res.writeHead(err instanceof FormatError || err instanceof SyntaxError ? 400 : 500, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: { message, type: 'invalid_request_error' } }));
+      const unreadable = err instanceof FormatError;
+      if (!res.headersSent) res.writeHead(unreadable ? 400 : 500, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message, type: unreadable ? 'invalid_request_error' : 'server_error' } }));
     });
   });
 

@@ -110,7 +110,8 @@ describe('mock server: OpenAI chat completions', () => {
     });
     const response = await fetch(`${server.url}/chat/completions`, { method: 'POST', body: '{"model":"m","messages":[]}' });
     expect(response.status).toBe(500);
-    expect(await response.json()).toEqual({ error: { message: 'mock server: script exploded' } });
+    expect(await response.json()).toEqual({ error: { message: 'mock server: POST /v1/chat/completions: script exploded', type: 'server_error' } });
+    expect(server.errors).toEqual(['mock server: POST /v1/chat/completions: script exploded']);
   });
 
   it('answers 400 to a body that is not JSON, without asking the script', async () => {
