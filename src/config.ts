@@ -15,6 +15,7 @@ const ModelEndpointSchema = z
     base_url: z.string().url().optional().describe('OpenAI-compatible base URL, e.g. http://127.0.0.1:8000/v1'),
     api_key_env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).optional().describe('Name of the env var holding the key'),
     adapter: z.string().optional().describe('Serve this role with an agent CLI in text-only mode instead of an API'),
+    executable: z.string().optional().describe('Path of that agent CLI when it is not on PATH'),
   })
   .strict();
 
@@ -76,7 +77,9 @@ export interface ModelEndpoint {
   model: string;
   baseUrl?: string;
   apiKeyEnv?: string;
+  /** An agent CLI adapter serving this role in text-only mode (for teams without API keys). */
   adapter?: string;
+  executable?: string;
 }
 
 /** The resolved settings every command works from (paths absolute, overrides applied). */
@@ -160,13 +163,19 @@ export async function loadSettings(cwd: string, env: NodeJS.ProcessEnv, override
   const endpoint = (role: 'examiner' | 'judge', configured: ConfigFile['examiner']): ModelEndpoint => {
     const upper = role.toUpperCase();
     const model = env[`EVALFLOW_${upper}_MODEL`] ?? configured?.model ?? env.OPENAI_MODEL ?? 'gpt-4o-mini';
+    if (configured?.adapter) {
+      // An agent CLI has its own endpoint and key variables; OpenAI's defaults do not apply.
+      const baseUrl = env[`EVALFLOW_${upper}_BASE_URL`] ?? configured.base_url;
+      return {
+        model,
+        adapter: configured.adapter,
+        ...(baseUrl ? { baseUrl } : {}),
+        ...(configured.api_key_env ? { apiKeyEnv: configured.api_key_env } : {}),
+        ...(configured.executable ? { executable: at(configured.executable) } : {}),
+      };
+    }
     const baseUrl = env[`EVALFLOW_${upper}_BASE_URL`] ?? configured?.base_url ?? env.OPENAI_BASE_URL;
-    return {
-      model,
-      apiKeyEnv: configured?.api_key_env ?? 'OPENAI_API_KEY',
-      ...(baseUrl ? { baseUrl } : {}),
-      ...(configured?.adapter ? { adapter: configured.adapter } : {}),
-    };
+    return { model, apiKeyEnv: configured?.api_key_env ?? 'OPENAI_API_KEY', ...(baseUrl ? { baseUrl } : {}) };
   };
 
   const dbFile = env.EVALFLOW_TEMPORAL_DB ?? file.temporal.db_filename ?? resolve(stateDir, 'temporal.db');

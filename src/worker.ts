@@ -6,8 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode, DefaultLogger, type NativeConnection, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { installQuietRuntime } from './temporal/runtime.js';
 import { createActivities, type ActivityDeps, type CandidateFactory } from './activities/index.js';
-import { createCandidateFactory } from './candidates/index.js';
-import type { Settings } from './config.js';
+import { createAgentCliLlm, createCandidateFactory } from './candidates/index.js';
+import type { ModelEndpoint, Settings } from './config.js';
 import { createOpenAiClient } from './llm/openaiClient.js';
 import type { LlmClient, LlmRole } from './llm/port.js';
 import type { Store } from './store/index.js';
@@ -75,7 +75,11 @@ export async function startWorkers(options: WorkerOptions): Promise<RunningWorke
   };
 }
 
-function llmForEndpoint(role: LlmRole, endpoint: { model: string; baseUrl?: string; apiKeyEnv?: string }, env: NodeJS.ProcessEnv): LlmClient {
+function llmForEndpoint(role: LlmRole, endpoint: ModelEndpoint, env: NodeJS.ProcessEnv): LlmClient {
+  if (endpoint.adapter) {
+    // An agent CLI in text-only mode: teams with agent subscriptions but no API keys.
+    return createAgentCliLlm(endpoint.adapter, { name: `${role}-${endpoint.adapter}`, model: endpoint.model, ...(endpoint.baseUrl ? { baseUrl: endpoint.baseUrl } : {}), ...(endpoint.apiKeyEnv ? { apiKeyEnv: endpoint.apiKeyEnv } : {}), ...(endpoint.executable ? { executable: endpoint.executable } : {}) }, { hostEnv: env });
+  }
   const apiKey = endpoint.apiKeyEnv ? env[endpoint.apiKeyEnv] : undefined;
   // The worker's env, not process.env, decides the default endpoint (the openai package would read process.env).
   const baseUrl = endpoint.baseUrl ?? env.OPENAI_BASE_URL;

@@ -5,7 +5,7 @@ import type { CandidateSpec } from '../candidates/adapter.js';
 import type { Settings } from '../config.js';
 import type { EvalCase } from '../evalset/index.js';
 import type { BatchInput, CaseRef } from '../run/batchSpec.js';
-import { makeBatchId, runStamp } from '../run/runId.js';
+import { makeBatchId, makeRunId, runStamp } from '../run/runId.js';
 import type { Run } from '../store/index.js';
 import { batchProgressQuery, SHARED_TASK_QUEUE, searchAttributes, type BatchProgress } from '../workflows/definitions.js';
 import type { CommandIo } from './io.js';
@@ -31,7 +31,7 @@ export interface BatchReport {
  * up); a second one leaves at once.
  */
 export async function executeBatch(settings: Settings, runtime: EvalRuntime, request: BatchRequest, io: CommandIo): Promise<BatchReport> {
-  const stamp = runStamp(new Date());
+  const stamp = await freshStamp(runtime, request);
   const batchId = makeBatchId(stamp, randomBytes(3).toString('hex'));
   const refs: CaseRef[] = request.cases.flatMap((c) =>
     request.runsPerCase > 1
@@ -104,6 +104,22 @@ export async function executeBatch(settings: Settings, runtime: EvalRuntime, req
     counts: countStatuses(runs),
   });
   return { batchId, runs, allCompleted };
+}
+
+/**
+ * A stamp no earlier run of these cases and candidate used: run ids are workflow ids and
+ * run folders, so a batch started within the same second as another must not reuse them.
+ */
+async function freshStamp(runtime: EvalRuntime, request: BatchRequest): Promise<string> {
+  let at = Date.now();
+  for (;;) {
+    const stamp = runStamp(new Date(at));
+    const first = request.cases[0];
+    const taken = first ? await runtime.store.getRun(makeRunId(first.id, request.candidate.name, stamp, request.runsPerCase > 1 ? 1 : undefined)) : null;
+    if (!taken) return stamp;
+    at += 1_000;
+    await new Promise((r) => setTimeout(r, Math.max(0, at - Date.now())));
+  }
 }
 
 function reportProgress(progress: BatchProgress, seen: Set<string>, io: CommandIo, _settings: Settings): void {

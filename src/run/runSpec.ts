@@ -25,6 +25,7 @@ const EndpointSchema = z.object({
   baseUrl: z.string().optional(),
   apiKeyEnv: z.string().optional(),
   adapter: z.string().optional(),
+  executable: z.string().optional(),
 });
 
 const CandidateSpecSchema = z.object({

@@ -54,6 +54,11 @@ describe('a real agent CLI (Claude Code) under evalflow run', () => {
     mock = await startMockServer({
       dialects: [anthropicMessagesDialect],
       script: (request) => {
+        if (request.dialect === 'anthropic-messages' && request.model === 'claude-examiner') {
+          // Claude Code serving the examiner in text-only mode: one rendered prompt, no tools.
+          const prompt = request.messages.map((m) => m.content).join('\n');
+          return { text: prompt.includes('Turn 2 done.') ? '<<END>>' : 'Thanks. Now also write notes.md saying what hello.txt contains.' };
+        }
         if (request.dialect === 'anthropic-messages') return claudeModel(request);
         if (request.model === 'e2e-examiner') {
           return { text: userTurns(request) === 1 ? 'Thanks. Now also write notes.md saying what hello.txt contains.' : '<<END>>' };
@@ -120,17 +125,7 @@ describe('a real agent CLI (Claude Code) under evalflow run', () => {
   });
 
   it('drives two turns in a loopback-only namespace and records a normalised transcript', async () => {
-    const io = memoryIo(root, {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      OPENAI_API_KEY: 'sk-e2e',
-      E2E_ANTHROPIC_KEY: 'sk-ant-e2e-secret-000111',
-      EVALFLOW_HOME: join(root, '.evalflow'),
-      EVALFLOW_SANDBOX_ROOT: join(root, 'sandboxes'),
-      EVALFLOW_TEMPORAL_PORT: String(temporal.port),
-      EVALFLOW_TEMPORAL_UI_PORT: String(temporal.uiPort),
-      EVALFLOW_CANDIDATE_NETNS: 'loopback',
-    });
+    const io = memoryIo(root, hostEnv());
     const code = await run({ candidate: 'claude' }, io);
     const runDir = /(runs\/run-two-files-claude@\S+)/.exec(io.stdout.join('\n'))?.[1];
     expect(io.stdout.join('\n') + io.stderr.join('\n')).toMatch(/two-files\s+completed\s+pass/);
@@ -171,4 +166,40 @@ describe('a real agent CLI (Claude Code) under evalflow run', () => {
       expect(await readFile(join(root, runDir!, file), 'utf8')).not.toContain('sk-ant-e2e-secret-000111');
     }
   }, 240_000);
+
+  it('lets an agent CLI serve the examiner in text-only mode', async () => {
+    await writeFile(
+      join(root, 'textonly.config.yaml'),
+      (await readFile(join(root, 'evalflow.config.yaml'), 'utf8')).replace(
+        /examiner:\n  model: e2e-examiner\n  base_url: \S+\n/,
+        `examiner:\n  model: claude-examiner\n  adapter: claude-code\n  base_url: ${mock.origin}\n  api_key_env: E2E_ANTHROPIC_KEY\n  executable: ${CLAUDE}\n`,
+      ),
+    );
+    const before = mock.requests.length;
+    const io = memoryIo(root, hostEnv());
+    const code = await run({ candidate: 'claude', config: 'textonly.config.yaml' }, io);
+    expect(io.stdout.join('\n')).toMatch(/two-files\s+completed\s+pass/);
+    expect(code).toBe(0);
+    const examinerCalls = mock.requests.slice(before).filter((r) => r.model === 'claude-examiner');
+    // Turn 2's message and the <<END>> of turn 3, each one text-only Claude Code call without tools.
+    expect(examinerCalls.length).toBeGreaterThanOrEqual(2);
+    expect(examinerCalls.every((r) => r.tools.length === 0)).toBe(true);
+    const runDir = /(runs\/run-two-files-claude@\S+)/.exec(io.stdout.join('\n'))![1]!;
+    const transcript = await readFile(join(root, runDir, 'transcript.jsonl'), 'utf8');
+    expect(transcript).toContain('Now also write notes.md');
+  }, 240_000);
+
+  function hostEnv(): NodeJS.ProcessEnv {
+    return {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      OPENAI_API_KEY: 'sk-e2e',
+      E2E_ANTHROPIC_KEY: 'sk-ant-e2e-secret-000111',
+      EVALFLOW_HOME: join(root, '.evalflow'),
+      EVALFLOW_SANDBOX_ROOT: join(root, 'sandboxes'),
+      EVALFLOW_TEMPORAL_PORT: String(temporal.port),
+      EVALFLOW_TEMPORAL_UI_PORT: String(temporal.uiPort),
+      EVALFLOW_CANDIDATE_NETNS: 'loopback',
+    };
+  }
 });
