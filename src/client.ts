@@ -109,4 +109,10 @@ function parseInteger(value: string): number {
   return n;
 }
 
+// `evalflow ... | head` closes stdout early; that is not an error.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code === 'EPIPE') process.exit(0);
+  throw err;
+});
+
 await program.parseAsync(process.argv);
