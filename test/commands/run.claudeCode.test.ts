@@ -149,8 +149,12 @@ describe('a real agent CLI (Claude Code) under evalflow run', () => {
     expect(byTurn(2).find((e) => e.role === 'candidate')?.content).toBe('Turn 2 done.');
     // Usage per turn: per invocation, not cumulative across the resumed session.
     const usage = (turn: number) => byTurn(turn).find((e) => e.role === 'system' && e.usage)?.usage;
-    expect(usage(1)?.output_tokens).toBe(usage(2)?.output_tokens);
-    expect(usage(1)?.input_tokens).toBeGreaterThan(0);
+    // Each model call of a turn was answered with 120 input / 30 output tokens.
+    const calls = (turn: number) => mock.requests.filter((r) => r.dialect === 'anthropic-messages' && r.model === 'claude-e2e' && userTurns(r) === turn).length;
+    expect(calls(1)).toBe(2);
+    expect(calls(2)).toBe(2);
+    expect(usage(1)).toMatchObject({ input_tokens: 120 * calls(1), output_tokens: 30 * calls(1) });
+    expect(usage(2)).toMatchObject({ input_tokens: 120 * calls(2), output_tokens: 30 * calls(2) });
     // Turn 2 resumed the same session: the model saw turn 1's prompt and tool call again.
     const turn2Calls = mock.requests.filter((r) => r.dialect === 'anthropic-messages' && userTurns(r) === 2);
     expect(turn2Calls.length).toBeGreaterThan(0);
@@ -171,7 +175,7 @@ describe('a real agent CLI (Claude Code) under evalflow run', () => {
     await writeFile(
       join(root, 'textonly.config.yaml'),
       (await readFile(join(root, 'evalflow.config.yaml'), 'utf8')).replace(
-        /examiner:\n  model: e2e-examiner\n  base_url: \S+\n/,
+        /examiner:\n {2}model: e2e-examiner\n {2}base_url: \S+\n/,
         `examiner:\n  model: claude-examiner\n  adapter: claude-code\n  base_url: ${mock.origin}\n  api_key_env: E2E_ANTHROPIC_KEY\n  executable: ${CLAUDE}\n`,
       ),
     );
