@@ -74,7 +74,8 @@ export function verdictActivities(deps: ActivityDeps) {
         input: { runId: spec.runId, caseId: spec.evalCase.id, rubric: spec.evalCase.rubric, postconditions, facts, events },
         signal: cancellationSignal(),
       });
-      return { score: judged.score, raw: judged.raw, model: judged.model, usage: judged.usage ?? null, attempt: activityAttempt() };
+      const score = judged.usage ? { ...judged.score, judge_usage: judged.usage } : judged.score;
+      return { score, raw: judged.raw, model: judged.model, usage: judged.usage ?? null, attempt: activityAttempt() };
     },
 
     /** score.yaml, review.md, transcript.jsonl and the store rows; the run's final state. */

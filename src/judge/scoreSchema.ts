@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { UsageSchema } from '../transcript/schema.js';
 
 /**
  * Two formats live here. `JudgeAnswerSchema` is what the judge model writes; it is lenient only
@@ -91,6 +92,7 @@ export const ScoreSchema = z.object({
     .array(z.string())
     .default([])
     .describe('Corrections evalflow made to the judge answer (salvage, clamping, unmet items, elision).'),
+  judge_usage: UsageSchema.optional().describe('Tokens the judge call used.'),
 });
 export type Score = z.infer<typeof ScoreSchema>;
 

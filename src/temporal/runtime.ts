@@ -1,17 +1,34 @@
-import { DefaultLogger, Runtime, type LogLevel } from '@temporalio/worker';
+import { DefaultLogger, Runtime, type LogEntry, type LogLevel } from '@temporalio/worker';
 
 let installed = false;
 
 /**
- * Installs the SDK runtime with a quiet logger (the default logs every worker state change at
- * INFO). Must run before the first NativeConnection or Worker; later calls do nothing.
+ * Installs the SDK runtime with a quiet, one-line logger: the default prints every worker
+ * state change at INFO and whole error objects for each retried activity. Must run before the
+ * first NativeConnection or Worker; later calls do nothing.
  */
 export function installQuietRuntime(level: LogLevel = (process.env.EVALFLOW_TEMPORAL_LOG as LogLevel | undefined) ?? 'WARN'): void {
   if (installed) return;
   installed = true;
   try {
-    Runtime.install({ logger: new DefaultLogger(level) });
+    Runtime.install({
+      logger: new DefaultLogger(level, (entry) => {
+        // The host queue serves activities only, by design.
+        if (entry.message.startsWith('No workflows registered')) return;
+        process.stderr.write(`${formatLogEntry(entry)}\n`);
+      }),
+    });
   } catch {
     // a runtime already exists (a test installed its own): keep it
   }
+}
+
+/** `temporal warn: Activity failed (judgeRun, run-x, attempt 2): HTTP 429 slow down` */
+export function formatLogEntry(entry: LogEntry): string {
+  const meta = entry.meta ?? {};
+  const context = [meta.activityType, meta.workflowType && !meta.activityType ? meta.workflowType : undefined, meta.workflowId, meta.attempt ? `attempt ${String(meta.attempt)}` : undefined]
+    .filter((part) => part !== undefined && part !== '')
+    .map(String);
+  const error = meta.error instanceof Error ? meta.error.message : meta.error !== undefined ? String(meta.error) : '';
+  return `temporal ${entry.level.toLowerCase()}: ${entry.message}${context.length ? ` (${context.join(', ')})` : ''}${error ? `: ${error}` : ''}`;
 }

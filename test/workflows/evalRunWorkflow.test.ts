@@ -113,7 +113,7 @@ describe.each<Backend>(['pglite', 'postgres'])('evalRunWorkflow on the real dev 
     expect(await readFile(join(runDir, 'transcript.jsonl'), 'utf8')).not.toContain('sk-test-secret-value-1234');
 
     const score = parseYaml(await readFile(join(runDir, 'score.yaml'), 'utf8')) as Record<string, unknown>;
-    expect(score).toMatchObject({ result: 'pass', overall: 4, run_id: spec.runId, salvaged: false });
+    expect(score).toMatchObject({ result: 'pass', overall: 4, run_id: spec.runId, salvaged: false, judge_usage: { input_tokens: 100 } });
     const review = await readFile(join(runDir, 'review.md'), 'utf8');
     expect(review).toContain('2 of 2 hard requirements met.');
     const checklist = parseYaml(await readFile(join(runDir, 'env_checklist.yaml'), 'utf8')) as { postconditions: { passed: boolean }[]; workflow_rev: string };
