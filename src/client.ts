@@ -37,6 +37,16 @@ program
   .action((runId: string, options) => dispatch('show', { ...options, runId }));
 
 program
+  .command('rejudge')
+  .description('judge finished runs again from their stored transcripts (the candidate is not re-run)')
+  .argument('[run_ids...]')
+  .addOption(configOption)
+  .option('--batch <id>', 'every run of a batch (with --status: only those)')
+  .option('--status <status>', 'runs with this status, e.g. judge_failed')
+  .option('--judge-model <model>', 'judge with this model instead of the run\'s own')
+  .action((runIds: string[], options) => dispatch('rejudge', { ...options, runIds }));
+
+program
   .command('validate')
   .description('check eval cases without running anything; exits 1 on any problem')
   .argument('[paths...]', 'eval bank folders or case folders (default: eval_sets)')
@@ -78,6 +88,30 @@ program
   .option('--runs-dir <dir>', 'where run directories go (default: runs)')
   .action((options) => dispatch('demo', options));
 
+program
+  .command('ep')
+  .description("edit-prediction evals on Zed's `ep` examples; predict, score and eval run as one durable batch")
+  .argument('<subcommand>', 'read | predict | score | eval')
+  .argument('[inputs...]', 'example files: .md, .json, .jsonl, or - (JSONL on stdin)')
+  .addOption(configOption)
+  .option('--name <text>', 'keep examples whose name contains this')
+  .option('--repo <text>', 'keep examples whose repository_url contains this')
+  .option('--offset <n>', 'skip the first n examples in input order (before sorting and filters)', parseCount)
+  .option('--limit <n>', 'process at most n examples (after filters and resume)', parseCount)
+  .option('--max-parallelism <n>', 'repositories processed at the same time (default 10)', parseInteger)
+  .option('-o, --output <path>', 'append JSONL here, resuming from what it holds; with --markdown, a directory')
+  .option('-i, --in-place', 'rewrite the single input file with the results (as JSONL)')
+  .option('-m, --markdown', 'write one .md per example (spec only) into the -o directory')
+  .option('-f, --failfast', 'stop after the first failed example')
+  .option('--failed <mode>', 'failed examples: keep (written as they are), skip, skip-no-files', 'keep')
+  .option('-p, --provider <name>', 'who predicts: noop | openai (default openai)')
+  .option('--model <model>', 'model of the openai provider (default: EVALFLOW_EP_MODEL, edit_prediction.model, OPENAI_MODEL)')
+  .option('--summary-json <path>', 'score, eval: write the summary metrics as JSON')
+  .option('--beta <b>', 'delta chrF β (default 0.5)', parseFloat)
+  .option('--verbose', 'eval: show every row of the report')
+  .option('--no-worker', 'do not run a worker in this process (workers run elsewhere)')
+  .action((subcommand: string, inputs: string[], options) => dispatch('ep', { ...options, subcommand, inputs }));
+
 async function dispatch(name: string, options: Record<string, unknown>): Promise<void> {
   const io = processIo();
   try {
@@ -114,5 +148,11 @@ process.stdout.on('error', (err: NodeJS.ErrnoException) => {
   if (err.code === 'EPIPE') process.exit(0);
   throw err;
 });
+
+function parseCount(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`expected a whole number (0 or more), found '${value}'`);
+  return n;
+}
 
 await program.parseAsync(process.argv);

@@ -42,6 +42,7 @@ export const ConfigFileSchema = z
     candidates: z.record(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/), CandidateConfigSchema).default({}),
     examiner: ModelEndpointSchema.optional(),
     judge: ModelEndpointSchema.optional(),
+    edit_prediction: ModelEndpointSchema.optional().describe('Model of `evalflow ep --provider openai`'),
     defaults: z
       .object({
         candidate: z.string().optional(),
@@ -95,6 +96,8 @@ export interface Settings {
   defaultCandidate: string;
   examiner: ModelEndpoint;
   judge: ModelEndpoint;
+  /** The model `evalflow ep --provider openai` predicts with (EVALFLOW_EP_MODEL, edit_prediction, OPENAI_MODEL). */
+  editPrediction: ModelEndpoint;
   parallelism: number;
   runsPerCase: number;
   turnTimeoutS: number;
@@ -178,6 +181,13 @@ export async function loadSettings(cwd: string, env: NodeJS.ProcessEnv, override
     return { model, apiKeyEnv: configured?.api_key_env ?? 'OPENAI_API_KEY', ...(baseUrl ? { baseUrl } : {}) };
   };
 
+  const epBaseUrl = env.EVALFLOW_EP_BASE_URL ?? file.edit_prediction?.base_url ?? env.OPENAI_BASE_URL;
+  const editPrediction: ModelEndpoint = {
+    model: env.EVALFLOW_EP_MODEL ?? file.edit_prediction?.model ?? env.OPENAI_MODEL ?? 'gpt-4o-mini',
+    apiKeyEnv: file.edit_prediction?.api_key_env ?? 'OPENAI_API_KEY',
+    ...(epBaseUrl ? { baseUrl: epBaseUrl } : {}),
+  };
+
   const dbFile = env.EVALFLOW_TEMPORAL_DB ?? file.temporal.db_filename ?? resolve(stateDir, 'temporal.db');
   const databaseUrl = env[file.store.database_url_env] || undefined;
   const settings: Settings = {
@@ -192,6 +202,7 @@ export async function loadSettings(cwd: string, env: NodeJS.ProcessEnv, override
     defaultCandidate: overrides.candidate ?? file.defaults.candidate ?? 'builtin',
     examiner: endpoint('examiner', file.examiner),
     judge: endpoint('judge', file.judge),
+    editPrediction,
     parallelism: file.defaults.parallelism ?? 2,
     runsPerCase: file.defaults.runs_per_case ?? 1,
     turnTimeoutS: file.defaults.turn_timeout_s ?? 900,

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CandidateSession } from '../candidates/adapter.js';
-import { CandidateError } from '../errors.js';
+import { CandidateError, LlmError } from '../errors.js';
 import { firstMessage, nextMessage, type DialogueMessage } from '../examiner/index.js';
 import type { RunSpec } from '../run/runSpec.js';
 import { restoreTurnCheckpoint, saveTurnCheckpoint, type TurnCheckpoint } from '../sandbox/checkpoint.js';
@@ -131,10 +131,13 @@ export function dialogueActivities(deps: ActivityDeps) {
         }
         output = { session: result.session, attempt };
       } catch (err) {
-        if (!(err instanceof CandidateError) || cancellationSignal().aborted) {
+        // Ours, not the candidate's: a cancellation, an infra error, or the builtin agent's model
+        // endpoint failing (retried by Temporal from the restored sandbox when retryable).
+        const infra = !(err instanceof CandidateError) || cancellationSignal().aborted || err.cause instanceof LlmError;
+        if (infra) {
           await flushing;
           await flush();
-          throw err;
+          throw err instanceof CandidateError && err.cause instanceof LlmError ? err.cause : err;
         }
         const tail = err.details.stderrTail ? `\nstderr tail:\n${err.details.stderrTail}` : '';
         pending.push(toEvent({ role: 'system', content: `candidate turn ${turn} failed: ${err.message}${tail}` }));

@@ -3,14 +3,18 @@ import { isEvalflowError } from '../errors.js';
 import { cleanupActivities } from './cleanup.js';
 import type { ActivityDeps } from './deps.js';
 import { dialogueActivities } from './dialogue.js';
+import { editPredictionActivities } from './editPrediction.js';
 import { planActivities } from './plan.js';
 import { prepareActivities } from './prepare.js';
+import { rejudgeActivities } from './rejudge.js';
 import { verdictActivities } from './verdict.js';
 
 export type { ActivityDeps, CandidateFactory } from './deps.js';
 export type { CandidateTurnOutput, ExaminerTurnOutput } from './dialogue.js';
+export type { EpExampleRef, EpLoadOutput, EpPredictOutput, EpScoreOutput } from './editPrediction.js';
 export type { PreparedRun, SetupOutcome } from './prepare.js';
-export type { JudgeOutput, RecordInput, RunFacts } from './verdict.js';
+export type { JudgeInputRecord, JudgeOutput, RecordInput, RunFacts } from './verdict.js';
+export type { RejudgeInput } from './rejudge.js';
 
 /**
  * Every activity of evalflow, built from injected dependencies. Each is a thin stage over the
@@ -24,6 +28,8 @@ export function createActivities(deps: ActivityDeps) {
     ...dialogueActivities(deps),
     ...verdictActivities(deps),
     ...cleanupActivities(deps),
+    ...rejudgeActivities(deps),
+    ...editPredictionActivities(deps),
   };
   return wrapFailures(activities);
 }

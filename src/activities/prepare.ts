@@ -51,6 +51,7 @@ export function prepareActivities(deps: ActivityDeps) {
         temporal_workflow_id: ids.workflowId,
         temporal_run_id: ids.runId,
         config: runConfig(spec) as unknown as Record<string, unknown>,
+        spec: spec as unknown as Record<string, unknown>,
         started_at: deps.now().toISOString(),
       });
       await writeYamlFile(join(paths.runDir, 'config.yaml'), runConfig(spec));

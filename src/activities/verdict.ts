@@ -38,6 +38,14 @@ export interface JudgeOutput {
   attempt: number;
 }
 
+/** What `runs.judge_input` holds. */
+export interface JudgeInputRecord {
+  facts: RunFacts;
+  postconditions: CheckResult[];
+  /** The host whose queue owns the run directory. */
+  host_id: string;
+}
+
 export interface RecordInput {
   spec: RunSpec;
   status: RunStatus;
@@ -123,7 +131,11 @@ export function verdictActivities(deps: ActivityDeps) {
       await writeFile(join(paths.runDir, 'review.md'), review);
       await writeTranscriptFile(paths.transcriptFile, await deps.store.getTranscript(spec.runId, { attempts: 'all' }));
       const anomalyLines = anomalies.map(describeAnomalyLine);
+      // Enough to judge the run again later from the store (`evalflow rejudge`).
+      const judgeInput: JudgeInputRecord | null =
+        status === 'completed' || status === 'judge_failed' ? { facts, postconditions: input.postconditions, host_id: deps.hostId } : null;
       await deps.store.updateRun(spec.runId, {
+        ...(judgeInput ? { judge_input: judgeInput as unknown as Record<string, unknown> } : {}),
         status,
         result,
         overall,

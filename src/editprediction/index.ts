@@ -53,3 +53,20 @@ export { loadProject, predictExample, scoreExample, promptInputsFromSpec } from 
 export type { ScoreOptions } from './pipeline.js';
 export { selectExamples, groupExamplesByRepository } from './selection.js';
 export type { SelectionOptions } from './selection.js';
+export { exampleKey } from './exampleKey.js';
+export { exampleFromRows, exampleRow, predictionRows, storedPrediction } from './storedExample.js';
+export type { ExampleRow, PredictionRow, ScoreRow } from './storedExample.js';
+export { MAX_FAILURES_KEPT } from './batchSpec.js';
+export type {
+  EpBatchCounts,
+  EpBatchExample,
+  EpBatchInput,
+  EpBatchOutcome,
+  EpBatchResult,
+  EpBatchStage,
+  EpExampleFailure,
+  EpModelEndpoint,
+  EpProviderSpec,
+} from './batchSpec.js';
+export { resumeOutput } from './resumeOutput.js';
+export { writeFailureArtifacts } from './failureArtifacts.js';

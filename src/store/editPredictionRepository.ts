@@ -5,7 +5,7 @@ import type { SqlExecutor } from './sqlExecutor.js';
 import type { Store } from './store.js';
 import { isForeignKeyViolation, onlyRow, storeFailure, storeOperation } from './storeOperation.js';
 
-type EpMethods = 'saveEpExample' | 'saveEpPrediction' | 'getEpPredictions' | 'saveEpScore' | 'listEpScores';
+type EpMethods = 'saveEpExample' | 'getEpExample' | 'saveEpPrediction' | 'getEpPredictions' | 'saveEpScore' | 'listEpScores';
 
 const KEY = 'batch_id, example_key, provider, repetition';
 
@@ -25,6 +25,13 @@ export function createEditPredictionRepository(sql: SqlExecutor): Pick<Store, Ep
           [input.example_key, input.name, input.repository_url, input.revision, JSON.stringify(input.spec)],
         );
         return parseOrThrow(EpExampleSchema, onlyRow(rows, 'saveEpExample'), 'store: ep_examples row');
+      });
+    },
+
+    async getEpExample(exampleKey) {
+      return storeOperation(sql, `getEpExample(${JSON.stringify(exampleKey)})`, async () => {
+        const rows = await sql.query(`SELECT example_key, name, repository_url, revision, spec, created_at FROM ep_examples WHERE example_key = $1`, [exampleKey]);
+        return rows[0] === undefined ? null : parseOrThrow(EpExampleSchema, rows[0], 'store: ep_examples row');
       });
     },
 

@@ -24,6 +24,8 @@ const WRITABLE = {
   temporal_workflow_id: 'text',
   temporal_run_id: 'text',
   config: 'jsonb',
+  spec: 'jsonb',
+  judge_input: 'jsonb',
   anomalies: 'jsonb',
   error: 'text',
   started_at: 'timestamptz',

@@ -73,6 +73,8 @@ export interface Store {
 
   /** Inserts or refreshes an edit-prediction example under its `example_key`. */
   saveEpExample(example: EpExampleInput): Promise<EpExample>;
+  /** The example saved under `exampleKey`, or null. */
+  getEpExample(exampleKey: string): Promise<EpExample | null>;
   /** Inserts or replaces one prediction; its example must be saved first. */
   saveEpPrediction(prediction: EpPredictionInput): Promise<EpPrediction>;
   /** Ordered by provider, then repetition. */

@@ -1,5 +1,6 @@
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import { defineQuery } from '@temporalio/workflow';
+import type { EpBatchOutcome } from '../editprediction/batchSpec.js';
 
 /**
  * Names shared by workflows, the worker and the CLI: task queues, queries and search
@@ -48,3 +49,17 @@ export interface BatchProgress {
 
 export const runProgressQuery = defineQuery<RunProgress>('runProgress');
 export const batchProgressQuery = defineQuery<BatchProgress>('batchProgress');
+
+/** Where an edit-prediction batch stands (`evalflow ep` prints its outcomes as they come). */
+export interface EpBatchProgress {
+  batchId: string;
+  total: number;
+  finished: number;
+  failed: number;
+  /** Names of the examples being worked on. */
+  running: string[];
+  /** Finished examples in finishing order (the most recent few hundred). */
+  outcomes: EpBatchOutcome[];
+}
+
+export const epBatchProgressQuery = defineQuery<EpBatchProgress>('epBatchProgress');

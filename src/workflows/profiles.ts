@@ -37,8 +37,8 @@ export const judgeProfile: ActivityOptions = {
 
 /**
  * One candidate turn: long, heartbeating on every event. A candidate that fails its own turn
- * is reported as the turn's outcome, not thrown; what is thrown is ours (infra) and retried
- * once after the sandbox is restored to the start of the turn.
+ * is reported as the turn's outcome, not thrown; what is thrown is ours (infra, or the builtin
+ * agent's model endpoint) and retried after the sandbox is restored to the start of the turn.
  */
 export function candidateProfile(turnTimeoutS: number): ActivityOptions {
   return {
@@ -46,6 +46,32 @@ export function candidateProfile(turnTimeoutS: number): ActivityOptions {
     heartbeatTimeout: '60s',
     // Cleanup must not start while the agent process still runs in the sandbox.
     cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
-    retry: { ...backoff, maximumAttempts: 2, nonRetryableErrorTypes: [...NEVER_RETRY, 'SandboxError'] },
+    retry: { ...backoff, maximumAttempts: 3, nonRetryableErrorTypes: [...NEVER_RETRY, 'SandboxError'] },
   };
 }
+
+/**
+ * Edit prediction: replaying an example in its repository's worktree (host queue). Heartbeats
+ * every few seconds, so a dead worker is noticed in seconds and the example moves on.
+ */
+export const epLoadProfile: ActivityOptions = {
+  ...hostProfile,
+  heartbeatTimeout: '10s',
+};
+
+/**
+ * Edit prediction: one model call, retried with backoff on 429/5xx (a 4xx, or an example that
+ * cannot be predicted, is not). Heartbeats while waiting for the model, so a worker that dies
+ * mid-call is noticed in seconds; the retry finds a prediction saved before the crash.
+ */
+export const epPredictProfile: ActivityOptions = {
+  startToCloseTimeout: '5m',
+  heartbeatTimeout: '10s',
+  retry: { ...backoff, maximumAttempts: 6, nonRetryableErrorTypes: NEVER_RETRY },
+};
+
+/** Edit prediction: scoring from the store (pure CPU, usually milliseconds; it cannot heartbeat mid-metric). */
+export const epScoreProfile: ActivityOptions = {
+  startToCloseTimeout: '1m',
+  retry: { ...backoff, maximumAttempts: 3, nonRetryableErrorTypes: NEVER_RETRY },
+};

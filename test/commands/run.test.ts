@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryIo } from '../../src/commands/io.js';
 import { run } from '../../src/commands/run.js';
+import { run as rejudge } from '../../src/commands/rejudge.js';
 import { run as show } from '../../src/commands/show.js';
 import { startMockServer, type MockServer } from '../../src/llm/mock/server.js';
 import { startTestTemporal, type TestTemporal } from '../support/temporalServer.js';
@@ -107,6 +108,15 @@ describe('evalflow run', () => {
     expect(await show({ runId }, shown)).toBe(0);
     expect(shown.stdout.join('\n')).toContain('status    completed, pass, overall 4');
     expect(shown.stdout.join('\n')).toContain('✓ out/runs/' + runId + '/review.md');
+
+    // Judge it again with another model: the candidate script is not run again.
+    const judged = mock.requests.filter((r) => r.model === 'cfg-judge-2').length;
+    const again = memoryIo(root, env);
+    expect(await rejudge({ runIds: [runId], judgeModel: 'cfg-judge-2' }, again)).toBe(0);
+    expect(mock.requests.filter((r) => r.model === 'cfg-judge-2').length).toBe(judged + 1);
+    expect(again.stdout.join('\n')).toMatch(/fix-slug-dashes\s+completed\s+pass\s+4\.0/);
+    const missing = memoryIo(root, env);
+    await expect(rejudge({ runIds: ['run-nope-x@20200101T000000'] }, missing)).rejects.toThrow('no such run in the store: run-nope-x@20200101T000000');
   });
 
   it('refuses to start when a selected case is invalid, naming the file and field', async () => {

@@ -3,6 +3,10 @@ import { StoreError } from '../../src/errors.js';
 import { openStore } from '../../src/store/index.js';
 import type { Store } from '../../src/store/index.js';
 import { BACKENDS, dropSchema, postgresUrl, randomSchema, rawPostgres, storeOptions } from './testBackends.js';
+import { migrations } from '../../src/store/migrations/migrations.js';
+
+const VERSIONS = migrations.map((m) => m.version);
+const LATEST = VERSIONS.at(-1);
 
 describe.each(BACKENDS)('migrations on %s', (backend) => {
   const schema = randomSchema();
@@ -14,8 +18,8 @@ describe.each(BACKENDS)('migrations on %s', (backend) => {
   it('apply every migration once, in order, and nothing on a second run', async () => {
     const store = await openStore({ ...(await storeOptions(backend, schema)), migrate: false });
     try {
-      expect(await store.migrate()).toEqual({ applied: [1, 2, 3, 4], current: 4 });
-      expect(await store.migrate()).toEqual({ applied: [], current: 4 });
+      expect(await store.migrate()).toEqual({ applied: VERSIONS, current: LATEST });
+      expect(await store.migrate()).toEqual({ applied: [], current: LATEST });
       // The tables exist and work after a second run.
       expect(await store.listRuns()).toEqual([]);
     } finally {
@@ -26,7 +30,7 @@ describe.each(BACKENDS)('migrations on %s', (backend) => {
   it('openStore migrates by default', async () => {
     const store = await openStore(await storeOptions(backend, otherSchema));
     try {
-      expect(await store.migrate()).toEqual({ applied: [], current: 4 });
+      expect(await store.migrate()).toEqual({ applied: [], current: LATEST });
     } finally {
       await store.close();
     }
@@ -43,10 +47,10 @@ describe('migrations on postgres, concurrently', () => {
     const stores: Store[] = await Promise.all([1, 2, 3, 4].map(() => openStore({ databaseUrl, schema, migrate: false })));
     try {
       const reports = await Promise.all(stores.map((store) => store.migrate()));
-      expect(reports.flatMap((r) => r.applied).sort()).toEqual([1, 2, 3, 4]);
-      expect(reports.every((r) => r.current === 4)).toBe(true);
+      expect(reports.flatMap((r) => r.applied).sort((a, b) => a - b)).toEqual(VERSIONS);
+      expect(reports.every((r) => r.current === LATEST)).toBe(true);
       const recorded = await rawPostgres<{ version: number }>(`SELECT version FROM ${schema}.schema_migrations ORDER BY version`);
-      expect(recorded.map((r) => r.version)).toEqual([1, 2, 3, 4]);
+      expect(recorded.map((r) => r.version)).toEqual(VERSIONS);
     } finally {
       await Promise.all(stores.map((store) => store.close()));
     }
@@ -59,7 +63,7 @@ describe('migrations on postgres, concurrently', () => {
       const stores = await Promise.all([1, 2, 3, 4].map(() => openStore({ databaseUrl, schema: fresh })));
       await Promise.all(stores.map((store) => store.close()));
       const recorded = await rawPostgres<{ n: number }>(`SELECT count(*)::int AS n FROM ${fresh}.schema_migrations`);
-      expect(recorded).toEqual([{ n: 4 }]);
+      expect(recorded).toEqual([{ n: VERSIONS.length }]);
     } finally {
       await dropSchema(fresh);
     }

@@ -8,6 +8,7 @@ import { ConfigError, StoreError } from '../../src/errors.js';
 import { openStore } from '../../src/store/index.js';
 import { aRun, aScore, anEvent } from './builders.js';
 import { BACKENDS, dropSchema, postgresUrl, randomSchema, storeOptions } from './testBackends.js';
+import { migrations } from '../../src/store/migrations/migrations.js';
 
 describe('openStore on postgres: failures never show the password', () => {
   it('names the redacted address when the server is unreachable', async () => {
@@ -100,7 +101,7 @@ describe('openStore with a PGlite data dir', () => {
 
     const second = await openStore({ pgliteDir: dataDir, schema: 'team_a' });
     try {
-      expect(await second.migrate()).toEqual({ applied: [], current: 4 });
+      expect(await second.migrate()).toEqual({ applied: [], current: migrations.length });
       expect(await second.getRun('run-kept')).toMatchObject({ run_id: 'run-kept', result: 'pass' });
       expect((await second.getTranscript('run-kept')).map((e) => e.content)).toEqual(['hello']);
       expect(await second.getScore('run-kept')).toMatchObject({ overall: 3.75 });

@@ -49,10 +49,12 @@ const judgeAnswer = (result: 'pass' | 'fail') =>
   ].join('\n');
 
 /** The examiner ends after the first answer; the candidate writes and checks; the judge answers `judge`. */
-function script(judge: (request: MockRequest) => MockReply) {
+function script(judge: (request: MockRequest) => MockReply, candidateQueue: () => MockReply | undefined = () => undefined) {
   return (request: MockRequest): MockReply => {
     if (request.model === 'test-examiner') return { text: '<<END>>' };
     if (request.model === 'test-judge') return judge(request);
+    const queued = candidateQueue();
+    if (queued) return queued;
     const steps = request.messages.filter((m) => m.role === 'assistant').length;
     if (steps === 0) return { reasoning: 'I will write the file.', toolCalls: [{ name: 'write_file', arguments: { path: 'greeting.txt', content: 'hello\n' } }] };
     if (steps === 1) return { toolCalls: [{ name: 'run_shell', arguments: { command: 'cat greeting.txt; env | grep -c OPENAI_API_KEY || true' } }] };
@@ -66,6 +68,8 @@ describe.each<Backend>(['pglite', 'postgres'])('evalRunWorkflow on the real dev 
   let judgeMode: 'good' | 'broken' = 'good';
   /** Replies the judge gives first, one per call, before answering by judgeMode. */
   let judgeQueue: MockReply[] = [];
+  /** Replies the builtin candidate's model gives first. */
+  let candidateQueue: MockReply[] = [];
 
   beforeAll(async () => {
     temporal = await startTestTemporal();
@@ -77,7 +81,7 @@ describe.each<Backend>(['pglite', 'postgres'])('evalRunWorkflow on the real dev 
         if (queued) return queued;
         if (judgeMode === 'broken') return { text: `result: pass\ncompliance: 4\nexecution_quality: 3\noverall: 3.5\nsummary: it worked: mostly\n  - [unclosed` };
         return { text: judgeAnswer('pass') };
-      }),
+      }, () => candidateQueue.shift()),
     });
     await harness.writeCase('write-greeting', greetingCase());
   });
@@ -198,6 +202,21 @@ describe.each<Backend>(['pglite', 'postgres'])('evalRunWorkflow on the real dev 
     expect(score).toMatchObject({ salvaged: true, compliance: 4, execution_quality: 3, overall: 3.5 });
     // Salvaged hard items are unknown, so the verdict rules cannot let it pass.
     expect(await readFile(join(harness.runsDir, spec.runId, 'review.md'), 'utf8')).toMatch(/salvag/i);
+  });
+
+  it('retries a turn whose builtin model endpoint fails (infra, not the candidate), from a restored sandbox', async () => {
+    judgeMode = 'good';
+    // The first model call of attempt 1 writes the file; the next one hits a 503.
+    candidateQueue = [{ toolCalls: [{ name: 'write_file', arguments: { path: 'stray.txt', content: 'from attempt 1' } }] }, { status: 503, errorMessage: 'overloaded' }];
+    const { outcome, spec } = await harness.runCase('write-greeting', builtinCandidate(harness.mock));
+    expect(outcome).toMatchObject({ status: 'completed', result: 'pass' });
+    expect(outcome.anomalies).toContain('infra retries: 1');
+    const events = await harness.store.getTranscript(spec.runId, { attempts: 'all' });
+    expect(events.filter((e) => e.role === 'candidate.tool_call.completed' && e.attempt === 1).map((e) => e.content)).toEqual(['write: stray.txt (+1 lines)']);
+    expect(events.filter((e) => e.role === 'system' && e.content.includes('failed'))).toEqual([]);
+    const checklist = parseYaml(await readFile(join(harness.runsDir, spec.runId, 'env_checklist.yaml'), 'utf8')) as { postconditions: { description: string; passed: boolean }[] };
+    // Attempt 1's stray file was rolled back before attempt 2: git sees only greeting.txt.
+    expect(checklist.postconditions.find((p) => p.description.startsWith('git sees only'))?.passed).toBe(true);
   });
 
   it('retries a judge that answers 429 twice, then records the verdict', async () => {

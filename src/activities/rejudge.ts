@@ -1,0 +1,30 @@
+import { ConfigError } from '../errors.js';
+import { RunSpecSchema, type RunSpec } from '../run/runSpec.js';
+import { parseOrThrow } from '../format.js';
+import { hostTaskQueue } from '../workflows/definitions.js';
+import type { ActivityDeps } from './deps.js';
+import type { JudgeInputRecord } from './verdict.js';
+
+export interface RejudgeInput {
+  spec: RunSpec;
+  facts: JudgeInputRecord['facts'];
+  postconditions: JudgeInputRecord['postconditions'];
+  /** The queue of the host that holds the run directory (score.yaml and review.md are rewritten there). */
+  hostQueue: string;
+}
+
+export function rejudgeActivities(deps: ActivityDeps) {
+  return {
+    /** What judging a run again needs, from the store; runs that never reached the judge are refused. */
+    async loadRejudgeInput({ runId }: { runId: string }): Promise<RejudgeInput> {
+      const run = await deps.store.getRun(runId);
+      if (!run) throw new ConfigError(`no run ${runId} in the store`);
+      if (!run.spec || !run.judge_input) {
+        throw new ConfigError(`run ${runId} (${run.status}) never reached the judge, so there is nothing to rejudge; start a new run instead`);
+      }
+      const spec = parseOrThrow(RunSpecSchema, run.spec, `store: runs.spec of ${runId}`);
+      const judgeInput = run.judge_input as unknown as JudgeInputRecord;
+      return { spec, facts: judgeInput.facts, postconditions: judgeInput.postconditions, hostQueue: hostTaskQueue(judgeInput.host_id) };
+    },
+  };
+}

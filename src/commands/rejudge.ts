@@ -1,0 +1,77 @@
+import { WorkflowFailedError } from '@temporalio/client';
+import { loadSettings } from '../config.js';
+import { ConfigError } from '../errors.js';
+import { runStamp } from '../run/runId.js';
+import type { RunOutcome } from '../run/runSpec.js';
+import type { Run } from '../store/index.js';
+import { RunStatusSchema } from '../store/index.js';
+import { SHARED_TASK_QUEUE, searchAttributes } from '../workflows/definitions.js';
+import { formatRunTable } from './executeBatch.js';
+import type { CommandIo } from './io.js';
+import { openRuntime } from './runtime.js';
+
+export interface RejudgeOptions {
+  runIds?: string[];
+  batch?: string;
+  status?: string;
+  judgeModel?: string;
+  config?: string;
+}
+
+/**
+ * `evalflow rejudge`: judges finished runs again from their stored transcripts, e.g. the
+ * `judge_failed` ones of a batch, or all runs with a new judge model. Exit 0 when every run
+ * got a verdict.
+ */
+export async function run(options: RejudgeOptions, io: CommandIo): Promise<number> {
+  const settings = await loadSettings(io.cwd, io.env, options.config ? { configPath: options.config } : {});
+  const runtime = await openRuntime(settings, io, { worker: 'auto' });
+  try {
+    const runs = await selectRuns(runtime.store, options);
+    if (runs.length === 0) throw new ConfigError('no runs match; name run ids, or select with --batch and/or --status');
+    const stamp = runStamp(new Date());
+    io.err(`rejudging ${runs.length} run${runs.length === 1 ? '' : 's'}${options.judgeModel ? ` with ${options.judgeModel}` : ''}`);
+    const outcomes = await Promise.all(
+      runs.map(async (target): Promise<RunOutcome | null> => {
+        try {
+          const outcome = (await runtime.temporal.client.workflow.execute('rejudgeWorkflow', {
+            workflowId: `rejudge-${target.run_id}@${stamp}`,
+            taskQueue: SHARED_TASK_QUEUE,
+            args: [{ runId: target.run_id, ...(options.judgeModel ? { judgeModel: options.judgeModel } : {}) }],
+            typedSearchAttributes: [
+              { key: searchAttributes.caseId, value: target.case_id },
+              { key: searchAttributes.candidate, value: target.candidate },
+              ...(target.batch_id ? [{ key: searchAttributes.batchId, value: target.batch_id }] : []),
+            ],
+          })) as RunOutcome;
+          io.err(`${target.run_id}: ${outcome.status}${outcome.result ? ` ${outcome.result}` : ''}`);
+          return outcome;
+        } catch (err) {
+          const cause = err instanceof WorkflowFailedError ? err.cause : undefined;
+          const message = cause instanceof Error ? ((cause.cause instanceof Error ? cause.cause.message : undefined) ?? cause.message) : (err as Error).message;
+          io.err(`${target.run_id}: not rejudged: ${message}`);
+          return null;
+        }
+      }),
+    );
+    const refreshed = await Promise.all(runs.map(async (r) => (await runtime.store.getRun(r.run_id)) ?? r));
+    io.out('');
+    for (const line of formatRunTable(refreshed, io.cwd)) io.out(line);
+    return outcomes.every((o) => o?.status === 'completed') ? 0 : 1;
+  } finally {
+    await runtime.close();
+  }
+}
+
+async function selectRuns(store: { getRun(id: string): Promise<Run | null>; listRuns(filter: object): Promise<Run[]> }, options: RejudgeOptions): Promise<Run[]> {
+  if (options.runIds?.length) {
+    const found = await Promise.all(options.runIds.map(async (id) => [id, await store.getRun(id)] as const));
+    const missing = found.filter(([, r]) => !r).map(([id]) => id);
+    if (missing.length) throw new ConfigError(`no such run in the store: ${missing.join(', ')}`);
+    return found.map(([, r]) => r!);
+  }
+  if (!options.batch && !options.status) return [];
+  const status = options.status ? RunStatusSchema.safeParse(options.status) : undefined;
+  if (status && !status.success) throw new ConfigError(`--status: expected one of ${RunStatusSchema.options.join(', ')}, found '${options.status}'`);
+  return store.listRuns({ ...(options.batch ? { batchId: options.batch } : {}), ...(status?.success ? { status: status.data } : {}) });
+}

@@ -1,0 +1,49 @@
+import { ActivityFailure, ApplicationFailure, proxyActivities, upsertSearchAttributes } from '@temporalio/workflow';
+import type { Activities } from '../activities/index.js';
+import type { RunOutcome, RunSpec } from '../run/runSpec.js';
+import { searchAttributes } from './definitions.js';
+import { hostProfile, judgeProfile, sharedProfile } from './profiles.js';
+
+const shared = proxyActivities<Activities>(sharedProfile);
+const judge = proxyActivities<Activities>(judgeProfile);
+
+export interface RejudgeRequest {
+  runId: string;
+  /** Judge with another model than the run's own (same endpoint otherwise). */
+  judgeModel?: string;
+}
+
+/**
+ * Judges a finished run again from its stored transcript, facts and postcondition results:
+ * the candidate is not run again. The new verdict replaces the run's score (the old one stays
+ * in score_history) and score.yaml and review.md are rewritten on the run's host.
+ */
+export async function rejudgeWorkflow(request: RejudgeRequest): Promise<RunOutcome> {
+  const stored = await shared.loadRejudgeInput({ runId: request.runId });
+  const spec: RunSpec = request.judgeModel ? { ...stored.spec, judge: { ...stored.spec.judge, model: request.judgeModel } } : stored.spec;
+  const host = proxyActivities<Activities>({ ...hostProfile, taskQueue: stored.hostQueue });
+  const facts = { ...stored.facts, infraRetries: 0 };
+  let verdict: Awaited<ReturnType<Activities['judgeRun']>> | null = null;
+  let error: string | null = null;
+  try {
+    verdict = await judge.judgeRun({ spec, facts, postconditions: stored.postconditions });
+  } catch (err) {
+    const cause = err instanceof ActivityFailure ? err.cause : err;
+    error = `judgeRun failed: ${cause instanceof ApplicationFailure && cause.type ? `${cause.type}: ` : ''}${cause instanceof Error ? cause.message : String(cause)}`;
+  }
+  const outcome = await host.recordRun({
+    spec,
+    status: verdict ? 'completed' : 'judge_failed',
+    facts,
+    postconditions: stored.postconditions,
+    verdict,
+    anomalies: [{ kind: 'other', detail: `rejudged from the stored transcript with ${spec.judge.model}` }],
+    error,
+  });
+  upsertSearchAttributes([
+    { key: searchAttributes.status, value: outcome.status },
+    ...(outcome.result ? [{ key: searchAttributes.result, value: outcome.result }] : []),
+    ...(outcome.overall !== null ? [{ key: searchAttributes.overall, value: outcome.overall }] : []),
+  ]);
+  return outcome;
+}
