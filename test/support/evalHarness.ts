@@ -16,7 +16,7 @@ import { openStore, type Store } from '../../src/store/index.js';
 import { installQuietRuntime } from '../../src/temporal/runtime.js';
 import { SHARED_TASK_QUEUE, searchAttributes } from '../../src/workflows/definitions.js';
 import { startWorkers, type RunningWorkers } from '../../src/worker.js';
-import { dropSchema, postgresUrl, randomSchema } from '../store/testBackends.js';
+import { dropSchema, postgresUrl, randomSchema } from './postgres.js';
 import type { TestTemporal } from './temporalServer.js';
 
 export type Backend = 'pglite' | 'postgres';
