@@ -74,7 +74,9 @@ report(
     for (const text of texts) deltaChrF(text, `${text}\n// edited`, text.replace(/\s+/, ' '));
   },
   () => {
-    for (const text of texts) [...text, ...`${text}\n// edited`, ...text.replace(/\s+/, ' ')].length;
+    let chars = 0;
+    for (const text of texts) chars += [...text, ...`${text}\n// edited`, ...text.replace(/\s+/, ' ')].length;
+    return chars;
   },
   'Array.from of the three texts',
   20,
