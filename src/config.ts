@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
@@ -140,14 +141,16 @@ export async function loadSettings(cwd: string, env: NodeJS.ProcessEnv, override
     throw new ConfigError(`config file ${configPath} does not exist`);
   }
   const root = found ? resolve(found, '..') : cwd;
-  const at = (p: string) => (isAbsolute(p) ? p : resolve(root, p));
+  // `~/code/app` in the config (or a quoted flag) means the home folder, as in a shell.
+  const home = (p: string) => (/^~(?=$|\/)/.test(p) ? `${env.HOME ?? homedir()}${p.slice(1)}` : p);
+  const at = (p: string) => (isAbsolute(home(p)) ? home(p) : resolve(root, p));
   // Flags are typed relative to where the user stands, not to the config file.
-  const flag = (p: string) => resolve(cwd, p);
+  const flag = (p: string) => resolve(cwd, home(p));
   const stateDir = at(env.EVALFLOW_HOME ?? '.evalflow');
 
   const candidates: Settings['candidates'] = {};
   // A path-like command ('./agent.sh', '../bin/x') means relative to the config file, not to the sandbox.
-  const command = (value: string) => (/^\.\.?\//.test(value) ? at(value) : value);
+  const command = (value: string) => (/^(\.\.?|~)\//.test(value) ? at(value) : value);
   for (const [name, c] of Object.entries(file.candidates)) {
     const args = c.adapter === 'command' && !c.executable && c.args[0] ? [command(c.args[0]), ...c.args.slice(1)] : c.args;
     candidates[name] = {

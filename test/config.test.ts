@@ -165,6 +165,18 @@ describe('loadSettings: paths', () => {
     expect(settings.runsDir).toBe('/var/runs');
   });
 
+  it('expands ~ to the home folder in config paths, commands and flags', async () => {
+    const config = 'project: ~/code/my app\nworkflow_dir: "~"\nruns_dir: ~runs\ncandidates:\n  mine:\n    adapter: command\n    args: [~/bin/agent.sh]\n';
+    const { root, settings } = await settingsFor(config, { HOME: '/home/ada' });
+    expect(settings.project).toBe('/home/ada/code/my app');
+    expect(settings.workflowDir).toBe('/home/ada');
+    // Only `~` alone or `~/`: `~runs` is an ordinary relative name.
+    expect(settings.runsDir).toBe(join(root, '~runs'));
+    expect(settings.candidates.mine?.args).toEqual(['/home/ada/bin/agent.sh']);
+    const flagged = await loadSettings(root, { HOME: '/home/ada' }, { project: '~/other' });
+    expect(flagged.project).toBe('/home/ada/other');
+  });
+
   it('resolves path flags against the working directory, where the user typed them', async () => {
     const root = await fixture({ 'conf/evalflow.config.yaml': FULL_CONFIG, 'work/.keep': '' });
     const cwd = join(root, 'work');

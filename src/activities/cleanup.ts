@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 import { expandVariables } from '../evalset/expandVariables.js';
 import type { RunSpec } from '../run/runSpec.js';
 import { readEnvChecklist } from '../run/runFiles.js';
+import { dropTurnCheckpoints } from '../sandbox/checkpoint.js';
 import { runCommands } from '../sandbox/checks.js';
 import { removeWorktree } from '../sandbox/worktree.js';
 import type { ActivityDeps } from './deps.js';
@@ -13,8 +14,8 @@ import { heartbeatWhile } from './temporalContext.js';
 export function cleanupActivities(deps: ActivityDeps) {
   return {
     /**
-     * post_run_cleanup, then the worktree (git worktree remove --force, else delete + prune)
-     * and the agent's home. Runs after success, failure and cancellation; safe to repeat.
+     * post_run_cleanup, then the worktree (git worktree remove --force, else delete + prune),
+     * its turn checkpoint refs and the agent's home. Runs after success, failure and cancellation; safe to repeat.
      */
     async cleanupRun(spec: RunSpec): Promise<{ worktree: string; cleanupFailures: number }> {
       const paths = runPaths(spec, deps);
@@ -29,6 +30,7 @@ export function cleanupActivities(deps: ActivityDeps) {
       const checklist = await readEnvChecklist(paths.runDir).catch(() => null);
       const repoDir = checklist?.project_repo ?? spec.project;
       const worktree = await removeWorktree(repoDir, paths.sandboxDir);
+      if (existsSync(repoDir)) await dropTurnCheckpoints(repoDir, paths.checkpointRefs);
       await rm(dirname(paths.sandboxDir), { recursive: true, force: true });
       return { worktree, cleanupFailures };
     },

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { CandidateSession } from '../candidates/adapter.js';
+import type { CandidateSession, CandidateSpec } from '../candidates/adapter.js';
+import { expandHostVariables } from '../candidates/index.js';
 import { CandidateError, LlmError } from '../errors.js';
 import { firstMessage, nextMessage, type DialogueMessage } from '../examiner/index.js';
 import type { RunSpec } from '../run/runSpec.js';
@@ -12,7 +13,7 @@ import type { CandidateEvent, TranscriptEvent, Usage } from '../transcript/schem
 import { writeTranscriptFile } from '../transcript/writeTranscriptFile.js';
 import type { ActivityDeps } from './deps.js';
 import { runPaths } from './runPaths.js';
-import { activityAttempt, cancellationSignal, heartbeat } from './temporalContext.js';
+import { activityAttempt, cancellationSignal, heartbeat, heartbeatWhile } from './temporalContext.js';
 
 export const END_MARKER = '<<END>>';
 
@@ -80,9 +81,9 @@ export function dialogueActivities(deps: ActivityDeps) {
     async candidateTurn({ spec, turn, message, session }: { spec: RunSpec; turn: number; message: string; session: CandidateSession | null }): Promise<CandidateTurnOutput> {
       const attempt = activityAttempt();
       const paths = runPaths(spec, deps);
-      await restoreOrSaveCheckpoint(paths.sandboxDir, join(paths.runDir, '.evalflow', `turn-${turn}-checkpoint.json`), turn, spec);
+      await restoreOrSaveCheckpoint(paths.sandboxDir, join(paths.runDir, '.evalflow', `turn-${turn}-checkpoint.json`), `${paths.checkpointRefs}/turn-${turn}`);
 
-      const redact = createRedactor(deps.env, spec.candidate.apiKeyEnv ? [spec.candidate.apiKeyEnv] : []);
+      const redact = createRedactor(candidateEnvView(deps.env, spec.candidate), spec.candidate.apiKeyEnv ? [spec.candidate.apiKeyEnv] : []);
       let seq = 1;
       let pending: TranscriptEvent[] = [];
       const flush = async () => {
@@ -92,6 +93,14 @@ export function dialogueActivities(deps: ActivityDeps) {
         await deps.store.appendTranscriptEvents(batch);
       };
       let flushing: Promise<void> = Promise.resolve();
+      // A failed background flush is kept and thrown when the turn ends: left unhandled
+      // meanwhile, the rejection would crash the whole worker process.
+      let flushFailure: { error: unknown } | undefined;
+      const flushInBackground = () => {
+        flushing = flushing.then(flush).catch((error: unknown) => {
+          flushFailure ??= { error };
+        });
+      };
       const toEvent = (event: CandidateEvent): TranscriptEvent => ({
         run_id: spec.runId,
         turn,
@@ -107,7 +116,10 @@ export function dialogueActivities(deps: ActivityDeps) {
       const candidate = deps.candidates.create(spec.candidate);
       let output: CandidateTurnOutput;
       try {
-        const result = await candidate.runTurn({
+        // Heartbeats on a timer too: an agent is silent while its tool runs (a long build), and
+        // without them the turn would look dead after the heartbeat timeout and be retried
+        // under the running agent, and a cancellation would never reach it.
+        const result = await heartbeatWhile(() => candidate.runTurn({
           runId: spec.runId,
           turn,
           message,
@@ -121,10 +133,10 @@ export function dialogueActivities(deps: ActivityDeps) {
           onEvent: (event) => {
             pending.push(toEvent(event));
             heartbeat({ turn, seq });
-            if (pending.length >= FLUSH_EVERY) flushing = flushing.then(flush);
+            if (pending.length >= FLUSH_EVERY) flushInBackground();
           },
           onActivity: () => heartbeat({ turn, seq }),
-        });
+        }));
         if (result.usage) {
           // The turn's usage rides on a system event, so per-turn tokens are in the transcript and the store.
           pending.push(toEvent({ role: 'system', content: `candidate turn ${turn} usage: ${result.usage.input_tokens} in / ${result.usage.output_tokens} out`, usage: result.usage }));
@@ -136,7 +148,7 @@ export function dialogueActivities(deps: ActivityDeps) {
         const infra = !(err instanceof CandidateError) || cancellationSignal().aborted || err.cause instanceof LlmError;
         if (infra) {
           await flushing;
-          await flush();
+          await flush().catch(() => undefined);
           throw err instanceof CandidateError && err.cause instanceof LlmError ? err.cause : err;
         }
         const tail = err.details.stderrTail ? `\nstderr tail:\n${err.details.stderrTail}` : '';
@@ -144,11 +156,29 @@ export function dialogueActivities(deps: ActivityDeps) {
         output = { session: session ?? {}, failure: `${err.details.timedOut ? 'timed out: ' : ''}${redact(err.message)}`, attempt };
       }
       await flushing;
+      if (flushFailure) throw flushFailure.error;
       await flush();
       await writeTranscriptFile(paths.transcriptFile, await deps.store.getTranscript(spec.runId, { attempts: 'all' }));
       return output;
     },
   };
+}
+
+/**
+ * The host env plus the candidate's own `env` entries as the agent sees them, so a key handed
+ * over as `ANTHROPIC_API_KEY: ${SOME_VAR}` (or written inline) is redacted under its secret
+ * name even when the host variable's name does not look secret.
+ */
+function candidateEnvView(hostEnv: NodeJS.ProcessEnv, candidate: CandidateSpec): NodeJS.ProcessEnv {
+  const view: NodeJS.ProcessEnv = { ...hostEnv };
+  for (const [name, value] of Object.entries(candidate.env)) {
+    try {
+      view[name] = expandHostVariables(value, hostEnv, `candidate "${candidate.name}": env.${name}`);
+    } catch {
+      // an unset variable: the candidate itself reports it
+    }
+  }
+  return view;
 }
 
 function readExaminerEvent(content: string): { message: string; ended: boolean } {
@@ -160,13 +190,13 @@ function readExaminerEvent(content: string): { message: string; ended: boolean }
  * The first attempt of a turn records where the sandbox stood; a retried attempt puts the
  * sandbox back there, so the candidate never sees a half-done earlier attempt.
  */
-async function restoreOrSaveCheckpoint(sandboxDir: string, file: string, turn: number, spec: RunSpec): Promise<void> {
+async function restoreOrSaveCheckpoint(sandboxDir: string, file: string, ref: string): Promise<void> {
   if (existsSync(file)) {
     const checkpoint = JSON.parse(await readFile(file, 'utf8')) as TurnCheckpoint;
     await restoreTurnCheckpoint(sandboxDir, checkpoint);
     return;
   }
   await mkdir(join(file, '..'), { recursive: true });
-  const checkpoint = await saveTurnCheckpoint(sandboxDir, `refs/evalflow/${spec.runId.replace(/[^A-Za-z0-9._-]/g, '_')}/turn-${turn}`, join(file, '..'));
+  const checkpoint = await saveTurnCheckpoint(sandboxDir, ref, join(file, '..'));
   await writeFile(file, JSON.stringify(checkpoint));
 }

@@ -10,6 +10,8 @@ export interface RunPaths {
   homeDir: string;
   excludesFile: string;
   transcriptFile: string;
+  /** Ref namespace of the run's turn checkpoints; refs are shared by all worktrees, so cleanup deletes them. */
+  checkpointRefs: string;
 }
 
 export function runPaths(spec: RunSpec, deps: Pick<ActivityDeps, 'sandboxRoot'>): RunPaths {
@@ -22,6 +24,7 @@ export function runPaths(spec: RunSpec, deps: Pick<ActivityDeps, 'sandboxRoot'>)
     homeDir: join(hostDir, 'home'),
     excludesFile: join(hostDir, 'git-exclude'),
     transcriptFile: join(runDir, 'transcript.jsonl'),
+    checkpointRefs: `refs/evalflow/${spec.runId.replace(/[^A-Za-z0-9._-]/g, '_')}`,
   };
 }
 

@@ -36,6 +36,8 @@ export interface JudgeOutput {
   model: string;
   usage: Usage | null;
   attempt: number;
+  /** When the judge answered; fixed here so a retried recordRun does not add a second history entry. */
+  judgedAt?: string;
 }
 
 /** What `runs.judge_input` holds. */
@@ -83,7 +85,7 @@ export function verdictActivities(deps: ActivityDeps) {
         signal: cancellationSignal(),
       });
       const score = judged.usage ? { ...judged.score, judge_usage: judged.usage } : judged.score;
-      return { score, raw: judged.raw, model: judged.model, usage: judged.usage ?? null, attempt: activityAttempt() };
+      return { score, raw: judged.raw, model: judged.model, usage: judged.usage ?? null, attempt: activityAttempt(), judgedAt: deps.now().toISOString() };
     },
 
     /** score.yaml, review.md, transcript.jsonl and the store rows; the run's final state. */
@@ -112,7 +114,7 @@ export function verdictActivities(deps: ActivityDeps) {
           hard_requirements: verdict.score.hard_requirements,
           suggestions: verdict.score.suggestions,
           judge_model: verdict.model,
-          judged_at: deps.now().toISOString(),
+          judged_at: verdict.judgedAt ?? deps.now().toISOString(),
           raw: verdict.raw,
           salvaged: verdict.score.salvaged,
         });
@@ -145,8 +147,23 @@ export function verdictActivities(deps: ActivityDeps) {
       });
       return { runId: spec.runId, caseId: spec.evalCase.id, status, result, overall, runDir: paths.runDir, anomalies: anomalyLines, ...(input.error ? { error: input.error } : {}) };
     },
+
+    /**
+     * For a run whose workflow failed before recordRun (its host died, its run directory
+     * vanished): the batch saw it fail, so its row must not stay `running`. A run that
+     * recorded itself is left as it is.
+     */
+    async markRunFailed({ runId, status, error }: { runId: string; status: RunStatus; error: string }): Promise<boolean> {
+      const run = await deps.store.getRun(runId);
+      if (!run || !UNFINISHED.has(run.status)) return false;
+      await deps.store.updateRun(runId, { status, error, finished_at: deps.now().toISOString() });
+      return true;
+    },
   };
 }
+
+/** Statuses of a run that has not recorded how it ended. */
+const UNFINISHED = new Set(['pending', 'running']);
 
 function describeAnomalyLine(anomaly: RunAnomaly): string {
   switch (anomaly.kind) {

@@ -82,7 +82,7 @@ export async function executeBatch(settings: Settings, runtime: EvalRuntime, req
   const poll = setInterval(() => {
     void handle
       .query(batchProgressQuery)
-      .then((progress) => reportProgress(progress, seen, io, settings))
+      .then((progress) => reportProgress(progress, seen, io))
       .catch(() => undefined);
   }, 1_000);
   try {
@@ -94,7 +94,8 @@ export async function executeBatch(settings: Settings, runtime: EvalRuntime, req
     clearInterval(poll);
     process.off('SIGINT', onSigint);
   }
-  const runs = (await runtime.store.listRuns({ batchId })).sort((a, b) => a.run_id.localeCompare(b.run_id));
+  // Numeric order, so attempt -10 of --runs-per-case comes after -9, not after -1.
+  const runs = (await runtime.store.listRuns({ batchId })).sort((a, b) => a.run_id.localeCompare(b.run_id, 'en', { numeric: true }));
   for (const run of runs) if (!seen.has(run.run_id)) announce(run.run_id, run.status, run.result, run.overall, io);
   const allCompleted = runs.length === refs.length && runs.every((r) => r.status === 'completed');
   await runtime.store.upsertBatch({
@@ -122,11 +123,15 @@ async function freshStamp(runtime: EvalRuntime, request: BatchRequest): Promise<
   }
 }
 
-function reportProgress(progress: BatchProgress, seen: Set<string>, io: CommandIo, _settings: Settings): void {
+/**
+ * Prints the outcomes not printed yet, each numbered in finishing order: several runs that
+ * finish between two polls get their own number, not the batch's count at the poll.
+ */
+export function reportProgress(progress: BatchProgress, seen: Set<string>, io: CommandIo): void {
   for (const outcome of progress.outcomes) {
     if (seen.has(outcome.runId)) continue;
     seen.add(outcome.runId);
-    announce(outcome.runId, outcome.status, outcome.result, outcome.overall, io, `${progress.finished}/${progress.total}`);
+    announce(outcome.runId, outcome.status, outcome.result, outcome.overall, io, `${seen.size}/${progress.total}`);
   }
 }
 
@@ -139,6 +144,13 @@ function countStatuses(runs: Run[]): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const run of runs) counts[run.status] = (counts[run.status] ?? 0) + 1;
   return counts;
+}
+
+/** One line per run that did not complete, with why: the table alone says only `infra_error`. */
+export function formatRunProblems(runs: Run[]): string[] {
+  return runs
+    .filter((r) => r.status !== 'completed')
+    .map((r) => `${r.run_id}: ${r.status}${r.error ? `: ${r.error.split('\n')[0]}` : ''} (details: evalflow show ${r.run_id})`);
 }
 
 /** The table `evalflow run` prints: case, status, result, overall, run dir. */

@@ -1,8 +1,12 @@
-import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import { knownAdapterNames } from '../candidates/index.js';
-import { loadSettings, resolveCandidate } from '../config.js';
+import { loadSettings, resolveCandidate, type Settings } from '../config.js';
+import { ConfigError } from '../errors.js';
 import { loadEvalBank } from '../evalset/index.js';
-import { executeBatch, formatRunTable } from './executeBatch.js';
+import { uncommittedChanges } from '../sandbox/projectRepo.js';
+import { WORKFLOW_FOLDERS } from '../sandbox/workflowSnapshot.js';
+import { executeBatch, formatRunProblems, formatRunTable } from './executeBatch.js';
 import type { CommandIo } from './io.js';
 import { openRuntime } from './runtime.js';
 
@@ -47,6 +51,10 @@ export async function run(options: RunOptions, io: CommandIo): Promise<number> {
     return 1;
   }
   const candidate = resolveCandidate(settings, settings.defaultCandidate, knownAdapterNames, io.env);
+  // Runs on this machine would each fail in prepare with the same message; say it once, up front.
+  // Workers of a cluster may have these folders where this machine does not.
+  if (options.worker !== false && !settings.temporal.address) checkLocalFolders(settings);
+  await warnAboutUncommittedChanges(settings.project, io);
   const runtime = await openRuntime(settings, io, { worker: options.worker === false ? false : 'auto' });
   try {
     const report = await executeBatch(
@@ -62,6 +70,11 @@ export async function run(options: RunOptions, io: CommandIo): Promise<number> {
     );
     io.out('');
     for (const line of formatRunTable(report.runs, io.cwd)) io.out(line);
+    const problems = formatRunProblems(report.runs);
+    if (problems.length > 0) {
+      io.out('');
+      for (const line of problems) io.out(line);
+    }
     const passed = report.runs.filter((r) => r.result === 'pass').length;
     const judged = report.runs.filter((r) => r.result !== null).length;
     io.out('');
@@ -71,4 +84,24 @@ export async function run(options: RunOptions, io: CommandIo): Promise<number> {
   } finally {
     await runtime.close();
   }
+}
+
+function checkLocalFolders(settings: Settings): void {
+  const where = (flag: string, key: string) => `pass ${flag} <dir> or set ${key}: in ${settings.configPath ?? 'evalflow.config.yaml'}`;
+  if (!existsSync(settings.project)) throw new ConfigError(`project folder ${settings.project} does not exist; ${where('--project', 'project')}`);
+  if (!existsSync(settings.workflowDir)) throw new ConfigError(`workflow folder ${settings.workflowDir} does not exist; ${where('--workflow-dir', 'workflow_dir')}`);
+  if (!WORKFLOW_FOLDERS.some((folder) => existsSync(join(settings.workflowDir, folder)))) {
+    throw new ConfigError(`workflow folder ${settings.workflowDir} has none of ${WORKFLOW_FOLDERS.map((f) => `${f}/`).join(', ')}; ${where('--workflow-dir', 'workflow_dir')}`);
+  }
+}
+
+/** Sandboxes start from the project's last commit: work not yet committed is silently absent. */
+async function warnAboutUncommittedChanges(project: string, io: CommandIo): Promise<void> {
+  const changed = await uncommittedChanges(project);
+  if (!changed?.length) return;
+  const shown = changed.slice(0, 3).join(', ') + (changed.length > 3 ? ', …' : '');
+  io.err(
+    `warning: project ${relative(io.cwd, project) || '.'} has ${changed.length} uncommitted change${changed.length === 1 ? '' : 's'} (${shown}); ` +
+      'sandboxes start from its last commit without them: commit them to evaluate them',
+  );
 }

@@ -41,3 +41,16 @@ export async function restoreTurnCheckpoint(sandboxDir: string, checkpoint: Turn
   for (const path of deleted) await rm(join(sandboxDir, path), { force: true });
   await git(sandboxDir, ['reset', '-q']);
 }
+
+/**
+ * Deletes every checkpoint ref under `prefix` (e.g. `refs/evalflow/<run>`). Refs live in the
+ * project repository shared by all worktrees, so without this each run would keep its turns'
+ * snapshot commits (and every file the candidate wrote) reachable there forever. Safe to repeat.
+ */
+export async function dropTurnCheckpoints(repoDir: string, prefix: string): Promise<number> {
+  const listed = await git(repoDir, ['for-each-ref', '--format=%(refname)', `${prefix}/`], { allowFail: true });
+  if (listed.exitCode !== 0) return 0;
+  const refs = listed.stdout.split('\n').filter(Boolean);
+  if (refs.length > 0) await git(repoDir, ['update-ref', '--stdin'], { input: refs.map((ref) => `delete ${ref}\n`).join('') });
+  return refs.length;
+}

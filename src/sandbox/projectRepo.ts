@@ -55,6 +55,21 @@ export async function ensureProjectRepo(project: string, stateDir: string): Prom
   return { repoDir, rev: head.stdout.trim(), imported: true };
 }
 
+/**
+ * What sandboxes of a git checkout will lack: they start from its HEAD, so uncommitted changes
+ * (tracked or untracked, not ignored) are not in them. Null when `project` is not the top level
+ * of a checkout (a plain folder is imported as it is, changes included).
+ */
+export async function uncommittedChanges(project: string): Promise<string[] | null> {
+  if (!existsSync(project)) return null;
+  const source = await realpath(project);
+  const top = await git(source, ['rev-parse', '--show-toplevel'], { allowFail: true });
+  if (top.exitCode !== 0 || top.stdout.trim() !== source) return null;
+  const status = await git(source, ['status', '--porcelain', '--untracked-files=all'], { allowFail: true });
+  if (status.exitCode !== 0) return null;
+  return status.stdout.split('\n').filter(Boolean).map((line) => line.slice(3));
+}
+
 async function hashFolder(root: string): Promise<string> {
   const hash = createHash('sha256');
   const walk = async (dir: string): Promise<void> => {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { chmod, cp, mkdir, readdir, readFile, stat } from 'node:fs/promises';
+import { chmod, cp, mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { simpleGit } from 'simple-git';
 import { SandboxError } from '../errors.js';
@@ -30,7 +30,12 @@ export async function snapshotWorkflow(workflowDir: string, targetDir: string): 
   for (const folder of folders) {
     const dest = join(targetDir, folder);
     if (existsSync(dest)) continue; // a retried prepare keeps the first snapshot
-    await cp(join(workflowDir, folder), dest, { recursive: true });
+    // Copied aside and renamed, so a crash mid-copy never leaves a partial folder that a
+    // retry would keep as if it were the snapshot.
+    const partial = join(targetDir, `.${folder}.partial`);
+    await rm(partial, { recursive: true, force: true });
+    await cp(join(workflowDir, folder), partial, { recursive: true });
+    await rename(partial, dest);
   }
   const files = await listFiles(targetDir);
   for (const file of files) await chmod(join(targetDir, file), 0o444);

@@ -5,12 +5,17 @@ import { git } from './git.js';
 
 /**
  * Adds a detached worktree of `repoDir` at `rev` as the run's sandbox. Idempotent: a retried
- * prepare finds the worktree already there and keeps it.
+ * prepare finds the worktree already there and keeps it (untracked files included).
  */
 export async function createWorktree(repoDir: string, sandboxDir: string, rev: string): Promise<void> {
   if (existsSync(join(sandboxDir, '.git'))) {
     const head = await git(sandboxDir, ['rev-parse', 'HEAD'], { allowFail: true });
-    if (head.exitCode === 0) return;
+    if (head.exitCode === 0) {
+      // `worktree add` sets HEAD before it checks files out: a crash in between leaves a worktree
+      // with few or no files. Nothing has run in it yet (prepare precedes setup), so complete it.
+      await git(sandboxDir, ['reset', '-q', '--hard', rev]);
+      return;
+    }
   }
   await rm(sandboxDir, { recursive: true, force: true });
   await git(repoDir, ['worktree', 'prune']);

@@ -26,7 +26,7 @@ export function createTranscriptRepository(sql: SqlExecutor): Pick<Store, 'appen
                                                    ts timestamptz, role text, content text, tool jsonb, usage jsonb)
            ON CONFLICT (run_id, turn, attempt, seq) DO NOTHING
            RETURNING 1`,
-          [JSON.stringify(valid)],
+          [JSON.stringify(valid, withoutNul)],
         );
         return { inserted: rows.length };
       } catch (err) {
@@ -56,6 +56,14 @@ export function createTranscriptRepository(sql: SqlExecutor): Pick<Store, 'appen
       });
     },
   };
+}
+
+/**
+ * PostgreSQL text and jsonb cannot hold U+0000, which agents' tool output can contain (a binary
+ * file cat'ed, `find -print0`); it becomes U+FFFD instead of failing the whole batch of events.
+ */
+function withoutNul(_key: string, value: unknown): unknown {
+  return typeof value === 'string' && value.includes('\u0000') ? value.replaceAll('\u0000', '\uFFFD') : value;
 }
 
 async function missingRuns(sql: SqlExecutor, runIds: readonly string[]): Promise<string[]> {

@@ -6,12 +6,17 @@ let installed = false;
  * Installs the SDK runtime with a quiet, one-line logger: the default prints every worker
  * state change at INFO and whole error objects for each retried activity. Must run before the
  * first NativeConnection or Worker; later calls do nothing.
+ *
+ * Signals are left to the commands: by default the SDK stops every worker on the first
+ * Ctrl-C, so the in-process worker of `evalflow run` would be gone before the cancelled runs
+ * could record themselves and clean up, and the command would wait for them forever.
  */
 export function installQuietRuntime(level: LogLevel = (process.env.EVALFLOW_TEMPORAL_LOG as LogLevel | undefined) ?? 'WARN'): void {
   if (installed) return;
   installed = true;
   try {
     Runtime.install({
+      shutdownSignals: [],
       logger: new DefaultLogger(level, (entry) => {
         // The host queue serves activities only, by design.
         if (entry.message.startsWith('No workflows registered')) return;

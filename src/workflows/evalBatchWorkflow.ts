@@ -1,7 +1,13 @@
 import {
+  ActivityFailure,
+  ApplicationFailure,
+  CancellationScope,
+  ChildWorkflowFailure,
   condition,
   continueAsNew,
+  isCancellation,
   ParentClosePolicy,
+  patched,
   proxyActivities,
   setHandler,
   startChild,
@@ -42,31 +48,49 @@ export async function evalBatchWorkflow(input: BatchInput): Promise<BatchResult>
   }));
 
   let offset = input.offset;
-  while (offset < input.refs.length) {
-    const page = input.refs.slice(offset, offset + PAGE_SIZE);
-    const specs = await shared.planRuns({ batchId: input.batchId, stamp: input.stamp, refs: page, template: input.template });
-    for (const spec of specs) {
-      await condition(() => running.size < input.parallelism);
-      running.add(spec.runId);
-      const done = (outcome: RunOutcome) => {
-        running.delete(spec.runId);
-        counts.finished += 1;
-        counts[outcome.status] = (counts[outcome.status] ?? 0) + 1;
-        if (outcome.result === 'pass') counts.passed += 1;
-        if (outcome.result === 'fail') counts.failed += 1;
-        recent.push({ runId: outcome.runId, caseId: outcome.caseId, status: outcome.status, result: outcome.result, overall: outcome.overall });
-        if (recent.length > RECENT_OUTCOMES) recent.shift();
-      };
-      const child = await startRun(spec, input.batchId);
-      started += 1;
-      child.result().then(done, (err: unknown) => done(failedOutcome(spec, err)));
+  try {
+    while (offset < input.refs.length) {
+      const page = input.refs.slice(offset, offset + PAGE_SIZE);
+      const specs = await shared.planRuns({ batchId: input.batchId, stamp: input.stamp, refs: page, template: input.template });
+      for (const spec of specs) {
+        await condition(() => running.size < input.parallelism);
+        const done = (outcome: RunOutcome) => {
+          running.delete(spec.runId);
+          counts.finished += 1;
+          counts[outcome.status] = (counts[outcome.status] ?? 0) + 1;
+          if (outcome.result === 'pass') counts.passed += 1;
+          if (outcome.result === 'fail') counts.failed += 1;
+          recent.push({ runId: outcome.runId, caseId: outcome.caseId, status: outcome.status, result: outcome.result, overall: outcome.overall });
+          if (recent.length > RECENT_OUTCOMES) recent.shift();
+        };
+        const child = await startRun(spec, input.batchId);
+        // Counted once started: a start cancelled with the batch must not hold up the drain below.
+        running.add(spec.runId);
+        started += 1;
+        child.result().then(done, async (err: unknown) => {
+          const outcome = failedOutcome(spec, err);
+          // Every run records itself, even when cancelled; one that failed instead never did.
+          if (!isRecordedCancellation(err) && patched('mark-unrecorded-runs')) {
+            const error = `the run's workflow failed before recording its outcome: ${outcome.error ?? 'unknown error'}`;
+            await CancellationScope.nonCancellable(() => shared.markRunFailed({ runId: spec.runId, status: outcome.status, error })).catch(() => undefined);
+          }
+          done(outcome);
+        });
+      }
+      offset += page.length;
+      // Drain before continuing as new: children of a closed run cannot report back.
+      await condition(() => running.size === 0);
+      if (offset < input.refs.length && workflowInfo().historyLength > CONTINUE_AS_NEW_AFTER_EVENTS) {
+        await continueAsNew<typeof evalBatchWorkflow>({ ...input, offset, counts, recent });
+      }
     }
-    offset += page.length;
-    // Drain before continuing as new: children of a closed run cannot report back.
-    await condition(() => running.size === 0);
-    if (offset < input.refs.length && workflowInfo().historyLength > CONTINUE_AS_NEW_AFTER_EVENTS) {
-      await continueAsNew<typeof evalBatchWorkflow>({ ...input, offset, counts, recent });
+  } catch (err) {
+    // Cancelling the batch cancels its running children, which then record and clean up. The
+    // batch ends only after them, so whoever waits on it (`evalflow run`) reads final runs.
+    if (isCancellation(err) && patched('batch-waits-for-cancelled-runs')) {
+      await CancellationScope.nonCancellable(() => condition(() => running.size === 0));
     }
+    throw err;
   }
   return { batchId: input.batchId, total: input.refs.length, counts };
 }
@@ -87,9 +111,14 @@ function startRun(spec: RunSpec, batchId: string) {
   });
 }
 
+/** evalRunWorkflow ends a cancelled run with this failure, after recording it. */
+function isRecordedCancellation(err: unknown): boolean {
+  return err instanceof ChildWorkflowFailure && err.cause instanceof ApplicationFailure && err.cause.type === 'RunCancelled';
+}
+
 function failedOutcome(spec: RunSpec, err: unknown): RunOutcome {
-  const message = err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err);
-  const cancelled = /cancel/i.test(message);
+  const message = describeChildFailure(err);
+  const cancelled = /cancel|terminat/i.test(message);
   return {
     runId: spec.runId,
     caseId: spec.evalCase.id,
@@ -100,4 +129,14 @@ function failedOutcome(spec: RunSpec, err: unknown): RunOutcome {
     anomalies: [],
     error: message,
   };
+}
+
+/** The causes below the child failure, e.g. `recordRun failed: ENOENT: …` (not "Activity task failed"). */
+function describeChildFailure(err: unknown): string {
+  const parts: string[] = [];
+  for (let cause: unknown = err; cause instanceof Error; cause = cause.cause) {
+    if (cause instanceof ChildWorkflowFailure && cause.cause) continue;
+    parts.push(cause instanceof ActivityFailure ? `${cause.activityType} failed` : cause.message);
+  }
+  return parts.join(': ') || String(err);
 }

@@ -39,7 +39,7 @@ export async function evalRunWorkflow(spec: RunSpec): Promise<RunOutcome> {
   const anomalies: RunAnomaly[] = [];
   let status: RunStatus = 'completed';
   let error: string | undefined;
-  let facts: RunFacts = { turnsUsed: 0, maxTurns: spec.evalCase.maxTurns, turnLimitHit: false, examinerEnded: false, infraRetries: 0 };
+  const facts: RunFacts = { turnsUsed: 0, maxTurns: spec.evalCase.maxTurns, turnLimitHit: false, examinerEnded: false, infraRetries: 0 };
   let postconditions: CheckResult[] = [];
   let verdict: Awaited<ReturnType<Activities['judgeRun']>> | undefined;
 
@@ -55,7 +55,7 @@ export async function evalRunWorkflow(spec: RunSpec): Promise<RunOutcome> {
       error = setup.reason;
     } else {
       stage('dialogue');
-      facts = await dialogue(spec, progress, examiner, candidate);
+      await dialogue(spec, progress, examiner, candidate, facts);
 
       stage('verify');
       postconditions = await host.verifyRun(spec);
@@ -102,9 +102,12 @@ export async function evalRunWorkflow(spec: RunSpec): Promise<RunOutcome> {
   return outcome;
 }
 
-/** examiner ↔ candidate until the examiner says `<<END>>`, the candidate fails its turn, or max_turns. */
-async function dialogue(spec: RunSpec, progress: RunProgress, examiner: Activities, candidate: Activities): Promise<RunFacts> {
-  const facts: RunFacts = { turnsUsed: 0, maxTurns: spec.evalCase.maxTurns, turnLimitHit: false, examinerEnded: false, infraRetries: 0 };
+/**
+ * examiner ↔ candidate until the examiner says `<<END>>`, the candidate fails its turn, or
+ * max_turns. Updates `facts` as it goes, so a run that fails mid-dialogue still records the
+ * turns it used and the retries it took.
+ */
+async function dialogue(spec: RunSpec, progress: RunProgress, examiner: Activities, candidate: Activities, facts: RunFacts): Promise<void> {
   let session: CandidateSession | undefined;
   for (let turn = 1; turn <= spec.evalCase.maxTurns; turn++) {
     progress.turn = turn;
@@ -112,7 +115,7 @@ async function dialogue(spec: RunSpec, progress: RunProgress, examiner: Activiti
     facts.infraRetries += examined.attempt - 1;
     if (examined.ended) {
       facts.examinerEnded = true;
-      return facts;
+      return;
     }
     const answered: CandidateTurnOutput = await candidate.candidateTurn({ spec, turn, message: examined.message, session: session ?? null });
     facts.turnsUsed = turn;
@@ -120,11 +123,10 @@ async function dialogue(spec: RunSpec, progress: RunProgress, examiner: Activiti
     session = answered.session;
     if (answered.failure) {
       facts.candidateFailure = `turn ${turn}: ${answered.failure}`;
-      return facts;
+      return;
     }
   }
   facts.turnLimitHit = true;
-  return facts;
 }
 
 function describeFailure(err: unknown): string {

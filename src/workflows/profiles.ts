@@ -43,6 +43,9 @@ export const judgeProfile: ActivityOptions = {
 export function candidateProfile(turnTimeoutS: number): ActivityOptions {
   return {
     startToCloseTimeout: `${turnTimeoutS + 120}s`,
+    // Bounds a host that died, as hostProfile does: its queue would hold the retry forever.
+    // Never shorter than the three attempts the retry policy allows.
+    scheduleToCloseTimeout: `${Math.max(2 * 3600, 3 * (turnTimeoutS + 120) + 300)}s`,
     heartbeatTimeout: '60s',
     // Cleanup must not start while the agent process still runs in the sandbox.
     cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,

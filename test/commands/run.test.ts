@@ -1,6 +1,8 @@
+import { existsSync } from 'node:fs';
 import { chmod, cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryIo } from '../../src/commands/io.js';
 import { run } from '../../src/commands/run.js';
@@ -132,6 +134,65 @@ describe('evalflow run', () => {
     expect(errors).toContain('model');
     expect(errors).toContain('nothing was run');
     await rm(join(root, 'eval_sets', 'broken'), { recursive: true });
+  });
+
+  it('runs k attempts per case: run ids -1..-k, each numbered once in the progress, the table in attempt order', async () => {
+    const io = memoryIo(root, env);
+    const code = await run({ only: 'fix-slug-dashes', candidate: 'fixer', runsPerCase: 10, parallelism: 5 }, io);
+    expect(code).toBe(0);
+    const attempts = io.stdout.flatMap((line) => /^fix-slug-dashes\s.*@\d{8}T\d{6}-(\d+)$/.exec(line)?.[1] ?? []).map(Number);
+    expect(attempts).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    const counters = io.stderr.flatMap((line) => /^\[(\d+)\/10\] run-fix-slug-dashes-fixer@/.exec(line)?.[1] ?? []).map(Number);
+    // Every counter at most once (a run that finishes after the last poll is listed without one).
+    expect(new Set(counters).size).toBe(counters.length);
+    expect(io.stdout.join('\n')).toContain('10 runs: 10/10 passed');
+  });
+
+  it('refuses to start when the project folder does not exist, saying how to set it', async () => {
+    const io = memoryIo(root, env);
+    await expect(run({ only: 'fix-slug-dashes', candidate: 'fixer', project: 'no-such-project' }, io)).rejects.toThrow(
+      `project folder ${join(root, 'no-such-project')} does not exist; pass --project <dir> or set project: in ${join(root, 'evalflow.config.yaml')}`,
+    );
+    expect(io.stderr.join('\n')).not.toContain('batch');
+  });
+
+  it('warns that sandboxes start from the last commit, and says why a run did not complete', async () => {
+    const project = join(root, 'git-project');
+    await cp(join(root, 'project'), project, { recursive: true });
+    const git = (...args: string[]) => execa('git', args, { cwd: project, env: { ...env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@x', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@x' } });
+    await git('init', '-q');
+    await git('add', '-A');
+    await git('commit', '-qm', 'initial');
+    await writeFile(join(project, 'src', 'slug.js'), '// work in progress\n');
+    const io = memoryIo(root, env);
+    // The command adapter without a command: a configuration problem found in the run's first turn.
+    const code = await run({ only: 'fix-slug-dashes', candidate: 'command', project: 'git-project' }, io);
+    expect(code).toBe(1);
+    expect(io.stderr.join('\n')).toContain(
+      'warning: project git-project has 1 uncommitted change (src/slug.js); sandboxes start from its last commit without them: commit them to evaluate them',
+    );
+    expect(io.stdout.join('\n')).toMatch(
+      /^run-fix-slug-dashes-command@\d{8}T\d{6}: infra_error: candidateTurn failed: ConfigError: candidate "command": adapter command needs the command to run .* \(details: evalflow show run-fix-slug-dashes-command@\d{8}T\d{6}\)$/m,
+    );
+  });
+
+  it('the first Ctrl-C cancels the batch; its runs record themselves as cancelled and the command ends', { timeout: 60_000 }, async () => {
+    const started = join(root, 'sleeper-started');
+    await writeFile(join(root, 'sleeper.sh'), `#!/usr/bin/env bash\ncat > /dev/null\ntouch '${started}'\nsleep 120\n`);
+    await chmod(join(root, 'sleeper.sh'), 0o755);
+    await writeFile(
+      join(root, 'sleepy.config.yaml'),
+      `project: project\nworkflow_dir: workflow\nruns_dir: out/runs\ncandidates:\n  sleeper:\n    adapter: command\n    args: [./sleeper.sh]\nexaminer:\n  model: cfg-examiner\n  base_url: ${mock.url}\njudge:\n  model: cfg-judge\n  base_url: ${mock.url}\n`,
+    );
+    const io = memoryIo(root, env);
+    const running = run({ config: 'sleepy.config.yaml', only: 'fix-slug-dashes', candidate: 'sleeper' }, io);
+    for (let i = 0; i < 300 && !existsSync(started); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(existsSync(started)).toBe(true);
+    process.emit('SIGINT');
+    // The candidate is silent (no output to heartbeat on) and the worker runs in this process.
+    expect(await running).toBe(1);
+    expect(io.stderr.join('\n')).toContain('cancelling the batch');
+    expect(io.stdout.join('\n')).toMatch(/^fix-slug-dashes\s+cancelled\s+-\s+-\s+out\/runs\/run-fix-slug-dashes-sleeper@/m);
   });
 
   it('names the known candidates when an unknown one is asked for', async () => {

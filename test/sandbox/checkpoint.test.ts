@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { chmod, mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { restoreTurnCheckpoint, saveTurnCheckpoint } from '../../src/sandbox/checkpoint.js';
+import { dropTurnCheckpoints, restoreTurnCheckpoint, saveTurnCheckpoint } from '../../src/sandbox/checkpoint.js';
 import { createWorktree, hideFromGit } from '../../src/sandbox/worktree.js';
 import { createRepo, gitIn, readTree, tempDir, writeFiles } from './sandboxFixture.js';
 
@@ -136,5 +136,20 @@ describe('saveTurnCheckpoint and restoreTurnCheckpoint', () => {
     await restoreTurnCheckpoint(sandbox, checkpoint);
     expect(await readTree(sandbox)).toEqual({ 'a.txt': 'a' });
     expect(await gitIn(sandbox, ['status', '--porcelain'])).toBe('');
+  });
+
+  it('drops a run\'s checkpoint refs from the project repository, and only that run\'s', async () => {
+    const repo = await createRepo({ 'a.txt': 'a' });
+    const runDir = await tempDir('evalflow-run-');
+    const sandbox = join(runDir, 'sandbox');
+    await createWorktree(repo, sandbox, await gitIn(repo, ['rev-parse', 'HEAD']));
+    await saveTurnCheckpoint(sandbox, 'refs/evalflow/run-x/turn-1', runDir);
+    await saveTurnCheckpoint(sandbox, 'refs/evalflow/run-x/turn-2', runDir);
+    await saveTurnCheckpoint(sandbox, 'refs/evalflow/run-x2/turn-1', runDir);
+    // Refs are shared by every worktree: they are in the project repository itself.
+    expect(await gitIn(repo, ['for-each-ref', '--format=%(refname)', 'refs/evalflow/'])).toBe('refs/evalflow/run-x/turn-1\nrefs/evalflow/run-x/turn-2\nrefs/evalflow/run-x2/turn-1');
+    expect(await dropTurnCheckpoints(repo, 'refs/evalflow/run-x')).toBe(2);
+    expect(await gitIn(repo, ['for-each-ref', '--format=%(refname)', 'refs/evalflow/'])).toBe('refs/evalflow/run-x2/turn-1');
+    expect(await dropTurnCheckpoints(repo, 'refs/evalflow/run-x')).toBe(0);
   });
 });

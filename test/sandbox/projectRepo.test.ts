@@ -3,7 +3,7 @@ import { chmod, mkdir, readdir, stat, symlink, writeFile } from 'node:fs/promise
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SandboxError } from '../../src/errors.js';
-import { ensureProjectRepo } from '../../src/sandbox/projectRepo.js';
+import { ensureProjectRepo, uncommittedChanges } from '../../src/sandbox/projectRepo.js';
 import { createRepo, gitIn, tempDir, writeFiles } from './sandboxFixture.js';
 
 const PROJECT = {
@@ -49,6 +49,23 @@ describe('ensureProjectRepo: a git repository', () => {
   it('a missing folder is a SandboxError naming it', async () => {
     const missing = join(await tempDir(), 'nope');
     await expect(ensureProjectRepo(missing, await tempDir())).rejects.toThrow(new SandboxError(`project folder ${missing} does not exist`));
+  });
+});
+
+describe('uncommittedChanges', () => {
+  it('lists what a sandbox at HEAD will not have: modified and untracked files, not ignored ones', async () => {
+    const repo = await createRepo({ ...PROJECT, '.gitignore': 'dist/\n' });
+    expect(await uncommittedChanges(repo)).toEqual([]);
+    await writeFiles(repo, { 'src/index.js': 'export const x = 2;\n', 'src/new.js': 'new\n', 'dist/out.js': 'built\n' });
+    expect((await uncommittedChanges(repo))?.sort()).toEqual(['src/index.js', 'src/new.js']);
+  });
+
+  it('is null for a plain folder, a subfolder of a checkout and a missing folder', async () => {
+    expect(await uncommittedChanges(await plainFolder())).toBeNull();
+    const repo = await createRepo(PROJECT);
+    await writeFiles(repo, { 'src/index.js': 'changed\n' });
+    expect(await uncommittedChanges(join(repo, 'src'))).toBeNull();
+    expect(await uncommittedChanges(join(repo, 'nope'))).toBeNull();
   });
 });
 

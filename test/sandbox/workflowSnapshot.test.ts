@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
-import { stat, writeFile } from 'node:fs/promises';
+import { rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { SandboxError } from '../../src/errors.js';
 import { snapshotWorkflow, WORKFLOW_FOLDERS } from '../../src/sandbox/workflowSnapshot.js';
@@ -32,6 +33,18 @@ describe('snapshotWorkflow', () => {
       'skills/node-test/scripts/run.sh': '#!/bin/sh\nnode --test\n',
     });
     for (const file of Object.keys(await readTree(target))) expect((await stat(join(target, file))).mode & 0o777).toBe(0o444);
+  });
+
+  it('a retry after a copy that failed midway snapshots every file, with no leftovers', async () => {
+    const files = Object.fromEntries(Array.from({ length: 9 }, (_, i) => [`rules/r${i}.md`, `rule ${i}`]));
+    const workflow = await writeFiles(await tempDir('evalflow-wf-'), files);
+    // A FIFO cannot be copied: the first copy stops after some of the files, as a crash would.
+    await execa('mkfifo', [join(workflow, 'rules', 'pipe')]);
+    const target = join(await tempDir(), 'workflow');
+    await expect(snapshotWorkflow(workflow, target)).rejects.toThrow(/FIFO/);
+    await rm(join(workflow, 'rules', 'pipe'));
+    await snapshotWorkflow(workflow, target);
+    expect(await readTree(target)).toEqual(files);
   });
 
   it('copies only the folders that exist', async () => {

@@ -36,6 +36,18 @@ describe('createWorktree', () => {
     expect(await readTree(sandbox)).toMatchObject({ 'work-in-progress.txt': 'keep me' });
   });
 
+  it('completes a worktree whose checkout was interrupted (HEAD set, files missing)', async () => {
+    const repo = await createRepo({ 'README.md': 'hello\n', 'src/a.js': 'a\n' });
+    const sandbox = join(await tempDir(), 'sandbox');
+    const head = await gitIn(repo, ['rev-parse', 'HEAD']);
+    // What a crash inside `git worktree add` leaves: the worktree is registered, nothing is checked out.
+    await gitIn(repo, ['worktree', 'add', '--no-checkout', '--detach', sandbox, head]);
+    expect(await readTree(sandbox)).toEqual({});
+    await createWorktree(repo, sandbox, head);
+    expect(await readTree(sandbox)).toEqual({ 'README.md': 'hello\n', 'src/a.js': 'a\n' });
+    expect(await statusLines(sandbox)).toEqual([]);
+  });
+
   it('replaces a half-made folder that is not a worktree', async () => {
     const repo = await createRepo({ 'README.md': 'hello\n' });
     const sandbox = join(await tempDir(), 'sandbox');

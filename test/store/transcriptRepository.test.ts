@@ -33,6 +33,15 @@ describe.each(BACKENDS)('transcript events on %s', (backend) => {
     expect((await store().getTranscript(runId, { attempts: 'all' })).map((e) => e.content)).toEqual(['a']);
   });
 
+  it('stores text holding NUL characters (binary tool output) with U+FFFD in their place', async () => {
+    const runId = await newRun('run-nul');
+    const tool = { id: 't\u00001', name: 'Bash', kind: 'shell' as const, target: 'find . -print0' };
+    await store().appendTranscriptEvents([anEvent({ run_id: runId, role: 'candidate.tool_call.completed', content: 'shell: cat a.bin → exit=0 PNG\u0000\u0000IHDR', tool })]);
+    const [stored] = await store().getTranscript(runId, { attempts: 'all' });
+    expect(stored?.content).toBe('shell: cat a.bin → exit=0 PNG\uFFFD\uFFFDIHDR');
+    expect(stored?.tool?.id).toBe('t\uFFFD1');
+  });
+
   it('an empty batch inserts nothing', async () => {
     expect(await store().appendTranscriptEvents([])).toEqual({ inserted: 0 });
   });

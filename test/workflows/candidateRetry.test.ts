@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { WorkflowFailedError } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Candidate, TurnRequest } from '../../src/candidates/adapter.js';
+import { ConfigError } from '../../src/errors.js';
 import type { MockReply, MockRequest } from '../../src/llm/mock/types.js';
 import { createEvalHarness, type EvalHarness } from '../support/evalHarness.js';
 import { startTestTemporal, type TestTemporal } from '../support/temporalServer.js';
@@ -49,6 +50,17 @@ const slow: Candidate = {
   },
 };
 
+/** Turn 1 asks for more; turn 2 hits a configuration problem of ours (not the candidate's fault). */
+const twoStep: Candidate = {
+  async runTurn(request: TurnRequest) {
+    if (request.turn === 1) {
+      request.onEvent({ role: 'candidate', content: 'KEEP GOING' });
+      return { reply: 'KEEP GOING', session: {} };
+    }
+    throw new ConfigError('candidate "two-step": the second step needs TWO_STEP_TOKEN, which is not set');
+  },
+};
+
 describe('candidate turns under failure', () => {
   let temporal: TestTemporal;
   let harness: EvalHarness;
@@ -57,8 +69,11 @@ describe('candidate turns under failure', () => {
     harness = await createEvalHarness({
       backend: 'pglite',
       temporal,
-      script: (request: MockRequest) => (request.model === 'test-judge' ? judge() : { text: '<<END>>' }),
-      fakeCandidates: { flaky, slow },
+      script: (request: MockRequest) => {
+        if (request.model === 'test-judge') return judge();
+        return { text: request.messages.some((m) => m.content.includes('KEEP GOING')) ? 'Go on with the second step.' : '<<END>>' };
+      },
+      fakeCandidates: { flaky, slow, twoStep },
     });
     await harness.writeCase('flaky', caseFiles);
   });
@@ -103,5 +118,14 @@ describe('candidate turns under failure', () => {
     expect(await harness.store.getRun(runId)).toMatchObject({ status: 'cancelled' });
     expect(existsSync(join(dir!, 'review.md'))).toBe(true);
     expect(existsSync(join(harness.root, 'sandboxes', runId))).toBe(false);
+  });
+
+  it('an infra error in a later turn keeps the turns already used in the record', async () => {
+    await harness.writeCase('twostep', { ...caseFiles, 'meta.yaml': caseFiles['meta.yaml'].replace('id: flaky', 'id: twostep').replace('max_turns: 1', 'max_turns: 3') });
+    const { outcome, spec } = await harness.runCase('twostep', { name: 'two-step', adapter: 'twoStep', args: [], env: {} });
+    expect(outcome).toMatchObject({ status: 'infra_error' });
+    expect(outcome.error).toContain('TWO_STEP_TOKEN');
+    const review = await readFile(join(harness.runsDir, spec.runId, 'review.md'), 'utf8');
+    expect(review).toContain('1 of 3 turns, stopped before the examiner ended it');
   });
 });
