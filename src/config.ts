@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { CandidateSpec } from './candidates/adapter.js';
 import { ConfigError, FormatError } from './errors.js';
 import { parseOrThrow } from './format.js';
+import { isSecretName } from './transcript/redact.js';
 
 export const CONFIG_FILE = 'evalflow.config.yaml';
 
@@ -152,6 +153,7 @@ export async function loadSettings(cwd: string, env: NodeJS.ProcessEnv, override
   // A path-like command ('./agent.sh', '../bin/x') means relative to the config file, not to the sandbox.
   const command = (value: string) => (/^(\.\.?|~)\//.test(value) ? at(value) : value);
   for (const [name, c] of Object.entries(file.candidates)) {
+    rejectLiteralSecrets(found ?? configPath, name, c.env);
     const args = c.adapter === 'command' && !c.executable && c.args[0] ? [command(c.args[0]), ...c.args.slice(1)] : c.args;
     candidates[name] = {
       name,
@@ -270,4 +272,18 @@ function portFromEnv(env: NodeJS.ProcessEnv, name: string): number | undefined {
     throw new ConfigError(`${name}: expected a TCP port (1-65535), found '${raw}'`);
   }
   return port;
+}
+
+/**
+ * A secret written as a literal in the config would travel in the run's workflow input, which
+ * Temporal stores in its history and shows in the Web UI: it must come from the environment.
+ */
+function rejectLiteralSecrets(file: string, candidate: string, env: Record<string, string>): void {
+  const literal = Object.entries(env).filter(([key, value]) => isSecretName(key) && value !== '' && !/\$\{[A-Za-z_][A-Za-z0-9_]*\}/.test(value));
+  if (literal.length === 0) return;
+  const problems = literal.map(
+    ([key]) =>
+      `${file}: candidates.${candidate}.env.${key}: expected a reference to an environment variable such as '\${${key}}', found a literal secret (it would be stored in Temporal's history and the run records)`,
+  );
+  throw new FormatError(problems.join('\n'), problems);
 }

@@ -124,6 +124,18 @@ describe('loadSettings: the config file', () => {
     );
   });
 
+  it('refuses a secret written literally in a candidate env, and accepts a reference', async () => {
+    const root = await fixture({ 'evalflow.config.yaml': 'candidates:\n  a:\n    adapter: command\n    args: [x]\n    env:\n      ANTHROPIC_API_KEY: sk-ant-literal-123\n      LOG_LEVEL: debug\n' });
+    const err = await loadError(loadSettings(root, {}));
+    expect(err).toBeInstanceOf(FormatError);
+    expect(err.message).toBe(
+      `${join(root, 'evalflow.config.yaml')}: candidates.a.env.ANTHROPIC_API_KEY: expected a reference to an environment variable such as '\${ANTHROPIC_API_KEY}', found a literal secret (it would be stored in Temporal's history and the run records)`,
+    );
+    expect(err.message).not.toContain('sk-ant-literal-123');
+    const ok = await fixture({ 'evalflow.config.yaml': 'candidates:\n  a:\n    adapter: command\n    args: [x]\n    env:\n      ANTHROPIC_API_KEY: ${CORP_LLM_KEY}\n' });
+    expect((await loadSettings(ok, {})).candidates.a?.env).toEqual({ ANTHROPIC_API_KEY: '${CORP_LLM_KEY}' });
+  });
+
   it('names the file when the YAML does not parse', async () => {
     const root = await fixture({ 'evalflow.config.yaml': 'candidates: [a,\n' });
     const err = await loadError(loadSettings(root, {}));

@@ -38,6 +38,10 @@ export interface BatchInput {
   offset: number;
   counts: BatchCounts;
   recent: { runId: string; caseId: string; status: string; result: string | null; overall: number | null }[];
+  /** Runs planned per page (default 100). */
+  pageSize?: number;
+  /** History length after which the batch continues as new between pages (default 8000). */
+  continueAsNewAfterEvents?: number;
 }
 
 export interface BatchResult {

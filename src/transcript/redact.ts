@@ -1,6 +1,11 @@
 /** Env var names whose values are treated as secrets wherever they might leak. */
 const SECRET_NAME = /(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH)/i;
 
+/** Whether an environment variable of this name holds a secret (API keys, tokens, passwords). */
+export function isSecretName(name: string): boolean {
+  return SECRET_NAME.test(name);
+}
+
 export interface Redactor {
   (text: string): string;
   /** How many distinct secret values this redactor knows. */
@@ -16,7 +21,7 @@ export function createRedactor(env: NodeJS.ProcessEnv, explicitNames: readonly s
   const secrets = new Map<string, string>();
   for (const [name, value] of Object.entries(env)) {
     if (!value || value.length < 8) continue; // short values would redact ordinary words
-    if (SECRET_NAME.test(name) || explicitNames.includes(name)) secrets.set(value, name);
+    if (isSecretName(name) || explicitNames.includes(name)) secrets.set(value, name);
   }
   const ordered = [...secrets.entries()].sort((a, b) => b[0].length - a[0].length);
   const redact = ((text: string) => {

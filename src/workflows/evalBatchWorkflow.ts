@@ -50,7 +50,7 @@ export async function evalBatchWorkflow(input: BatchInput): Promise<BatchResult>
   let offset = input.offset;
   try {
     while (offset < input.refs.length) {
-      const page = input.refs.slice(offset, offset + PAGE_SIZE);
+      const page = input.refs.slice(offset, offset + (input.pageSize ?? PAGE_SIZE));
       const specs = await shared.planRuns({ batchId: input.batchId, stamp: input.stamp, refs: page, template: input.template });
       for (const spec of specs) {
         await condition(() => running.size < input.parallelism);
@@ -78,9 +78,14 @@ export async function evalBatchWorkflow(input: BatchInput): Promise<BatchResult>
         });
       }
       offset += page.length;
-      // Drain before continuing as new: children of a closed run cannot report back.
-      await condition(() => running.size === 0);
-      if (offset < input.refs.length && workflowInfo().historyLength > CONTINUE_AS_NEW_AFTER_EVENTS) {
+      const last = offset >= input.refs.length;
+      const continuing = !last && workflowInfo().historyLength > (input.continueAsNewAfterEvents ?? CONTINUE_AS_NEW_AFTER_EVENTS);
+      // Drain before continuing as new (children of a closed run cannot report back) and at the
+      // end; between pages the window keeps sliding.
+      if (last || continuing || !patched('drain-only-before-continue-as-new')) {
+        await condition(() => running.size === 0);
+      }
+      if (continuing) {
         await continueAsNew<typeof evalBatchWorkflow>({ ...input, offset, counts, recent });
       }
     }

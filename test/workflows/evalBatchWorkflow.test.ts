@@ -118,6 +118,34 @@ describe('evalBatchWorkflow', () => {
     }
   });
 
+  it('pages through its runs and continues as new between pages, finishing every run once', async () => {
+    const input = { ...(await batchInput('writer', 5)), parallelism: 2, pageSize: 2, continueAsNewAfterEvents: 1 };
+    const handle = await harness.client.workflow.start('evalBatchWorkflow', { workflowId: input.batchId, taskQueue: SHARED_TASK_QUEUE, args: [input] });
+    const result = await handle.result();
+    expect(result).toMatchObject({ total: 5, counts: { finished: 5, passed: 5, completed: 5 } });
+    const runs = await harness.store.listRuns({ batchId: input.batchId });
+    expect(runs.map((r) => r.run_id.replace(/.*-/, '')).sort()).toEqual(['1', '2', '3', '4', '5']);
+    // Three pages: the first two executions ended by continuing as new.
+    const description = await handle.describe();
+    expect(description.runId).not.toBe(handle.firstExecutionRunId);
+    const first = await harness.client.workflow.getHandle(input.batchId, handle.firstExecutionRunId).fetchHistory();
+    expect(first.events?.some((e) => e.workflowExecutionContinuedAsNewEventAttributes)).toBe(true);
+  });
+
+  it('keeps the window sliding across pages when it does not continue as new', async () => {
+    const input = { ...(await batchInput('writer', 3)), parallelism: 3, pageSize: 1 };
+    const result = await harness.client.workflow.execute('evalBatchWorkflow', { workflowId: input.batchId, taskQueue: SHARED_TASK_QUEUE, args: [input] });
+    expect(result.counts).toMatchObject({ finished: 3, passed: 3 });
+    const history = await harness.client.workflow.getHandle(input.batchId).fetchHistory();
+    const events = history.events ?? [];
+    const starts = events.findIndex((e) => e.startChildWorkflowExecutionInitiatedEventAttributes);
+    const thirdStart = events.filter((e) => e.startChildWorkflowExecutionInitiatedEventAttributes)[2];
+    const firstDone = events.findIndex((e) => e.childWorkflowExecutionCompletedEventAttributes);
+    // All three runs were started before the first one finished: no drain at page boundaries.
+    expect(starts).toBeGreaterThan(-1);
+    expect(events.indexOf(thirdStart!)).toBeLessThan(firstDone);
+  });
+
   it('leaves no checkpoint refs behind in the project repository', async () => {
     const input = await batchInput('writer', 1);
     const result = await harness.client.workflow.execute('evalBatchWorkflow', { workflowId: input.batchId, taskQueue: SHARED_TASK_QUEUE, args: [input] });
