@@ -27,7 +27,17 @@ export function storeFailure(sql: Pick<SqlExecutor, 'redact'>, operation: string
   const message = sql.redact(`store: ${operation} failed: ${described}`);
   const fullText = err instanceof Error ? `${described}\n${err.stack ?? ''}` : described;
   const cause = sql.redact(fullText) === fullText ? err : new Error(sql.redact(described));
-  return new StoreError(message, { cause });
+  const failure = new StoreError(message, { cause });
+  // A dropped connection or a restarting server may well work on the next try; a bad statement will not.
+  if (isTransient(err)) (failure as { retryable: boolean }).retryable = true;
+  return failure;
+}
+
+/** SQLSTATE classes 08 (connection), 53 (resources), 57P0x (shutdown), 40001/40P01 (serialization, deadlock), and socket errors. */
+export function isTransient(err: unknown): boolean {
+  const { code } = (err ?? {}) as { code?: unknown };
+  if (typeof code !== 'string') return false;
+  return /^(08|53)/.test(code) || /^57P0[1-3]$/.test(code) || code === '40001' || code === '40P01' || ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH'].includes(code);
 }
 
 /** `postgres://user:secret@host/db` → `postgres://user:***@host/db`; unparsable → `(unparsable connection string)`. */
