@@ -1,5 +1,5 @@
 import type { NormalizerOptions, StreamNormalizer, TurnOutcome } from '../adapter.js';
-import type { CandidateEvent, Usage } from '../../transcript/schema.js';
+import type { Usage } from '../../transcript/schema.js';
 import { createEventCollector } from './eventCollector.js';
 import { asArray, asNumber, asObject, asString, parseJsonLine, textOf, type JsonObject } from './jsonLine.js';
 import { turnFailure } from './turnFailure.js';
@@ -116,19 +116,7 @@ export function createClaudeStreamNormalizer(flavor: ClaudeFlavor, options: Norm
         ...(reported ? { error: `${asString(result?.subtype) ?? 'error'}: ${asString(result?.result) ?? asString(result?.error) ?? 'the agent reported an error'}` } : {}),
       });
       const { usage, cumulativeUsage } = result ? usageOf(result, flavor, options.previousCumulative) : {};
-      const reply = failure ? '' : (asString(result?.result) ?? collector.pendingText());
-      if (failure) collector.abandon();
-      else collector.finish(reply, usage, asString(result?.__timestamp));
-      const events: CandidateEvent[] = collector.drain();
-      return {
-        events,
-        reply,
-        ignoredLines,
-        ...(sessionId ? { sessionId } : {}),
-        ...(usage ? { usage } : {}),
-        ...(cumulativeUsage ? { cumulativeUsage } : {}),
-        ...(failure ? { failure } : {}),
-      };
+      return collector.settle({ failure, reply: asString(result?.result) ?? collector.pendingText(), usage, cumulativeUsage, ts: asString(result?.__timestamp), sessionId, ignoredLines });
     },
   };
 }

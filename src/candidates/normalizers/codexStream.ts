@@ -124,18 +124,7 @@ export function createCodexStreamNormalizer(options: NormalizerOptions = {}): St
       });
       const cumulativeUsage = completed ? usageOf(asObject(completed.usage)) : undefined;
       const usage = cumulativeUsage ? differenceUsage(cumulativeUsage, options.previousCumulative) : undefined;
-      const reply = failure ? '' : lastMessage;
-      if (failure) collector.abandon();
-      else collector.finish(reply, usage);
-      return {
-        events: collector.drain(),
-        reply,
-        ignoredLines,
-        ...(sessionId ? { sessionId } : {}),
-        ...(usage ? { usage } : {}),
-        ...(cumulativeUsage ? { cumulativeUsage } : {}),
-        ...(failure ? { failure } : {}),
-      };
+      return collector.settle({ failure, reply: lastMessage, usage, cumulativeUsage, sessionId, ignoredLines });
     },
   };
 }

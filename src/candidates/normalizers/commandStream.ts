@@ -25,11 +25,8 @@ export function createCommandStreamNormalizer(options: NormalizerOptions = {}): 
     end(exit): TurnOutcome {
       if (mode === 'stream') return stream.end(exit);
       const collector = createEventCollector(options.cwd);
-      const reply = lines.join('\n').trim();
       const failure = turnFailure(exit, { terminalSeen: true, terminalName: 'exit' });
-      if (failure) collector.abandon();
-      else collector.finish(reply, undefined);
-      return { events: collector.drain(), reply: failure ? '' : reply, ignoredLines: 0, ...(failure ? { failure } : {}) };
+      return collector.settle({ failure, reply: lines.join('\n'), ignoredLines: 0 });
     },
   };
 }

@@ -89,10 +89,7 @@ export function createCursorStreamNormalizer(options: NormalizerOptions = {}): S
         ...(reported ? { error: `${asString(result?.subtype) ?? 'error'}: ${asString(result?.result) ?? 'the agent reported an error'}` } : {}),
       });
       const usage = result ? usageOf(asObject(result.usage)) : undefined;
-      const reply = failure ? '' : (asString(result?.result) ?? collector.pendingText());
-      if (failure) collector.abandon();
-      else collector.finish(reply, usage);
-      return { events: collector.drain(), reply: reply.trim(), ignoredLines, ...(sessionId ? { sessionId } : {}), ...(usage ? { usage } : {}), ...(failure ? { failure } : {}) };
+      return collector.settle({ failure, reply: asString(result?.result) ?? collector.pendingText(), usage, sessionId, ignoredLines });
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { CandidateEvent, Usage } from '../../transcript/schema.js';
+import type { TurnOutcome } from '../adapter.js';
 import { describeToolCall, describeToolResult, type DescribedCall, type ToolCallEnd, type ToolCallStart } from './toolSummary.js';
 import { LIMITS, clip } from './truncate.js';
 
@@ -30,8 +31,26 @@ export interface EventCollector {
   finish(reply: string, usage: Usage | undefined, ts?: string): void;
   /** The turn failed: keep what was said as partials and close open tool calls. */
   abandon(): void;
+  /**
+   * Ends the turn the same way for every stream family: finish with the reply (or abandon on
+   * failure) and assemble the outcome with whatever the stream told.
+   */
+  settle(end: TurnEnd): TurnOutcome;
   /** Events completed since the last drain, in stream order. */
   drain(): CandidateEvent[];
+}
+
+/** What a normaliser knows when its stream has ended. */
+export interface TurnEnd {
+  failure: TurnOutcome['failure'] | undefined;
+  /** The final answer ('' is fine); ignored on failure. */
+  reply: string;
+  usage?: Usage | undefined;
+  cumulativeUsage?: Usage | undefined;
+  /** Timestamp for the `candidate` event, from the terminal event when it has one. */
+  ts?: string | undefined;
+  sessionId?: string | undefined;
+  ignoredLines: number;
 }
 
 export function createEventCollector(cwd?: string): EventCollector {
@@ -108,6 +127,19 @@ export function createEventCollector(cwd?: string): EventCollector {
     abandon() {
       flushText();
       closeOpenTools();
+    },
+    settle({ failure, reply, usage, cumulativeUsage, ts, sessionId, ignoredLines }) {
+      if (failure) this.abandon();
+      else this.finish(reply, usage, ts);
+      return {
+        events: this.drain(),
+        reply: failure ? '' : reply.trim(),
+        ignoredLines,
+        ...(sessionId ? { sessionId } : {}),
+        ...(usage ? { usage } : {}),
+        ...(cumulativeUsage ? { cumulativeUsage } : {}),
+        ...(failure ? { failure } : {}),
+      };
     },
     drain() {
       return out.splice(0, out.length);

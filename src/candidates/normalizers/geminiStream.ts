@@ -78,10 +78,7 @@ export function createGeminiStreamNormalizer(options: NormalizerOptions = {}): S
             : {}),
       });
       const usage = result ? usageOf(asObject(result.stats)) : undefined;
-      const reply = failure ? '' : collector.pendingText();
-      if (failure) collector.abandon();
-      else collector.finish(reply, usage, asString(result?.timestamp));
-      return { events: collector.drain(), reply: reply.trim(), ignoredLines, ...(sessionId ? { sessionId } : {}), ...(usage ? { usage } : {}), ...(failure ? { failure } : {}) };
+      return collector.settle({ failure, reply: collector.pendingText(), usage, ts: asString(result?.timestamp), sessionId, ignoredLines });
     },
   };
 }

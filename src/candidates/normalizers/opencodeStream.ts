@@ -94,10 +94,7 @@ export function createOpencodeStreamNormalizer(options: NormalizerOptions = {}):
         terminalName: 'step_finish (reason other than tool-calls)',
         ...(error ? { error } : {}),
       });
-      const reply = failure ? '' : collector.pendingText();
-      if (failure) collector.abandon();
-      else collector.finish(reply, usage, lastFinishTs);
-      return { events: collector.drain(), reply: reply.trim(), ignoredLines, ...(sessionId ? { sessionId } : {}), ...(usage ? { usage } : {}), ...(failure ? { failure } : {}) };
+      return collector.settle({ failure, reply: collector.pendingText(), usage, ts: lastFinishTs, sessionId, ignoredLines });
     },
   };
 }
