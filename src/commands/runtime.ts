@@ -1,5 +1,5 @@
 import type { Settings } from '../config.js';
-import { openStore, type Store } from '../store/index.js';
+import { openStore, type OpenStoreOptions, type Store } from '../store/index.js';
 import { connectTemporal, type TemporalHandle } from '../temporal/connection.js';
 import { startWorkers, type RunningWorkers } from '../worker.js';
 import type { CommandIo } from './io.js';
@@ -12,15 +12,20 @@ export interface EvalRuntime {
   close(): Promise<void>;
 }
 
+/** The store the settings name: PostgreSQL when DATABASE_URL is set, else PGlite in the state folder. */
+export function storeOptions(settings: Settings): OpenStoreOptions {
+  return {
+    ...(settings.databaseUrl ? { databaseUrl: settings.databaseUrl } : { pgliteDir: settings.pgliteDir }),
+    ...(settings.storeSchema ? { schema: settings.storeSchema } : {}),
+  };
+}
+
 export async function openRuntime(
   settings: Settings,
   io: CommandIo,
   options: { worker: boolean | 'auto'; sandboxRoot?: string },
 ): Promise<EvalRuntime> {
-  const store = await openStore({
-    ...(settings.databaseUrl ? { databaseUrl: settings.databaseUrl } : { pgliteDir: settings.pgliteDir }),
-    ...(settings.storeSchema ? { schema: settings.storeSchema } : {}),
-  });
+  const store = await openStore(storeOptions(settings));
   let temporal: TemporalHandle;
   try {
     temporal = await connectTemporal(settings, (line) => io.err(line));

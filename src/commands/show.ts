@@ -5,14 +5,12 @@ import { ConfigError } from '../errors.js';
 import { loadSettings } from '../config.js';
 import { openStore } from '../store/index.js';
 import type { CommandIo } from './io.js';
+import { storeOptions } from './runtime.js';
 
 /** `evalflow show <run_id>`: the run's row, its score, review.md and where its files are. */
 export async function run(options: { runId: string; config?: string }, io: CommandIo): Promise<number> {
   const settings = await loadSettings(io.cwd, io.env, options.config ? { configPath: options.config } : {});
-  const store = await openStore({
-    ...(settings.databaseUrl ? { databaseUrl: settings.databaseUrl } : { pgliteDir: settings.pgliteDir }),
-    ...(settings.storeSchema ? { schema: settings.storeSchema } : {}),
-  });
+  const store = await openStore(storeOptions(settings));
   try {
     const runRow = await store.getRun(options.runId);
     if (!runRow) {

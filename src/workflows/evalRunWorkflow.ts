@@ -13,6 +13,7 @@ import type { CheckResult } from '../evalset/checkResult.js';
 import type { RunAnomaly } from '../judge/anomalies.js';
 import type { RunOutcome, RunSpec, RunStatus } from '../run/runSpec.js';
 import { runProgressQuery, searchAttributes, type RunProgress } from './definitions.js';
+import { upsertOutcomeAttributes } from './outcomeAttributes.js';
 import { candidateProfile, examinerProfile, hostProfile, judgeProfile, sharedProfile } from './profiles.js';
 
 const shared = proxyActivities<Activities>(sharedProfile);
@@ -93,11 +94,7 @@ export async function evalRunWorkflow(spec: RunSpec): Promise<RunOutcome> {
     return recorded;
   });
   stage('done');
-  upsertSearchAttributes([
-    { key: searchAttributes.status, value: outcome.status },
-    ...(outcome.result ? [{ key: searchAttributes.result, value: outcome.result }] : []),
-    ...(outcome.overall !== null ? [{ key: searchAttributes.overall, value: outcome.overall }] : []),
-  ]);
+  upsertOutcomeAttributes(outcome);
   if (status === 'cancelled') throw ApplicationFailure.nonRetryable('the run was cancelled', 'RunCancelled', outcome);
   return outcome;
 }

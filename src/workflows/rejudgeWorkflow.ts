@@ -1,7 +1,7 @@
-import { ActivityFailure, ApplicationFailure, proxyActivities, upsertSearchAttributes } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import type { RunOutcome, RunSpec } from '../run/runSpec.js';
-import { searchAttributes } from './definitions.js';
+import { upsertOutcomeAttributes } from './outcomeAttributes.js';
 import { hostProfile, judgeProfile, sharedProfile } from './profiles.js';
 
 const shared = proxyActivities<Activities>(sharedProfile);
@@ -40,10 +40,6 @@ export async function rejudgeWorkflow(request: RejudgeRequest): Promise<RunOutco
     anomalies: [{ kind: 'other', detail: `rejudged from the stored transcript with ${spec.judge.model}` }],
     error,
   });
-  upsertSearchAttributes([
-    { key: searchAttributes.status, value: outcome.status },
-    ...(outcome.result ? [{ key: searchAttributes.result, value: outcome.result }] : []),
-    ...(outcome.overall !== null ? [{ key: searchAttributes.overall, value: outcome.overall }] : []),
-  ]);
+  upsertOutcomeAttributes(outcome);
   return outcome;
 }

@@ -1,0 +1,12 @@
+import { upsertSearchAttributes } from '@temporalio/workflow';
+import type { RunOutcome } from '../run/runSpec.js';
+import { searchAttributes } from './definitions.js';
+
+/** A run's final status, result and overall score as search attributes (run and rejudge alike). */
+export function upsertOutcomeAttributes(outcome: RunOutcome): void {
+  upsertSearchAttributes([
+    { key: searchAttributes.status, value: outcome.status },
+    ...(outcome.result ? [{ key: searchAttributes.result, value: outcome.result }] : []),
+    ...(outcome.overall !== null ? [{ key: searchAttributes.overall, value: outcome.overall }] : []),
+  ]);
+}
