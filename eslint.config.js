@@ -42,10 +42,28 @@ export default tseslint.config(
     },
   },
   {
-    // Domain folders never import Temporal.
-    files: ['src/evalset/**', 'src/examiner/**', 'src/candidates/**', 'src/judge/**', 'src/transcript/**', 'src/llm/**', 'src/store/**', 'src/summaries/**', 'src/dashboard/**', 'src/editprediction/**'],
+    // Domain folders never import Temporal, nor the workflows above them.
+    files: ['src/evalset/**', 'src/examiner/**', 'src/candidates/**', 'src/judge/**', 'src/transcript/**', 'src/llm/**', 'src/store/**', 'src/summaries/**', 'src/dashboard/**', 'src/editprediction/**', 'src/run/**', 'src/sandbox/**', 'src/stats/**', 'src/schedules/**'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['@temporalio/*'], message: 'Domain code never imports Temporal.' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['@temporalio/*'], message: 'Domain code never imports Temporal.' },
+            { group: ['../workflows', '../workflows/*', '**/workflows/**'], message: 'Nothing below the workflows imports them.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Activities and the Temporal plumbing sit below the workflows: names they share live in temporal/names.ts.
+    files: ['src/activities/**', 'src/temporal/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['../workflows', '../workflows/*', '**/workflows/**'], message: 'Nothing below the workflows imports them; shared names live in temporal/names.ts.' }] },
+      ],
     },
   },
 );

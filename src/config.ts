@@ -4,7 +4,7 @@ import { homedir } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import type { CandidateSpec } from './candidates/adapter.js';
+import type { CandidateSpec, ModelEndpoint } from './run/runSpec.js';
 import { ConfigError, FormatError } from './errors.js';
 import { parseOrThrow } from './format.js';
 import { isSecretName } from './transcript/redact.js';
@@ -76,14 +76,7 @@ export const ConfigFileSchema = z
   .strict();
 export type ConfigFile = z.infer<typeof ConfigFileSchema>;
 
-export interface ModelEndpoint {
-  model: string;
-  baseUrl?: string;
-  apiKeyEnv?: string;
-  /** An agent CLI adapter serving this role in text-only mode (for teams without API keys). */
-  adapter?: string;
-  executable?: string;
-}
+export type { ModelEndpoint };
 
 /** The resolved settings every command works from (paths absolute, overrides applied). */
 export interface Settings {

@@ -11,7 +11,7 @@ import type { ModelEndpoint, Settings } from './config.js';
 import { createOpenAiClient } from './llm/openaiClient.js';
 import type { LlmClient, LlmRole } from './llm/port.js';
 import type { Store } from './store/index.js';
-import { hostTaskQueue, SHARED_TASK_QUEUE } from './workflows/definitions.js';
+import { hostTaskQueue, SHARED_TASK_QUEUE } from './temporal/names.js';
 
 /** The evalflow version, from package.json (shown in env_checklist.yaml). */
 export const EVALFLOW_VERSION: string = (JSON.parse(readFileSync(fileURLToPath(new URL('../package.json', import.meta.url)), 'utf8')) as { version: string }).version;

@@ -1,6 +1,6 @@
 import type { Candidate, CandidateSpec, WorkflowLink } from '../candidates/adapter.js';
 import type { LlmClient, LlmRole } from '../llm/port.js';
-import type { RunSpec } from '../run/runSpec.js';
+import type { ModelEndpoint } from '../run/runSpec.js';
 import type { Store } from '../store/store.js';
 
 /** The candidate side as activities need it; built from the adapter registry in the worker. */
@@ -26,10 +26,11 @@ export interface ActivityDeps {
   /** Where sandboxes and agent homes of this host's runs live (outside any repository). */
   sandboxRoot: string;
   /** A client for the examiner or judge endpoint of a run; keys are resolved from `env` by name. */
-  llmFor(role: LlmRole, endpoint: RunSpec['examiner']): LlmClient;
+  llmFor(role: LlmRole, endpoint: ModelEndpoint): LlmClient;
   candidates: CandidateFactory;
   env: NodeJS.ProcessEnv;
   log: ActivityLogger;
   now(): Date;
   version: string;
 }
+

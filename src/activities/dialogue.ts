@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { CandidateSession, CandidateSpec } from '../candidates/adapter.js';
 import { expandHostVariables } from '../candidates/index.js';
 import { CandidateError, LlmError } from '../errors.js';
-import { firstMessage, nextMessage, type DialogueMessage } from '../examiner/index.js';
+import { examinerEventContent, firstMessage, nextMessage, readExaminerEvent, type DialogueMessage } from '../examiner/index.js';
 import type { RunSpec } from '../run/runSpec.js';
 import { restoreTurnCheckpoint, saveTurnCheckpoint, type TurnCheckpoint } from '../sandbox/checkpoint.js';
 import { latestAttempts } from '../transcript/latestAttempts.js';
@@ -12,10 +12,8 @@ import { createRedactor } from '../transcript/redact.js';
 import type { CandidateEvent, TranscriptEvent, Usage } from '../transcript/schema.js';
 import { writeTranscriptFile } from '../transcript/writeTranscriptFile.js';
 import type { ActivityDeps } from './deps.js';
-import { runPaths } from './runPaths.js';
 import { activityAttempt, cancellationSignal, heartbeat, heartbeatWhile } from './temporalContext.js';
-
-export const END_MARKER = '<<END>>';
+import { createRunRecord } from '../run/runRecord.js';
 
 export interface ExaminerTurnOutput {
   message: string;
@@ -28,12 +26,15 @@ export interface CandidateTurnOutput {
   /** Set when the candidate failed its own turn (crash, non-zero exit, timeout): the run goes on to the judge. */
   failure?: string;
   attempt: number;
+  /** What a reader of review.md must know about this turn's output (a cut output, an oversized line). */
+  notes?: string[];
 }
 
 /** Events are written to the store in small batches, so a crash loses little. */
 const FLUSH_EVERY = 20;
 
 export function dialogueActivities(deps: ActivityDeps) {
+  const record = createRunRecord(deps);
   return {
     /**
      * The examiner's message for a turn: Turn 1 is the Prompt quote verbatim; later turns come
@@ -67,7 +68,7 @@ export function dialogueActivities(deps: ActivityDeps) {
         ended = reply.ended;
         usage = reply.usage;
       }
-      const content = ended ? `${END_MARKER}${message ? `\n${message}` : ''}` : message;
+      const content = examinerEventContent({ message, ended });
       await deps.store.appendTranscriptEvents([
         { run_id: spec.runId, turn, seq: 0, attempt: 1, ts: deps.now().toISOString(), role: 'examiner', content, ...(usage ? { usage } : {}) },
       ]);
@@ -80,8 +81,8 @@ export function dialogueActivities(deps: ActivityDeps) {
      */
     async candidateTurn({ spec, turn, message, session }: { spec: RunSpec; turn: number; message: string; session: CandidateSession | null }): Promise<CandidateTurnOutput> {
       const attempt = activityAttempt();
-      const paths = runPaths(spec, deps);
-      await restoreOrSaveCheckpoint(paths.sandboxDir, join(paths.runDir, '.evalflow', `turn-${turn}-checkpoint.json`), `${paths.checkpointRefs}/turn-${turn}`);
+      const paths = record.paths(spec);
+      await restoreOrSaveCheckpoint(paths.sandboxDir, join(paths.checkpointsDir, `turn-${turn}.json`), `${paths.checkpointRefs}/turn-${turn}`);
 
       const redact = createRedactor(candidateEnvView(deps.env, spec.candidate), spec.candidate.apiKeyEnv ? [spec.candidate.apiKeyEnv] : []);
       let seq = 1;
@@ -179,11 +180,6 @@ function candidateEnvView(hostEnv: NodeJS.ProcessEnv, candidate: CandidateSpec):
     }
   }
   return view;
-}
-
-function readExaminerEvent(content: string): { message: string; ended: boolean } {
-  if (content.startsWith(END_MARKER)) return { message: content.slice(END_MARKER.length).trim(), ended: true };
-  return { message: content, ended: false };
 }
 
 /**

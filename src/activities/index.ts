@@ -6,14 +6,17 @@ import { dialogueActivities } from './dialogue.js';
 import { editPredictionActivities } from './editPrediction.js';
 import { planActivities } from './plan.js';
 import { prepareActivities } from './prepare.js';
+import { judgeActivities } from './judge.js';
+import { recordActivities } from './record.js';
 import { rejudgeActivities } from './rejudge.js';
-import { verdictActivities } from './verdict.js';
+import { verifyActivities } from './verify.js';
 
 export type { ActivityDeps, CandidateFactory } from './deps.js';
 export type { CandidateTurnOutput, ExaminerTurnOutput } from './dialogue.js';
 export type { EpExampleRef, EpLoadOutput, EpPredictOutput, EpScoreOutput } from './editPrediction.js';
+export type { CleanupReport } from './cleanup.js';
+export type { JudgeOutput } from './judge.js';
 export type { PreparedRun, SetupOutcome } from './prepare.js';
-export type { JudgeInputRecord, JudgeOutput, RecordInput, RunFacts } from './verdict.js';
 export type { RejudgeInput } from './rejudge.js';
 
 /**
@@ -26,8 +29,10 @@ export function createActivities(deps: ActivityDeps) {
     ...planActivities(deps),
     ...prepareActivities(deps),
     ...dialogueActivities(deps),
-    ...verdictActivities(deps),
+    ...verifyActivities(deps),
+    ...judgeActivities(deps),
     ...cleanupActivities(deps),
+    ...recordActivities(deps),
     ...rejudgeActivities(deps),
     ...editPredictionActivities(deps),
   };

@@ -1,16 +1,17 @@
 import { FormatError } from '../errors.js';
 import { loadEvalCase } from '../evalset/index.js';
-import type { CaseRef, RunTemplate } from '../run/batchSpec.js';
+import type { CaseRef, RunTemplate } from '../run/batchInput.js';
 import { makeRunId } from '../run/runId.js';
 import type { RunSpec } from '../run/runSpec.js';
 import { toCaseSnapshot } from '../run/caseSnapshot.js';
+import { hostTaskQueue } from '../temporal/names.js';
 import type { ActivityDeps } from './deps.js';
 
 export function planActivities(deps: ActivityDeps) {
   return {
     /** Which host queue this worker serves; the run's sandbox work is then pinned to it. */
     async claimHost(): Promise<string> {
-      return `evalflow@${deps.hostId}`;
+      return hostTaskQueue(deps.hostId);
     },
 
     /** Run specs for one page of a batch: loads each case and refuses one changed since planning. */
@@ -33,6 +34,7 @@ export function planActivities(deps: ActivityDeps) {
           workflowDir: template.workflowDir,
           runsDir: template.runsDir,
           turnTimeoutS: template.turnTimeoutS,
+          ...(template.recovery ? { recovery: template.recovery } : {}),
           createdAt: deps.now().toISOString(),
         });
       }

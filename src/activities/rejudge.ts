@@ -1,9 +1,9 @@
 import { ConfigError } from '../errors.js';
-import { RunSpecSchema, type RunSpec } from '../run/runSpec.js';
 import { parseOrThrow } from '../format.js';
-import { hostTaskQueue } from '../workflows/definitions.js';
+import { JudgeInputRecordSchema, type JudgeInputRecord } from '../run/runFiles.js';
+import { RunSpecSchema, type RunSpec } from '../run/runSpec.js';
+import { hostTaskQueue } from '../temporal/names.js';
 import type { ActivityDeps } from './deps.js';
-import type { JudgeInputRecord } from './verdict.js';
 
 export interface RejudgeInput {
   spec: RunSpec;
@@ -23,7 +23,7 @@ export function rejudgeActivities(deps: ActivityDeps) {
         throw new ConfigError(`run ${runId} (${run.status}) never reached the judge, so there is nothing to rejudge; start a new run instead`);
       }
       const spec = parseOrThrow(RunSpecSchema, run.spec, `store: runs.spec of ${runId}`);
-      const judgeInput = run.judge_input as unknown as JudgeInputRecord;
+      const judgeInput = parseOrThrow(JudgeInputRecordSchema, run.judge_input, `store: runs.judge_input of ${runId}`);
       return { spec, facts: judgeInput.facts, postconditions: judgeInput.postconditions, hostQueue: hostTaskQueue(judgeInput.host_id) };
     },
   };

@@ -1,26 +1,7 @@
+import type { CandidateSpec } from '../run/runSpec.js';
 import type { CandidateEvent, Usage } from '../transcript/schema.js';
 
-/**
- * A named candidate from the supply-side config: one adapter serves many candidates
- * (the same CLI with different models, args or env).
- */
-export interface CandidateSpec {
-  /** Name used in run ids and reports, e.g. `claude-sonnet` or simply the adapter name. */
-  name: string;
-  /** Adapter key in the registry: `claude-code`, `codex`, `command`, `builtin`, ... */
-  adapter: string;
-  model?: string;
-  /** Extra command-line arguments appended to every turn (CLI adapters) or the command itself (`command`). */
-  args: string[];
-  /** Extra environment for the candidate process; values may reference `${ENV_VAR}` of the host. */
-  env: Record<string, string>;
-  /** Base URL of the model endpoint the agent should use (OpenAI, Anthropic, Gemini style per adapter). */
-  baseUrl?: string;
-  /** Name of the host environment variable that holds the API key (never the key itself). */
-  apiKeyEnv?: string;
-  /** Override of the executable (path or name on PATH). */
-  executable?: string;
-}
+export type { CandidateSpec };
 
 /**
  * State carried from one turn to the next through the workflow (small JSON only):

@@ -25,7 +25,8 @@ import {
 import type { EpBatchInput, EpBatchResult, EpBatchStage, Example } from '../editprediction/index.js';
 import { ConfigError } from '../errors.js';
 import { makeBatchId, runStamp } from '../run/runId.js';
-import { epBatchProgressQuery, SHARED_TASK_QUEUE, searchAttributes } from '../workflows/definitions.js';
+import { SHARED_TASK_QUEUE, searchAttributes } from '../temporal/names.js';
+import { epBatchProgressQuery } from '../workflows/definitions.js';
 import type { CommandIo } from './io.js';
 import { openRuntime, type EvalRuntime } from './runtime.js';
 

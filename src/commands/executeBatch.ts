@@ -4,10 +4,12 @@ import { WorkflowFailedError } from '@temporalio/client';
 import type { CandidateSpec } from '../candidates/adapter.js';
 import type { Settings } from '../config.js';
 import type { EvalCase } from '../evalset/index.js';
-import type { BatchInput, CaseRef } from '../run/batchSpec.js';
+import type { BatchInput, CaseRef } from '../run/batchInput.js';
 import { makeBatchId, makeRunId, runStamp } from '../run/runId.js';
 import type { Run } from '../store/index.js';
-import { batchProgressQuery, SHARED_TASK_QUEUE, searchAttributes, type BatchProgress } from '../workflows/definitions.js';
+import type { BatchProgress } from '../run/progress.js';
+import { SHARED_TASK_QUEUE, searchAttributes } from '../temporal/names.js';
+import { batchProgressQuery } from '../workflows/definitions.js';
 import type { CommandIo } from './io.js';
 import type { EvalRuntime } from './runtime.js';
 

@@ -2,10 +2,10 @@ import { WorkflowFailedError } from '@temporalio/client';
 import { loadSettings } from '../config.js';
 import { ConfigError } from '../errors.js';
 import { runStamp } from '../run/runId.js';
-import type { RunOutcome } from '../run/runSpec.js';
+import type { RunOutcome } from '../run/runOutcome.js';
+import { RunStateSchema } from '../run/runStatus.js';
 import type { Run } from '../store/index.js';
-import { RunStatusSchema } from '../store/index.js';
-import { SHARED_TASK_QUEUE, searchAttributes } from '../workflows/definitions.js';
+import { SHARED_TASK_QUEUE, searchAttributes } from '../temporal/names.js';
 import { formatRunTable } from './executeBatch.js';
 import type { CommandIo } from './io.js';
 import { openRuntime } from './runtime.js';
@@ -71,7 +71,7 @@ async function selectRuns(store: { getRun(id: string): Promise<Run | null>; list
     return found.map(([, r]) => r!);
   }
   if (!options.batch && !options.status) return [];
-  const status = options.status ? RunStatusSchema.safeParse(options.status) : undefined;
-  if (status && !status.success) throw new ConfigError(`--status: expected one of ${RunStatusSchema.options.join(', ')}, found '${options.status}'`);
+  const status = options.status ? RunStateSchema.safeParse(options.status) : undefined;
+  if (status && !status.success) throw new ConfigError(`--status: expected one of ${RunStateSchema.options.join(', ')}, found '${options.status}'`);
   return store.listRuns({ ...(options.batch ? { batchId: options.batch } : {}), ...(status?.success ? { status: status.data } : {}) });
 }

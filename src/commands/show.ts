@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { ConfigError } from '../errors.js';
 import { loadSettings } from '../config.js';
+import { describeAnomaly } from '../run/anomaly.js';
 import { openStore } from '../store/index.js';
 import type { CommandIo } from './io.js';
 import { storeOptions } from './runtime.js';
@@ -26,7 +27,7 @@ export async function run(options: { runId: string; config?: string }, io: Comma
     if (score) io.out(`scores    compliance ${score.compliance}, execution quality ${score.execution_quality}, overall ${score.overall} (judge ${score.judge_model}${score.salvaged ? ', salvaged' : ''})`);
     if (runRow.workflow_rev) io.out(`workflow  ${runRow.workflow_rev}`);
     if (runRow.error) io.out(`error     ${runRow.error}`);
-    for (const anomaly of runRow.anomalies) io.out(`anomaly   ${anomaly}`);
+    for (const anomaly of runRow.anomalies) io.out(`anomaly   ${describeAnomaly(anomaly)}`);
     io.out('');
     io.out('files:');
     for (const name of ['config.yaml', 'env_checklist.yaml', 'transcript.jsonl', 'score.yaml', 'review.md', 'workflow']) {

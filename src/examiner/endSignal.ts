@@ -25,3 +25,17 @@ export function readExaminerReply(text: string): ExaminerReplyText {
   const remark = trimmed.replace(END_TOKENS, ' ').replace(WRAPPING, '');
   return { message: remark, ended: true };
 }
+
+/**
+ * How an examiner turn is kept in the transcript: its message, or, when it ended the
+ * dialogue, `<<END>>` on the first line followed by the remark that came with it.
+ */
+export function examinerEventContent(reply: ExaminerReplyText): string {
+  return reply.ended ? `${END_SIGNAL}${reply.message ? `\n${reply.message}` : ''}` : reply.message;
+}
+
+/** The examiner turn back from its transcript content (the inverse of `examinerEventContent`). */
+export function readExaminerEvent(content: string): ExaminerReplyText {
+  if (content.startsWith(END_SIGNAL)) return { message: content.slice(END_SIGNAL.length).trim(), ended: true };
+  return { message: content, ended: false };
+}

@@ -1,4 +1,4 @@
-export { END_SIGNAL, readExaminerReply, type ExaminerReplyText } from './endSignal.js';
+export { END_SIGNAL, examinerEventContent, readExaminerEvent, readExaminerReply, type ExaminerReplyText } from './endSignal.js';
 export {
   buildExaminerMessages,
   EMPTY_REPLY,

@@ -1,16 +1,6 @@
-import type { RunFacts } from './judgeInput.js';
+import { describeAnomaly, type RunAnomaly } from '../run/anomaly.js';
+import type { RunFacts } from '../run/runFacts.js';
 import type { Score } from './scoreSchema.js';
-
-/**
- * Anomalies only the run workflow knows (the judge's answer and the run facts cover the rest).
- * Plain JSON so it can cross Temporal.
- */
-export type RunAnomaly =
-  /** A stage ran out of time, e.g. `candidate turn 3 exceeded 600 s`. */
-  | { kind: 'timeout'; detail: string }
-  /** Activity attempts that failed for infrastructure reasons and were retried. */
-  | { kind: 'infra_retries'; count: number; detail?: string }
-  | { kind: 'other'; detail: string };
 
 /** Below this a score means "below acceptable": 3 is the "acceptable" anchor of every scale. */
 export const MARGINAL_SCORE = 3;
@@ -57,17 +47,4 @@ export function describeAnomalies(input: {
     lines.push(`- Corrections to the judge answer (${score.notes.length}):`, ...score.notes.map((note) => `  - ${note}`));
   }
   return lines;
-}
-
-function describeAnomaly(anomaly: RunAnomaly): string {
-  switch (anomaly.kind) {
-    case 'timeout':
-      return `Timeout: ${anomaly.detail}`;
-    case 'infra_retries': {
-      const attempts = anomaly.count === 1 ? 'retried activity attempt' : 'retried activity attempts';
-      return `Infra retries: ${anomaly.count} ${attempts}${anomaly.detail ? ` (${anomaly.detail})` : ''}`;
-    }
-    case 'other':
-      return anomaly.detail;
-  }
 }

@@ -1,4 +1,4 @@
-export { describeAnomalies, isMarginalPass, MARGINAL_SCORE, type RunAnomaly } from './anomalies.js';
+export { describeAnomalies, isMarginalPass, MARGINAL_SCORE } from './anomalies.js';
 export {
   compactTranscript,
   COMPACT_HEAD_SHARE,
@@ -7,7 +7,7 @@ export {
   type CompactOptions,
   type CompactTranscript,
 } from './compact.js';
-export type { JudgeInput, JudgeRubric, RunFacts } from './judgeInput.js';
+export type { JudgeInput, JudgeRubric } from './judgeInput.js';
 export { judgeRun, type JudgeRunResult } from './judgeRun.js';
 export { parseJudgeAnswer, type ParsedJudgeAnswer } from './parse.js';
 export { buildJudgePrompt, judgeMessages, type JudgePrompt } from './prompt.js';
@@ -22,14 +22,12 @@ export {
 export {
   HardRequirementSchema,
   JudgeAnswerSchema,
-  ResultSchema,
   ScoreSchema,
   SUGGESTION_TAGS,
   SuggestionSchema,
   suggestionTag,
   type HardRequirement,
   type JudgeAnswer,
-  type Result,
   type Score,
   type SuggestionTag,
 } from './scoreSchema.js';

@@ -1,4 +1,5 @@
 import type { CheckResult } from '../evalset/checkResult.js';
+import type { RunFacts } from '../run/runFacts.js';
 import type { TranscriptEvent } from '../transcript/schema.js';
 import type { CompactOptions } from './compact.js';
 
@@ -12,17 +13,6 @@ export interface JudgeRubric {
   /** Affect the scores, never block a pass. */
   readonly quality: readonly string[];
   readonly commonFailures: readonly string[];
-}
-
-/** What happened in the dialogue, as the run workflow knows it. */
-export interface RunFacts {
-  /** Dialogue turns that took place (Turn 1 included). */
-  turnsUsed: number;
-  maxTurns: number;
-  /** The dialogue stopped at max_turns without the examiner saying `<<END>>`. */
-  turnLimitHit: boolean;
-  /** The examiner ended the dialogue with `<<END>>`. */
-  examinerEnded: boolean;
 }
 
 /** Everything the judge sees for one run. */

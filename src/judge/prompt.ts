@@ -1,7 +1,8 @@
 import type { CheckResult } from '../evalset/checkResult.js';
 import type { ChatMessage } from '../llm/port.js';
 import { compactTranscript, type CompactTranscript } from './compact.js';
-import type { JudgeInput, JudgeRubric, RunFacts } from './judgeInput.js';
+import type { RunFacts } from '../run/runFacts.js';
+import type { JudgeInput, JudgeRubric } from './judgeInput.js';
 import { JUDGE_SYSTEM_PROMPT } from './systemPrompt.js';
 
 export interface JudgePrompt {

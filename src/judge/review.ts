@@ -1,6 +1,7 @@
 import type { CheckResult } from '../evalset/checkResult.js';
-import { describeAnomalies, type RunAnomaly } from './anomalies.js';
-import type { RunFacts } from './judgeInput.js';
+import type { RunAnomaly } from '../run/anomaly.js';
+import type { RunFacts } from '../run/runFacts.js';
+import { describeAnomalies } from './anomalies.js';
 import { SUGGESTION_TAGS, suggestionTag, type Score } from './scoreSchema.js';
 
 export interface ReviewInput {

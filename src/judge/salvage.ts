@@ -1,4 +1,5 @@
-import { ResultSchema, suggestionTag, type HardRequirement, type JudgeAnswer } from './scoreSchema.js';
+import { VerdictResultSchema } from '../run/runStatus.js';
+import { suggestionTag, type HardRequirement, type JudgeAnswer } from './scoreSchema.js';
 
 /** The three scores, in the order the answer lists them. */
 const SCORE_FIELDS = ['compliance', 'execution_quality', 'overall'] as const;
@@ -35,7 +36,7 @@ export function salvageAnswer(loose: Record<string, unknown>, notes: string[]): 
 
 function readResult(value: unknown): JudgeAnswer['result'] | undefined {
   if (typeof value !== 'string') return undefined;
-  const parsed = ResultSchema.safeParse(value.trim().toLowerCase());
+  const parsed = VerdictResultSchema.safeParse(value.trim().toLowerCase());
   return parsed.success ? parsed.data : undefined;
 }
 

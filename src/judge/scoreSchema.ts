@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { VerdictResultSchema } from '../run/runStatus.js';
 import { UsageSchema } from '../transcript/schema.js';
 
 /**
@@ -18,9 +19,6 @@ const TAGGED = /^\[(workflow|eval|capability)\]\s*\S/;
 export function suggestionTag(suggestion: string): SuggestionTag | undefined {
   return TAGGED.exec(suggestion)?.[1] as SuggestionTag | undefined;
 }
-
-export const ResultSchema = z.enum(['pass', 'fail']);
-export type Result = z.infer<typeof ResultSchema>;
 
 export const SuggestionSchema = z
   .string()
@@ -58,7 +56,7 @@ const AnswerHardRequirementSchema = HardRequirementSchema.extend({ met: AnswerBo
 /** The judge model's answer. `reasoning` comes first: the judge reasons before its verdict. */
 export const JudgeAnswerSchema = z.object({
   reasoning: z.string().describe('The judge reasoning over the evidence, written before the verdict.'),
-  result: ResultSchema,
+  result: VerdictResultSchema,
   compliance: AnswerNumberSchema,
   execution_quality: AnswerNumberSchema,
   overall: AnswerNumberSchema,
@@ -73,7 +71,7 @@ const ScoreValueSchema = z.number().min(0).max(5);
 /** score.yaml: the final verdict of one run. */
 export const ScoreSchema = z.object({
   reasoning: z.string(),
-  result: ResultSchema,
+  result: VerdictResultSchema,
   compliance: ScoreValueSchema.describe('How well the candidate followed the workflow and the requirements, 0–5.'),
   execution_quality: ScoreValueSchema.describe('Quality of the work itself, 0–5.'),
   overall: ScoreValueSchema.describe('Holistic score, 0–5.'),

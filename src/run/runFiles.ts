@@ -7,6 +7,8 @@ import { z } from 'zod';
 import { FormatError, InternalError } from '../errors.js';
 import { CheckResultSchema } from '../evalset/checkResult.js';
 import { parseOrThrow } from '../format.js';
+import { RunFactsSchema } from './runFacts.js';
+import type { RunSpec } from './runSpec.js';
 
 /** `config.yaml` of a run: its supply side (who ran it, with which models, on what). */
 export const RunConfigFileSchema = z.object({
@@ -46,6 +48,41 @@ export const EnvChecklistSchema = z.object({
   postconditions: z.array(CheckResultSchema).default([]),
 });
 export type EnvChecklist = z.infer<typeof EnvChecklistSchema>;
+
+/** `runs.judge_input` in the store: what judging the run again needs beyond its spec and transcript. */
+export const JudgeInputRecordSchema = z.object({
+  facts: RunFactsSchema,
+  postconditions: z.array(CheckResultSchema),
+  /** The host whose queue owns the run directory (score.yaml and review.md are rewritten there). */
+  host_id: z.string(),
+});
+export type JudgeInputRecord = z.infer<typeof JudgeInputRecordSchema>;
+
+/** config.yaml of a run, from its spec: names of secrets, never their values. */
+export function runConfig(spec: RunSpec): RunConfigFile {
+  return {
+    run_id: spec.runId,
+    batch_id: spec.batchId,
+    attempt_index: spec.k ?? null,
+    case: { id: spec.evalCase.id, version: spec.evalCase.version, hash: spec.evalCase.hash, dir: spec.evalCase.dir },
+    candidate: {
+      name: spec.candidate.name,
+      adapter: spec.candidate.adapter,
+      model: spec.candidate.model ?? null,
+      args: spec.candidate.args,
+      env_names: Object.keys(spec.candidate.env).sort(),
+      base_url: spec.candidate.baseUrl ?? null,
+      api_key_env: spec.candidate.apiKeyEnv ?? null,
+    },
+    examiner: { model: spec.examiner.model, base_url: spec.examiner.baseUrl ?? null, adapter: spec.examiner.adapter ?? null },
+    judge: { model: spec.judge.model, base_url: spec.judge.baseUrl ?? null, adapter: spec.judge.adapter ?? null },
+    project: spec.project,
+    workflow_dir: spec.workflowDir,
+    max_turns: spec.evalCase.maxTurns,
+    turn_timeout_s: spec.turnTimeoutS,
+    created_at: spec.createdAt,
+  };
+}
 
 /** Writes aside and renames, so readers never see half a file; the temp name is unique per writer. */
 export async function writeYamlFile(path: string, value: unknown): Promise<void> {

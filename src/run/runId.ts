@@ -1,5 +1,5 @@
 /**
- * Identity of runs and batches (DESIGN.md, "Identity and files"). The run id is also the
+ * Identity of runs and batches (docs/architecture.md, "Identity"). The run id is also the
  * Temporal workflow id, so it must be derived, never random.
  */
 export function runStamp(date: Date): string {

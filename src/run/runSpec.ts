@@ -1,6 +1,9 @@
 import { z } from 'zod';
 
-const CaseSnapshotSchema = z.object({
+const CheckSchema = z.object({ description: z.string(), check: z.string(), severity: z.enum(['hard', 'soft']) });
+
+/** What a run carries of its eval case: the texts the examiner and judge need, and its identity. */
+export const CaseSnapshotSchema = z.object({
   id: z.string(),
   version: z.string(),
   /** sha256 of the four case files, so a run records exactly which case text it ran. */
@@ -13,31 +16,56 @@ const CaseSnapshotSchema = z.object({
   rubric: z.object({ hard: z.array(z.string()), quality: z.array(z.string()), commonFailures: z.array(z.string()) }),
   env: z.object({
     setup_commands: z.array(z.string()),
-    preconditions: z.array(z.object({ description: z.string(), check: z.string(), severity: z.enum(['hard', 'soft']) })),
+    preconditions: z.array(CheckSchema),
     post_run_cleanup: z.array(z.string()),
-    postconditions: z.array(z.object({ description: z.string(), check: z.string(), severity: z.enum(['hard', 'soft']) })),
+    postconditions: z.array(CheckSchema),
   }),
 });
 export type CaseSnapshot = z.infer<typeof CaseSnapshotSchema>;
 
-const EndpointSchema = z.object({
+/** The model behind the examiner or the judge: an OpenAI-compatible endpoint, or an agent CLI in text-only mode. */
+export const ModelEndpointSchema = z.object({
   model: z.string(),
   baseUrl: z.string().optional(),
+  /** Name of the environment variable holding the key (never the key: specs are stored in Temporal's history). */
   apiKeyEnv: z.string().optional(),
+  /** An agent CLI adapter serving this role in text-only mode (for teams without API keys). */
   adapter: z.string().optional(),
   executable: z.string().optional(),
 });
+export type ModelEndpoint = z.infer<typeof ModelEndpointSchema>;
 
-const CandidateSpecSchema = z.object({
+/**
+ * A named candidate from the supply-side config: one adapter serves many candidates (the same
+ * CLI with different models, args or env).
+ */
+export const CandidateSpecSchema = z.object({
+  /** Used in run ids and reports, e.g. `claude-sonnet` or simply the adapter name. */
   name: z.string(),
+  /** Adapter key in the registry: `claude-code`, `codex`, `command`, `builtin`, ... */
   adapter: z.string(),
   model: z.string().optional(),
+  /** Extra arguments appended to every turn (CLI adapters), or the command itself (`command`). */
   args: z.array(z.string()),
+  /** Extra environment of the candidate process; values may reference `${ENV_VAR}` of the host. */
   env: z.record(z.string(), z.string()),
+  /** Base URL of the model endpoint the agent should use (OpenAI, Anthropic, Gemini style per adapter). */
   baseUrl: z.string().optional(),
+  /** Name of the host environment variable that holds the API key (never the key itself). */
   apiKeyEnv: z.string().optional(),
+  /** Override of the executable (path or name on PATH). */
   executable: z.string().optional(),
 });
+export type CandidateSpec = z.infer<typeof CandidateSpecSchema>;
+
+/** How long a run waits out trouble before it gives up (defaults in `recovery.ts`). */
+export const RecoverySchema = z.object({
+  /** A model endpoint answering 429/5xx or not at all is retried with backoff this long before the step fails. */
+  modelOutageS: z.number().int().positive(),
+  /** A host whose queue has had no worker this long is given up: the run starts again on another host. */
+  hostLostAfterS: z.number().int().positive(),
+});
+export type Recovery = z.infer<typeof RecoverySchema>;
 
 /**
  * The input of one evalRunWorkflow: everything a run needs, as plain JSON. It names the
@@ -51,26 +79,13 @@ export const RunSpecSchema = z.object({
   k: z.number().int().positive().optional(),
   evalCase: CaseSnapshotSchema,
   candidate: CandidateSpecSchema,
-  examiner: EndpointSchema,
-  judge: EndpointSchema,
+  examiner: ModelEndpointSchema,
+  judge: ModelEndpointSchema,
   project: z.string(),
   workflowDir: z.string(),
   runsDir: z.string(),
   turnTimeoutS: z.number().int().positive(),
+  recovery: RecoverySchema.optional(),
   createdAt: z.string(),
 });
 export type RunSpec = z.infer<typeof RunSpecSchema>;
-
-/** How a run ended (DESIGN.md, failure classification). */
-export type RunStatus = 'completed' | 'aborted' | 'infra_error' | 'judge_failed' | 'cancelled';
-
-export interface RunOutcome {
-  runId: string;
-  caseId: string;
-  status: RunStatus;
-  result: 'pass' | 'fail' | null;
-  overall: number | null;
-  runDir: string;
-  anomalies: string[];
-  error?: string;
-}

@@ -5,7 +5,11 @@ import { join, relative } from 'node:path';
 import { simpleGit } from 'simple-git';
 import { SandboxError } from '../errors.js';
 
-/** The four folders a team's agent workflow consists of (DESIGN.md, principle 2). */
+/**
+ * The four folders a team's agent workflow consists of. Each run copies them into its run
+ * directory, so old runs stay reproducible after the workflow changes (docs/architecture.md,
+ * "Principles").
+ */
 export const WORKFLOW_FOLDERS = ['agents', 'commands', 'rules', 'skills'] as const;
 
 export interface WorkflowSnapshot {

@@ -12,12 +12,10 @@ export {
   RunModelsSchema,
   RunPatchSchema,
   RunSchema,
-  RunStatusSchema,
   ScoreHistoryEntrySchema,
   ScoreHistoryFilterSchema,
   ScoreInputSchema,
   ScoreSchema,
-  VerdictResultSchema,
 } from './schema.js';
 export type {
   Batch,
@@ -29,12 +27,10 @@ export type {
   RunInput,
   RunModels,
   RunPatch,
-  RunStatus,
   Score,
   ScoreHistoryEntry,
   ScoreHistoryFilter,
   ScoreInput,
-  VerdictResult,
 } from './schema.js';
 export {
   EpExampleInputSchema,

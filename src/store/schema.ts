@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { RunAnomalySchema } from '../run/anomaly.js';
+import { RunStateSchema, VerdictResultSchema } from '../run/runStatus.js';
 
 /**
  * The store's row formats: what repositories accept and return, and what rows read back are
@@ -9,12 +11,6 @@ import { z } from 'zod';
 const Timestamp = z.iso.datetime({ offset: true }).describe('ISO-8601 timestamp, e.g. 2026-01-31T12:00:00.000Z');
 const Score0to5 = z.number().min(0).max(5);
 const JsonObject = z.record(z.string(), z.unknown());
-
-export const RunStatusSchema = z.enum(['pending', 'running', 'completed', 'aborted', 'infra_error', 'judge_failed', 'cancelled']);
-export type RunStatus = z.infer<typeof RunStatusSchema>;
-
-export const VerdictResultSchema = z.enum(['pass', 'fail']);
-export type VerdictResult = z.infer<typeof VerdictResultSchema>;
 
 /** Model names per role for one run; only the roles that used a model are present. */
 export const RunModelsSchema = z.object({
@@ -35,7 +31,7 @@ export const RunSchema = z.object({
   candidate_adapter: z.string(),
   models: RunModelsSchema,
   workflow_rev: z.string().nullable().describe('git commit of the workflow repo; null when it is not a git repo'),
-  status: RunStatusSchema,
+  status: RunStateSchema,
   result: VerdictResultSchema.nullable(),
   overall: Score0to5.nullable(),
   run_dir: z.string(),
@@ -44,7 +40,7 @@ export const RunSchema = z.object({
   config: JsonObject.describe('the supply side of the run, as in config.yaml'),
   spec: JsonObject.nullable().describe('the workflow input of the run (RunSpec), for rejudging'),
   judge_input: JsonObject.nullable().describe('run facts, postcondition results and host, for rejudging'),
-  anomalies: z.array(z.string()),
+  anomalies: z.array(RunAnomalySchema),
   error: z.string().nullable(),
   started_at: Timestamp.nullable(),
   finished_at: Timestamp.nullable(),
@@ -58,7 +54,7 @@ export const RunInputSchema = RunSchema.omit({ created_at: true, updated_at: tru
   batch_id: RunSchema.shape.batch_id.default(null),
   models: RunModelsSchema.default({}),
   workflow_rev: RunSchema.shape.workflow_rev.default(null),
-  status: RunStatusSchema.default('pending'),
+  status: RunStateSchema.default('pending'),
   result: RunSchema.shape.result.default(null),
   overall: RunSchema.shape.overall.default(null),
   temporal_workflow_id: RunSchema.shape.temporal_workflow_id.default(null),
@@ -66,7 +62,7 @@ export const RunInputSchema = RunSchema.omit({ created_at: true, updated_at: tru
   config: JsonObject.default({}),
   spec: JsonObject.nullable().default(null),
   judge_input: JsonObject.nullable().default(null),
-  anomalies: z.array(z.string()).default([]),
+  anomalies: z.array(RunAnomalySchema).default([]),
   error: RunSchema.shape.error.default(null),
   started_at: RunSchema.shape.started_at.default(null),
   finished_at: RunSchema.shape.finished_at.default(null),
@@ -102,7 +98,7 @@ export const ListRunsFilterSchema = z
     batchId: z.string().optional(),
     caseId: z.string().optional(),
     candidate: z.string().optional(),
-    status: z.union([RunStatusSchema, z.array(RunStatusSchema)]).optional(),
+    status: z.union([RunStateSchema, z.array(RunStateSchema)]).optional(),
     limit: z.number().int().positive().optional(),
   })
   .strict();

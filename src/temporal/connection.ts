@@ -2,7 +2,7 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import proto from '@temporalio/proto';
 import type { Settings } from '../config.js';
-import { allSearchAttributeKeys } from '../workflows/definitions.js';
+import { allSearchAttributeKeys } from './names.js';
 import { locateTemporalBinary } from './binary.js';
 import { installQuietRuntime } from './runtime.js';
 import { isPortOpen, startDevServer, type DevServer } from './devServer.js';

@@ -4,7 +4,7 @@ import net from 'node:net';
 import { dirname } from 'node:path';
 import { Connection } from '@temporalio/client';
 import { ConfigError } from '../errors.js';
-import { allSearchAttributeKeys } from '../workflows/definitions.js';
+import { allSearchAttributeKeys } from './names.js';
 
 export interface DevServerOptions {
   binary: string;

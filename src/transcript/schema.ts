@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Every role a transcript line can have (DESIGN.md, "Identity and files"). */
+/** Every role a transcript line can have (docs/architecture.md, "Transcript"). */
 export const TranscriptRoleSchema = z.enum([
   'examiner',
   'candidate',

@@ -14,9 +14,12 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import type { RunOutcome, RunSpec } from '../run/runSpec.js';
-import type { BatchInput, BatchResult } from '../run/batchSpec.js';
-import { batchProgressQuery, SHARED_TASK_QUEUE, searchAttributes, type BatchProgress } from './definitions.js';
+import type { BatchInput, BatchResult } from '../run/batchInput.js';
+import type { BatchProgress } from '../run/progress.js';
+import type { RunOutcome } from '../run/runOutcome.js';
+import type { RunSpec } from '../run/runSpec.js';
+import { SHARED_TASK_QUEUE, searchAttributes } from '../temporal/names.js';
+import { batchProgressQuery } from './definitions.js';
 import { evalRunWorkflow } from './evalRunWorkflow.js';
 import { sharedProfile } from './profiles.js';
 

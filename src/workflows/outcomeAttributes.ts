@@ -1,6 +1,6 @@
 import { upsertSearchAttributes } from '@temporalio/workflow';
-import type { RunOutcome } from '../run/runSpec.js';
-import { searchAttributes } from './definitions.js';
+import type { RunOutcome } from '../run/runOutcome.js';
+import { searchAttributes } from '../temporal/names.js';
 
 /** A run's final status, result and overall score as search attributes (run and rejudge alike). */
 export function upsertOutcomeAttributes(outcome: RunOutcome): void {

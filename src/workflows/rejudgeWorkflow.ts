@@ -1,6 +1,8 @@
 import { ActivityFailure, ApplicationFailure, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import type { RunOutcome, RunSpec } from '../run/runSpec.js';
+import type { RunOutcome } from '../run/runOutcome.js';
+import type { RunSpec } from '../run/runSpec.js';
+import type { RunVerdict } from '../run/runVerdict.js';
 import { upsertOutcomeAttributes } from './outcomeAttributes.js';
 import { hostProfile, judgeProfile, sharedProfile } from './profiles.js';
 
@@ -22,11 +24,11 @@ export async function rejudgeWorkflow(request: RejudgeRequest): Promise<RunOutco
   const stored = await shared.loadRejudgeInput({ runId: request.runId });
   const spec: RunSpec = request.judgeModel ? { ...stored.spec, judge: { ...stored.spec.judge, model: request.judgeModel } } : stored.spec;
   const host = proxyActivities<Activities>({ ...hostProfile, taskQueue: stored.hostQueue });
-  const facts = { ...stored.facts, infraRetries: 0 };
-  let verdict: Awaited<ReturnType<Activities['judgeRun']>> | null = null;
+  const { facts } = stored;
+  let verdict: RunVerdict | null = null;
   let error: string | null = null;
   try {
-    verdict = await judge.judgeRun({ spec, facts, postconditions: stored.postconditions });
+    verdict = (await judge.judgeRun({ spec, facts, postconditions: stored.postconditions })).verdict;
   } catch (err) {
     const cause = err instanceof ActivityFailure ? err.cause : err;
     error = `judgeRun failed: ${cause instanceof ApplicationFailure && cause.type ? `${cause.type}: ` : ''}${cause instanceof Error ? cause.message : String(cause)}`;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { formatRunProblems, reportProgress } from '../../src/commands/executeBatch.js';
 import { memoryIo } from '../../src/commands/io.js';
 import type { Run } from '../../src/store/index.js';
-import type { BatchProgress } from '../../src/workflows/definitions.js';
+import type { BatchProgress } from '../../src/run/progress.js';
 
 const outcome = (runId: string, status = 'completed', result: string | null = 'pass') => ({ runId, caseId: 'c', status, result, overall: result ? 4 : null });
 

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { allSearchAttributeKeys } from '../../src/workflows/definitions.js';
+import { allSearchAttributeKeys } from '../../src/temporal/names.js';
 
 const REPO = resolve(import.meta.dirname, '../..');
 

@@ -1,5 +1,6 @@
 import type { CheckResult } from '../../src/evalset/checkResult.js';
-import type { JudgeInput, JudgeRubric, RunFacts, Score } from '../../src/judge/index.js';
+import type { JudgeInput, JudgeRubric, Score } from '../../src/judge/index.js';
+import type { RunFacts } from '../../src/run/runFacts.js';
 import type { ChatRequest, ChatResponse, LlmClient } from '../../src/llm/port.js';
 import type { TranscriptEvent } from '../../src/transcript/schema.js';
 

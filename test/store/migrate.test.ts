@@ -3,6 +3,7 @@ import { StoreError } from '../../src/errors.js';
 import { openStore } from '../../src/store/index.js';
 import type { Store } from '../../src/store/index.js';
 import { BACKENDS, dropSchema, postgresUrl, randomSchema, rawPostgres, storeOptions } from './testBackends.js';
+import { structuredAnomalies } from '../../src/store/migrations/006_structured_anomalies.js';
 import { migrations } from '../../src/store/migrations/migrations.js';
 
 const VERSIONS = migrations.map((m) => m.version);
@@ -81,6 +82,29 @@ describe('migrations on postgres, concurrently', () => {
       );
     } finally {
       await rawPostgres(`UPDATE ${schema}.schema_migrations SET name = 'transcript_events' WHERE version = 2`);
+      await store.close();
+    }
+  });
+});
+
+describe('migration 006 (structured anomalies) on postgres', () => {
+  const schema = randomSchema();
+  afterAll(() => dropSchema(schema));
+
+  it('turns the anomaly strings of earlier versions into {kind: other} objects and leaves objects alone', async () => {
+    const store = await openStore({ databaseUrl: await postgresUrl(), schema });
+    try {
+      await store.upsertRun({ run_id: 'r-old', case_id: 'c', case_version: 'v1', case_hash: 'h', candidate: 'x', candidate_adapter: 'x', run_dir: '/r' });
+      await store.upsertRun({ run_id: 'r-new', case_id: 'c', case_version: 'v1', case_hash: 'h', candidate: 'x', candidate_adapter: 'x', run_dir: '/r', anomalies: [{ kind: 'infra_retries', count: 2 }] });
+      // What an evalflow before migration 006 wrote.
+      await rawPostgres(`UPDATE ${schema}.runs SET anomalies = '["infra retries: 1", "timeout: turn 2"]'::jsonb WHERE run_id = 'r-old'`);
+      await rawPostgres(`SET search_path TO ${schema}; ${structuredAnomalies.sql}`);
+      expect((await store.getRun('r-old'))?.anomalies).toEqual([
+        { kind: 'other', detail: 'infra retries: 1' },
+        { kind: 'other', detail: 'timeout: turn 2' },
+      ]);
+      expect((await store.getRun('r-new'))?.anomalies).toEqual([{ kind: 'infra_retries', count: 2 }]);
+    } finally {
       await store.close();
     }
   });

@@ -43,14 +43,14 @@ describe.each(BACKENDS)('runs on %s', (backend) => {
     const updated = await store().updateRun(runId, {
       status: 'completed',
       overall: 4.25,
-      anomalies: ['turn limit hit', 'infra retries: 1'],
+      anomalies: [{ kind: 'other', detail: 'turn limit hit' }, { kind: 'infra_retries', count: 1 }],
       started_at: '2026-03-01T12:00:00+02:00',
     });
 
     expect(updated).toMatchObject({
       status: 'completed',
       overall: 4.25,
-      anomalies: ['turn limit hit', 'infra retries: 1'],
+      anomalies: [{ kind: 'other', detail: 'turn limit hit' }, { kind: 'infra_retries', count: 1 }],
       started_at: '2026-03-01T10:00:00.000Z',
       temporal_workflow_id: runId,
       case_id: 'fix-login',

@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { loadEvalCase } from '../../src/evalset/index.js';
 import type { MockRequest } from '../../src/llm/mock/types.js';
-import type { BatchInput } from '../../src/run/batchSpec.js';
+import type { BatchInput } from '../../src/run/batchInput.js';
 import { locateTemporalBinary } from '../../src/temporal/binary.js';
-import { SHARED_TASK_QUEUE } from '../../src/workflows/definitions.js';
+import { SHARED_TASK_QUEUE } from '../../src/temporal/names.js';
 import { builtinCandidate, createEvalHarness } from './evalHarness.js';
 import { startTestTemporal } from './temporalServer.js';
 

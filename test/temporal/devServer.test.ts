@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/errors.js';
 import { locateTemporalBinary } from '../../src/temporal/binary.js';
 import { isPortOpen, startDevServer } from '../../src/temporal/devServer.js';
-import { allSearchAttributeKeys } from '../../src/workflows/definitions.js';
+import { allSearchAttributeKeys } from '../../src/temporal/names.js';
 import { freePort, startTestTemporal, type TestTemporal } from '../support/temporalServer.js';
 
 async function listenOn(port: number): Promise<net.Server> {

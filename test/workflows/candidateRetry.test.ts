@@ -85,7 +85,7 @@ describe('candidate turns under failure', () => {
   it('retries a failed turn from the sandbox state at the start of the turn', async () => {
     const { outcome, spec } = await harness.runCase('flaky', { name: 'flaky', adapter: 'flaky', args: [], env: {} });
     expect(outcome).toMatchObject({ status: 'completed', result: 'pass' });
-    expect(outcome.anomalies).toContain('infra retries: 1');
+    expect(outcome.anomalies).toContainEqual({ kind: 'infra_retries', count: 1, detail: 'candidate ×1' });
     const all = await harness.store.getTranscript(spec.runId, { attempts: 'all' });
     expect(all.filter((e) => e.role.startsWith('candidate')).map((e) => [e.attempt, e.content])).toEqual([
       [1, 'working on it'],

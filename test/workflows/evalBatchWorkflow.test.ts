@@ -7,9 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Candidate, TurnRequest } from '../../src/candidates/adapter.js';
 import { loadEvalCase } from '../../src/evalset/index.js';
 import type { MockReply, MockRequest } from '../../src/llm/mock/types.js';
-import type { BatchInput } from '../../src/run/batchSpec.js';
+import type { BatchInput } from '../../src/run/batchInput.js';
 import { readEnvChecklist } from '../../src/run/runFiles.js';
-import { SHARED_TASK_QUEUE } from '../../src/workflows/definitions.js';
+import { SHARED_TASK_QUEUE } from '../../src/temporal/names.js';
 import { createEvalHarness, type EvalHarness } from '../support/evalHarness.js';
 import { startTestTemporal, type TestTemporal } from '../support/temporalServer.js';
 

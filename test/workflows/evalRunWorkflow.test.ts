@@ -194,6 +194,22 @@ describe.each<Backend>(['pglite', 'postgres'])('evalRunWorkflow on the real dev 
     expect((await harness.store.getRun(spec.runId))?.status).toBe('aborted');
   });
 
+  it('records trouble during cleanup in review.md and the store, not after them', async () => {
+    judgeMode = 'good';
+    await harness.writeCase('cleanup-fails', {
+      ...greetingCase({
+        env: 'postconditions:\n  - description: greeting.txt says hello\n    check: grep -q hello "${SANDBOX_DIR}/greeting.txt"\n    severity: hard\npost_run_cleanup:\n  - "exit 3"\n',
+      }),
+      'meta.yaml': greetingCase()['meta.yaml'].replace('write-greeting', 'cleanup-fails'),
+    });
+    const { outcome, spec } = await harness.runCase('cleanup-fails', builtinCandidate(harness.mock));
+    const anomaly = { kind: 'cleanup', detail: 'post_run_cleanup command failed (exit 3): exit 3' };
+    expect(outcome).toMatchObject({ status: 'completed', result: 'pass' });
+    expect(outcome.anomalies).toContainEqual(anomaly);
+    expect((await harness.store.getRun(spec.runId))?.anomalies).toContainEqual(anomaly);
+    expect(await readFile(join(harness.runsDir, spec.runId, 'review.md'), 'utf8')).toContain('- Cleanup: post_run_cleanup command failed (exit 3): exit 3');
+  });
+
   it('salvages a judge answer that is not valid YAML', async () => {
     judgeMode = 'broken';
     const { outcome, spec } = await harness.runCase('write-greeting', builtinCandidate(harness.mock));
@@ -210,7 +226,7 @@ describe.each<Backend>(['pglite', 'postgres'])('evalRunWorkflow on the real dev 
     candidateQueue = [{ toolCalls: [{ name: 'write_file', arguments: { path: 'stray.txt', content: 'from attempt 1' } }] }, { status: 503, errorMessage: 'overloaded' }];
     const { outcome, spec } = await harness.runCase('write-greeting', builtinCandidate(harness.mock));
     expect(outcome).toMatchObject({ status: 'completed', result: 'pass' });
-    expect(outcome.anomalies).toContain('infra retries: 1');
+    expect(outcome.anomalies).toContainEqual({ kind: 'infra_retries', count: 1, detail: 'candidate ×1' });
     const events = await harness.store.getTranscript(spec.runId, { attempts: 'all' });
     expect(events.filter((e) => e.role === 'candidate.tool_call.completed' && e.attempt === 1).map((e) => e.content)).toEqual(['write: stray.txt (+1 lines)']);
     expect(events.filter((e) => e.role === 'system' && e.content.includes('failed'))).toEqual([]);
@@ -226,7 +242,7 @@ describe.each<Backend>(['pglite', 'postgres'])('evalRunWorkflow on the real dev 
     const { outcome, spec } = await harness.runCase('write-greeting', builtinCandidate(harness.mock));
     expect(outcome).toMatchObject({ status: 'completed', result: 'pass' });
     expect(harness.mock.requests.filter((r) => r.model === 'test-judge').length - before).toBe(3);
-    expect(outcome.anomalies).toContain('infra retries: 2');
+    expect(outcome.anomalies).toContainEqual({ kind: 'infra_retries', count: 2, detail: 'judge ×2' });
     const history = await harness.client.workflow.getHandle(spec.runId).fetchHistory();
     const failedAttempts = (history.events ?? []).filter((e) => e.activityTaskStartedEventAttributes && (e.activityTaskStartedEventAttributes.attempt ?? 1) > 1);
     expect(failedAttempts.length).toBe(1); // the final, third attempt's start event records attempt 3

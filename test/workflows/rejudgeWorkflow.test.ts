@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { WorkflowFailedError } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MockReply, MockRequest } from '../../src/llm/mock/types.js';
-import type { RunOutcome } from '../../src/run/runSpec.js';
-import { SHARED_TASK_QUEUE } from '../../src/workflows/definitions.js';
+import type { RunOutcome } from '../../src/run/runOutcome.js';
+import { SHARED_TASK_QUEUE } from '../../src/temporal/names.js';
 import { builtinCandidate, createEvalHarness, type EvalHarness } from '../support/evalHarness.js';
 import { startTestTemporal, type TestTemporal } from '../support/temporalServer.js';
 

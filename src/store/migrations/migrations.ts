@@ -3,9 +3,10 @@ import { transcriptEvents } from './002_transcript_events.js';
 import { scores } from './003_scores.js';
 import { editPrediction } from './004_edit_prediction.js';
 import { runRejudgeInputs } from './005_run_rejudge_inputs.js';
+import { structuredAnomalies } from './006_structured_anomalies.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in the order they apply. Append only. */
-export const migrations: readonly Migration[] = [runsAndBatches, transcriptEvents, scores, editPrediction, runRejudgeInputs];
+export const migrations: readonly Migration[] = [runsAndBatches, transcriptEvents, scores, editPrediction, runRejudgeInputs, structuredAnomalies];
 
 export type { Migration };

@@ -28,8 +28,8 @@ describe('judgeRun and recordRun activities', () => {
 
   it('recording a verdict twice (a retried recordRun) keeps one score history entry', async () => {
     const spec = await fx.preparedSpec();
-    const facts = { turnsUsed: 1, maxTurns: 1, turnLimitHit: false, examinerEnded: true, infraRetries: 0 };
-    const verdict = await fx.activities().judgeRun({ spec, facts, postconditions: [] });
+    const facts = { turnsUsed: 1, maxTurns: 1, turnLimitHit: false, examinerEnded: true };
+    const { verdict } = await fx.activities().judgeRun({ spec, facts, postconditions: [] });
     const record = { spec, status: 'completed' as const, facts, postconditions: [], verdict, anomalies: [], error: null };
     await fx.activities().recordRun(record);
     await fx.activities().recordRun(record);

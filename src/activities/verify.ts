@@ -1,0 +1,31 @@
+import type { CheckResult } from '../evalset/checkResult.js';
+import { expandVariables } from '../evalset/expandVariables.js';
+import { updateEnvChecklist } from '../run/runFiles.js';
+import { caseVariables } from '../run/runPaths.js';
+import type { RunSpec } from '../run/runSpec.js';
+import { runCheck } from '../sandbox/checks.js';
+import { createRedactor } from '../transcript/redact.js';
+import type { ActivityDeps } from './deps.js';
+import { heartbeatWhile } from './temporalContext.js';
+import { createRunRecord } from '../run/runRecord.js';
+
+export function verifyActivities(deps: ActivityDeps) {
+  const record = createRunRecord(deps);
+  return {
+    /** Postconditions, after the dialogue; their results go to the judge as evidence. */
+    async verifyRun(spec: RunSpec): Promise<CheckResult[]> {
+      const paths = record.paths(spec);
+      const vars = caseVariables(spec, paths);
+      const redact = createRedactor(deps.env);
+      const results: CheckResult[] = [];
+      for (const condition of spec.evalCase.env.postconditions) {
+        const result = await heartbeatWhile(() =>
+          runCheck({ ...condition, check: expandVariables(condition.check, vars) }, { cwd: paths.sandboxDir, env: { ...vars } }),
+        );
+        results.push({ ...result, output: redact(result.output) });
+      }
+      await updateEnvChecklist(paths.runDir, { postconditions: results });
+      return results;
+    },
+  };
+}

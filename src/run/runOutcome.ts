@@ -1,0 +1,16 @@
+import { z } from 'zod';
+import { RunAnomalySchema } from './anomaly.js';
+import { RunStatusSchema, VerdictResultSchema } from './runStatus.js';
+
+/** How a run ended, as its workflow returns it and the batch counts it. */
+export const RunOutcomeSchema = z.object({
+  runId: z.string(),
+  caseId: z.string(),
+  status: RunStatusSchema,
+  result: VerdictResultSchema.nullable(),
+  overall: z.number().nullable(),
+  runDir: z.string(),
+  anomalies: z.array(RunAnomalySchema),
+  error: z.string().optional(),
+});
+export type RunOutcome = z.infer<typeof RunOutcomeSchema>;

@@ -1,0 +1,142 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { CheckResult } from '../evalset/checkResult.js';
+import { renderAbortedReview, renderJudgeFailedReview, renderReview } from '../judge/index.js';
+import type { Store } from '../store/index.js';
+import { writeTranscriptFile } from '../transcript/writeTranscriptFile.js';
+import type { RunAnomaly } from './anomaly.js';
+import type { RunFacts } from './runFacts.js';
+import { readEnvChecklist, runConfig, writeYamlFile, type JudgeInputRecord } from './runFiles.js';
+import type { RunOutcome } from './runOutcome.js';
+import { runPaths, type RunPaths } from './runPaths.js';
+import type { RunSpec } from './runSpec.js';
+import { isUnfinished, type RunStatus } from './runStatus.js';
+import type { RunVerdict } from './runVerdict.js';
+
+export interface RunRecordDeps {
+  store: Store;
+  /** Where this host keeps sandboxes. */
+  sandboxRoot: string;
+  hostId: string;
+  now(): Date;
+}
+
+/** Everything the run workflow hands over, once, when the run is over. */
+export interface RunRecordInput {
+  spec: RunSpec;
+  status: RunStatus;
+  facts: RunFacts;
+  postconditions: CheckResult[];
+  verdict: RunVerdict | null;
+  anomalies: RunAnomaly[];
+  error: string | null;
+}
+
+/**
+ * The one owner of a run's record: its paths, the files of its run directory (config.yaml,
+ * score.yaml, review.md, transcript.jsonl; env_checklist.yaml through `runFiles`) and its
+ * row in the store. Stages ask it where things are and hand it what they learned; only it
+ * decides what the record says.
+ */
+export function createRunRecord(deps: RunRecordDeps) {
+  return {
+    paths(spec: Pick<RunSpec, 'runId' | 'runsDir'>): RunPaths {
+      return runPaths(spec, deps.sandboxRoot);
+    },
+
+    /** The run's row (running), its run directory and config.yaml. Idempotent. */
+    async open(spec: RunSpec, temporal: { workflowId: string | null; runId: string | null }): Promise<RunPaths> {
+      const paths = runPaths(spec, deps.sandboxRoot);
+      await mkdir(paths.runDir, { recursive: true });
+      await deps.store.upsertRun({
+        run_id: spec.runId,
+        batch_id: spec.batchId,
+        case_id: spec.evalCase.id,
+        case_version: spec.evalCase.version,
+        case_hash: spec.evalCase.hash,
+        candidate: spec.candidate.name,
+        candidate_adapter: spec.candidate.adapter,
+        models: {
+          examiner: spec.examiner.model,
+          judge: spec.judge.model,
+          ...(spec.candidate.model ? { candidate: spec.candidate.model } : {}),
+        },
+        status: 'running',
+        run_dir: paths.runDir,
+        temporal_workflow_id: temporal.workflowId,
+        temporal_run_id: temporal.runId,
+        config: runConfig(spec) as unknown as Record<string, unknown>,
+        spec: spec as unknown as Record<string, unknown>,
+        started_at: deps.now().toISOString(),
+      });
+      await writeYamlFile(join(paths.runDir, 'config.yaml'), runConfig(spec));
+      return paths;
+    },
+
+    async noteWorkflowRev(spec: RunSpec, workflowRev: string): Promise<void> {
+      await deps.store.updateRun(spec.runId, { workflow_rev: workflowRev });
+    },
+
+    /** score.yaml (when judged), review.md, transcript.jsonl and the row's final state. Safe to repeat. */
+    async finish(input: RunRecordInput): Promise<RunOutcome> {
+      const { spec, status, facts, verdict, anomalies } = input;
+      const paths = runPaths(spec, deps.sandboxRoot);
+      let review: string;
+      let result: 'pass' | 'fail' | null = null;
+      let overall: number | null = null;
+      if (status === 'completed' && verdict) {
+        await writeYamlFile(join(paths.runDir, 'score.yaml'), verdict.score);
+        result = verdict.score.result;
+        overall = verdict.score.overall;
+        review = renderReview({ score: verdict.score, facts, anomalies });
+        await deps.store.saveScore(spec.runId, {
+          result: verdict.score.result,
+          compliance: verdict.score.compliance,
+          execution_quality: verdict.score.execution_quality,
+          overall: verdict.score.overall,
+          summary: verdict.score.summary,
+          hard_requirements: verdict.score.hard_requirements,
+          suggestions: verdict.score.suggestions,
+          judge_model: verdict.model,
+          judged_at: verdict.judgedAt,
+          raw: verdict.raw,
+          salvaged: verdict.score.salvaged,
+        });
+      } else if (status === 'aborted') {
+        const checklist = await readEnvChecklist(paths.runDir).catch(() => null);
+        review = renderAbortedReview({ runId: spec.runId, caseId: spec.evalCase.id, reason: input.error ?? 'aborted', preconditions: checklist?.preconditions ?? [], anomalies });
+      } else {
+        review = renderJudgeFailedReview({ runId: spec.runId, caseId: spec.evalCase.id, facts, error: `${status}: ${input.error ?? 'unknown error'}`, anomalies });
+      }
+      await writeFile(join(paths.runDir, 'review.md'), review);
+      await writeTranscriptFile(paths.transcriptFile, await deps.store.getTranscript(spec.runId, { attempts: 'all' }));
+      // Enough to judge the run again later from the store (`evalflow rejudge`).
+      const judgeInput: JudgeInputRecord | null =
+        status === 'completed' || status === 'judge_failed' ? { facts, postconditions: input.postconditions, host_id: deps.hostId } : null;
+      await deps.store.updateRun(spec.runId, {
+        ...(judgeInput ? { judge_input: judgeInput as unknown as Record<string, unknown> } : {}),
+        status,
+        result,
+        overall,
+        anomalies,
+        error: input.error,
+        finished_at: deps.now().toISOString(),
+      });
+      return { runId: spec.runId, caseId: spec.evalCase.id, status, result, overall, runDir: paths.runDir, anomalies, ...(input.error ? { error: input.error } : {}) };
+    },
+
+    /**
+     * For a run whose workflow failed before it could record itself (its host died, its run
+     * directory vanished): its row must not stay `running`. A run that recorded itself is left
+     * as it is. Returns whether the row was changed.
+     */
+    async markUnrecorded({ runId, status, error }: { runId: string; status: RunStatus; error: string }): Promise<boolean> {
+      const run = await deps.store.getRun(runId);
+      if (!run || !isUnfinished(run.status)) return false;
+      await deps.store.updateRun(runId, { status, error, finished_at: deps.now().toISOString() });
+      return true;
+    },
+  };
+}
+
+export type RunRecord = ReturnType<typeof createRunRecord>;

@@ -1,0 +1,21 @@
+import { z } from 'zod';
+
+/**
+ * How a run ended. `completed` runs were judged (pass or fail) and are the only ones a pass
+ * rate counts; `aborted` (a setup command or hard precondition failed), `infra_error` and
+ * `judge_failed` (ours, never the candidate's), and `cancelled` are counted apart.
+ */
+export const RunStatusSchema = z.enum(['completed', 'aborted', 'infra_error', 'judge_failed', 'cancelled']);
+export type RunStatus = z.infer<typeof RunStatusSchema>;
+
+/** Where a run's row stands: not started yet, running, or one of the final statuses. */
+export const RunStateSchema = z.enum(['pending', 'running', ...RunStatusSchema.options]);
+export type RunState = z.infer<typeof RunStateSchema>;
+
+export const VerdictResultSchema = z.enum(['pass', 'fail']);
+export type VerdictResult = z.infer<typeof VerdictResultSchema>;
+
+/** States of a run that has not recorded how it ended. */
+export function isUnfinished(state: RunState): boolean {
+  return state === 'pending' || state === 'running';
+}
