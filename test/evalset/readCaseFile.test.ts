@@ -1,5 +1,6 @@
 import { mkdir, truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { checkEvalCase, hashCaseFiles, MAX_CASE_FILE_BYTES } from '../../src/evalset/index.js';
 import { aCase, ENV_YAML, META_YAML, RUBRIC_MD, TASK_MD, writeTree } from './caseFixture.js';
@@ -118,5 +119,11 @@ describe('case files: not a file', () => {
     await mkdir(path.join(root, 'demo', 'task.md'));
     await writeFile(path.join(root, 'demo', 'task.md', 'inside.md'), TASK_MD);
     expect((await checkEvalCase('demo', { cwd: root })).problems).toEqual(['demo/task.md: expected a file, found a folder']);
+  });
+
+  it('reports a named pipe without opening it, which would wait for a writer', async () => {
+    const root = await writeTree(aCase('demo', { 'env.yaml': undefined }));
+    await execa('mkfifo', [path.join(root, 'demo', 'env.yaml')]);
+    expect((await checkEvalCase('demo', { cwd: root })).problems).toEqual(['demo/env.yaml: expected a file, found a special file']);
   });
 });
