@@ -1,11 +1,9 @@
-import { existsSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import { knownAdapterNames } from '../candidates/index.js';
-import { loadSettings, resolveCandidate, type Settings } from '../config.js';
-import { ConfigError } from '../errors.js';
+import { loadSettings, resolveCandidate } from '../config.js';
 import { loadEvalBank } from '../evalset/index.js';
 import { uncommittedChanges } from '../sandbox/projectRepo.js';
-import { WORKFLOW_FOLDERS } from '../sandbox/workflowSnapshot.js';
+import { checkLocalFolders } from './checkLocalFolders.js';
 import { executeBatch, formatRunProblems, formatRunTable } from './executeBatch.js';
 import type { CommandIo } from './io.js';
 import { openRuntime } from './runtime.js';
@@ -51,9 +49,12 @@ export async function run(options: RunOptions, io: CommandIo): Promise<number> {
     return 1;
   }
   const candidate = resolveCandidate(settings, settings.defaultCandidate, knownAdapterNames, io.env);
-  // Runs on this machine would each fail in prepare with the same message; say it once, up front.
   // Workers of a cluster may have these folders where this machine does not.
-  if (options.worker !== false && !settings.temporal.address) checkLocalFolders(settings);
+  const folderProblems = options.worker !== false && !settings.temporal.address ? await checkLocalFolders(settings) : [];
+  if (folderProblems.length > 0) {
+    for (const problem of folderProblems) io.err(`error: ${problem}`);
+    return 1;
+  }
   await warnAboutUncommittedChanges(settings.project, io);
   const runtime = await openRuntime(settings, io, { worker: options.worker === false ? false : 'auto' });
   try {
@@ -83,15 +84,6 @@ export async function run(options: RunOptions, io: CommandIo): Promise<number> {
     return report.allCompleted ? 0 : 1;
   } finally {
     await runtime.close();
-  }
-}
-
-function checkLocalFolders(settings: Settings): void {
-  const where = (flag: string, key: string) => `pass ${flag} <dir> or set ${key}: in ${settings.configPath ?? 'evalflow.config.yaml'}`;
-  if (!existsSync(settings.project)) throw new ConfigError(`project folder ${settings.project} does not exist; ${where('--project', 'project')}`);
-  if (!existsSync(settings.workflowDir)) throw new ConfigError(`workflow folder ${settings.workflowDir} does not exist; ${where('--workflow-dir', 'workflow_dir')}`);
-  if (!WORKFLOW_FOLDERS.some((folder) => existsSync(join(settings.workflowDir, folder)))) {
-    throw new ConfigError(`workflow folder ${settings.workflowDir} has none of ${WORKFLOW_FOLDERS.map((f) => `${f}/`).join(', ')}; ${where('--workflow-dir', 'workflow_dir')}`);
   }
 }
 

@@ -5,6 +5,7 @@ export {
   ConditionSchema,
   EnvSchema,
   EvalCaseSchema,
+  MAX_CASE_FILE_BYTES,
   MAX_HARD_REQUIREMENTS,
   MetaSchema,
   RubricSchema,
@@ -14,6 +15,7 @@ export {
 export type { CaseFile, Condition, Env, EvalCase, Meta, Rubric, Task } from './schema.js';
 export { CheckResultSchema } from './checkResult.js';
 export type { CheckResult } from './checkResult.js';
+export { decodeCaseText } from './decodeCaseText.js';
 export { CASE_VARIABLES, expandVariables, findUnknownVariables } from './expandVariables.js';
 export type { CaseVariable, CaseVariables } from './expandVariables.js';
 export { checkEvalCase, hashCaseFiles, loadEvalCase } from './loadEvalCase.js';

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { FormatError } from '../errors.js';
 import { parseEnv } from './parseEnv.js';
 import { parseMeta } from './parseMeta.js';
 import { parseRubric } from './parseRubric.js';
 import { parseTask } from './parseTask.js';
+import { readCaseFile } from './readCaseFile.js';
 import { CASE_FILES } from './schema.js';
 import type { CaseFile, EvalCase } from './schema.js';
 
@@ -76,19 +76,4 @@ export function hashCaseFiles(contents: readonly Buffer[]): string {
 export function displayPath(absolute: string, cwd: string): string {
   const relative = path.relative(cwd, absolute);
   return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : absolute;
-}
-
-async function readCaseFile(dir: string, file: CaseFile, label: string): Promise<{ text?: string; bytes?: Buffer; problems: string[] }> {
-  try {
-    const bytes = await readFile(path.join(dir, file));
-    // A BOM would hide a first-line heading or key.
-    return { text: bytes.toString('utf8').replace(/^\uFEFF/, ''), bytes, problems: [] };
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const problem =
-      code === 'ENOENT'
-        ? `${label}: missing file; every eval case folder holds ${CASE_FILES.join(', ')}`
-        : `${label}: cannot read the file (${code ?? (error as Error).message})`;
-    return { problems: [problem] };
-  }
 }

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 
 /**
- * The eval case format (DESIGN.md, "The eval case"): one folder `eval_sets/<id>/` holding
- * `meta.yaml`, `task.md`, `rubric.md` and `env.yaml`. The YAML files are described here
- * directly; the two markdown files are parsed into the `Task` and `Rubric` shapes below.
+ * The eval case format: one folder `eval_sets/<id>/` holding `meta.yaml`, `task.md`,
+ * `rubric.md` and `env.yaml`, each UTF-8 text. The YAML files are described here directly;
+ * the two markdown files are parsed into the `Task` and `Rubric` shapes below.
  */
 
 /** Letters, digits, `.`, `_`, `-`, starting with a letter or digit; also the folder name. */
@@ -13,6 +13,18 @@ export const CASE_ID_EXPECTED = 'letters, digits, ".", "_" or "-", starting with
 /** The four files of a case folder, in the order they are hashed and reported. */
 export const CASE_FILES = ['meta.yaml', 'task.md', 'rubric.md', 'env.yaml'] as const;
 export type CaseFile = (typeof CASE_FILES)[number];
+
+/**
+ * Largest size of each case file in bytes (KB = 1024 bytes), checked before the file is read.
+ * task.md and rubric.md go into every examiner and judge prompt, and the YAML files hold a few
+ * keys, so anything bigger is a pasted log or a wrong file rather than a case.
+ */
+export const MAX_CASE_FILE_BYTES = {
+  'meta.yaml': 64 * 1024,
+  'task.md': 256 * 1024,
+  'rubric.md': 256 * 1024,
+  'env.yaml': 64 * 1024,
+} as const satisfies Record<CaseFile, number>;
 
 /**
  * Keys that name the supply side. Cases say *what* is tested, never who runs it, so these are

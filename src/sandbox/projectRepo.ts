@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { cp, mkdir, readdir, readFile, realpath, rename, rm, stat } from 'node:fs/promises';
 import { basename, join, relative } from 'node:path';
 import { SandboxError } from '../errors.js';
+import { describePath, FOLDER } from './describePath.js';
 import { git } from './git.js';
 
 export interface ProjectRepo {
@@ -20,7 +21,8 @@ export interface ProjectRepo {
  * keyed by its content so an edited folder gives a new repository.
  */
 export async function ensureProjectRepo(project: string, stateDir: string): Promise<ProjectRepo> {
-  if (!existsSync(project)) throw new SandboxError(`project folder ${project} does not exist`);
+  const problem = await checkProjectFolder(project);
+  if (problem) throw new SandboxError(problem);
   // git reports the top level with symlinks resolved, so compare (and copy) the real path.
   const source = await realpath(project);
   const top = await git(source, ['rev-parse', '--show-toplevel'], { allowFail: true });
@@ -53,6 +55,16 @@ export async function ensureProjectRepo(project: string, stateDir: string): Prom
   }
   const head = await git(repoDir, ['rev-parse', 'HEAD']);
   return { repoDir, rev: head.stdout.trim(), imported: true };
+}
+
+/**
+ * Why `project` cannot be the project under test, as one line naming it, or undefined when it
+ * is a folder. Checked before git or a copy touch it, whose errors (a bare ENOTDIR) name neither.
+ */
+export async function checkProjectFolder(project: string): Promise<string | undefined> {
+  const found = await describePath(project);
+  if (found === FOLDER) return undefined;
+  return `project folder ${project}: expected a folder (a git repository or a plain folder), found ${found}`;
 }
 
 /**

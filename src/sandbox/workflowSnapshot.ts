@@ -4,6 +4,7 @@ import { chmod, cp, mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/p
 import { join, relative } from 'node:path';
 import { simpleGit } from 'simple-git';
 import { SandboxError } from '../errors.js';
+import { describePath, FOLDER } from './describePath.js';
 
 /**
  * The four folders a team's agent workflow consists of. Each run copies them into its run
@@ -25,11 +26,9 @@ export interface WorkflowSnapshot {
  * run keeps exactly what it ran with after the workflow changes.
  */
 export async function snapshotWorkflow(workflowDir: string, targetDir: string): Promise<WorkflowSnapshot> {
-  if (!existsSync(workflowDir)) throw new SandboxError(`workflow folder ${workflowDir} does not exist`);
+  const problem = await checkWorkflowFolder(workflowDir);
+  if (problem) throw new SandboxError(problem);
   const folders = WORKFLOW_FOLDERS.filter((f) => existsSync(join(workflowDir, f)));
-  if (folders.length === 0) {
-    throw new SandboxError(`workflow folder ${workflowDir} has none of ${WORKFLOW_FOLDERS.join('/, ')}/`);
-  }
   await mkdir(targetDir, { recursive: true });
   for (const folder of folders) {
     const dest = join(targetDir, folder);
@@ -44,6 +43,19 @@ export async function snapshotWorkflow(workflowDir: string, targetDir: string): 
   const files = await listFiles(targetDir);
   for (const file of files) await chmod(join(targetDir, file), 0o444);
   return { dir: targetDir, workflowRev: await workflowRevision(workflowDir, folders, targetDir, files), folders, files: files.length };
+}
+
+/** Why `workflowDir` cannot be snapshotted, as one line naming it, or undefined when it can. */
+export async function checkWorkflowFolder(workflowDir: string): Promise<string | undefined> {
+  const expected = `expected a folder holding at least one of ${WORKFLOW_FOLDERS.map((folder) => `${folder}/`).join(', ')}`;
+  const found = await describePath(workflowDir);
+  if (found !== FOLDER) return `workflow folder ${workflowDir}: ${expected}, found ${found}`;
+  const entries = (await readdir(workflowDir)).sort();
+  if (WORKFLOW_FOLDERS.some((folder) => entries.includes(folder))) return undefined;
+  if (entries.length === 0) return `workflow folder ${workflowDir}: ${expected}, found an empty folder`;
+  // What the folder does hold shows whether the path points one level too high or too low.
+  const shown = entries.slice(0, 3).join(', ') + (entries.length > 3 ? ', …' : '');
+  return `workflow folder ${workflowDir}: ${expected}, found none of them (it holds ${shown})`;
 }
 
 async function workflowRevision(workflowDir: string, folders: string[], snapshotDir: string, files: string[]): Promise<string> {

@@ -148,14 +148,6 @@ describe('evalflow run', () => {
     expect(io.stdout.join('\n')).toContain('10 runs: 10/10 passed');
   });
 
-  it('refuses to start when the project folder does not exist, saying how to set it', async () => {
-    const io = memoryIo(root, env);
-    await expect(run({ only: 'fix-slug-dashes', candidate: 'fixer', project: 'no-such-project' }, io)).rejects.toThrow(
-      `project folder ${join(root, 'no-such-project')} does not exist; pass --project <dir> or set project: in ${join(root, 'evalflow.config.yaml')}`,
-    );
-    expect(io.stderr.join('\n')).not.toContain('batch');
-  });
-
   it('warns that sandboxes start from the last commit, and says why a run did not complete', async () => {
     const project = join(root, 'git-project');
     await cp(join(root, 'project'), project, { recursive: true });

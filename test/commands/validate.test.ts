@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { memoryIo } from '../../src/commands/io.js';
 import { run } from '../../src/commands/validate.js';
-import { aCase, META_YAML, RUBRIC_MD, writeTree } from '../evalset/caseFixture.js';
+import { aCase, ENV_YAML, META_YAML, RUBRIC_MD, TASK_MD, writeTree } from '../evalset/caseFixture.js';
 
 describe('evalflow validate', () => {
   it('checks eval_sets by default and exits 0 when every case is valid', async () => {
@@ -31,6 +31,28 @@ describe('evalflow validate', () => {
       'bank/bad-rubric/rubric.md: missing section "## Quality" (or "## 质量项")',
       '4 eval cases checked: 2 valid, 2 with problems (5 problems)',
     ]);
+  });
+
+  it('reports files that are not UTF-8 or too big, one problem each, and exits 1', async () => {
+    const root = await writeTree({
+      ...aCase('good', {}, 'eval_sets/'),
+      ...aCase('utf16', { 'meta.yaml': Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(META_YAML('utf16'), 'utf16le')]) }, 'eval_sets/'),
+      // 硬性 in GBK: D3 B2 happens to be UTF-8 too, D0 D4 is not.
+      ...aCase('gbk', { 'rubric.md': Buffer.concat([Buffer.from('## '), Buffer.from([0xd3, 0xb2, 0xd0, 0xd4]), Buffer.from(RUBRIC_MD)]) }, 'eval_sets/'),
+      ...aCase('binary', { 'env.yaml': Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0, 0, 0]) }, 'eval_sets/'),
+      ...aCase('huge', { 'task.md': `${TASK_MD}\n<!-- ${'x'.repeat(3_250_000)} -->\n`, 'env.yaml': `${ENV_YAML}#${'x'.repeat(70_000)}\n` }, 'eval_sets/'),
+    });
+    const io = memoryIo(root);
+    expect(await run({}, io)).toBe(1);
+    expect(io.stdout).toEqual([
+      'eval_sets/binary/env.yaml: encoding: expected UTF-8 text, found binary data (NUL bytes)',
+      'eval_sets/gbk/rubric.md:1: encoding: expected UTF-8 text, found bytes that are not UTF-8 at offset 5 (GBK or another legacy encoding?)',
+      'eval_sets/huge/task.md: size: expected at most 256 KB, found 3.1 MB',
+      'eval_sets/huge/env.yaml: size: expected at most 64 KB, found 68.6 KB',
+      'eval_sets/utf16/meta.yaml: encoding: expected UTF-8 text, found UTF-16LE (byte order mark FF FE)',
+      '5 eval cases checked: 1 valid, 4 with problems (5 problems)',
+    ]);
+    expect(io.stderr).toEqual([]);
   });
 
   it('counts problems outside any case, such as a missing folder', async () => {

@@ -3,8 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach } from 'vitest';
 
+/** File content: text, or bytes for files that are not UTF-8. */
+export type FileContent = string | Uint8Array;
+
 /** Write path→content files under a fresh temp dir (removed after the test) and return its path. */
-export async function writeTree(files: Record<string, string>): Promise<string> {
+export async function writeTree(files: Record<string, FileContent>): Promise<string> {
   const root = await mkdtemp(path.join(os.tmpdir(), 'evalflow-evalset-'));
   created.push(root);
   for (const [relative, content] of Object.entries(files)) {
@@ -70,8 +73,8 @@ postconditions:
 `;
 
 /** The four files of a valid case, keyed `<prefix><id>/<file>`; override any file's content. */
-export function aCase(id: string, overrides: Partial<Record<string, string>> = {}, prefix = ''): Record<string, string> {
-  const files: Record<string, string> = {
+export function aCase(id: string, overrides: Partial<Record<string, FileContent>> = {}, prefix = ''): Record<string, FileContent> {
+  const files: Record<string, FileContent> = {
     'meta.yaml': META_YAML(id),
     'task.md': TASK_MD,
     'rubric.md': RUBRIC_MD,

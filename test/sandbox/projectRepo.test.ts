@@ -46,9 +46,26 @@ describe('ensureProjectRepo: a git repository', () => {
     expect((err as Error).message).toBe(`project repository ${repo} has no commit yet; commit something first`);
   });
 
-  it('a missing folder is a SandboxError naming it', async () => {
+});
+
+describe('ensureProjectRepo: not a folder', () => {
+  const expected = 'expected a folder (a git repository or a plain folder)';
+
+  it('a missing path is a SandboxError naming it', async () => {
     const missing = join(await tempDir(), 'nope');
-    await expect(ensureProjectRepo(missing, await tempDir())).rejects.toThrow(new SandboxError(`project folder ${missing} does not exist`));
+    await expect(ensureProjectRepo(missing, await tempDir())).rejects.toThrow(
+      new SandboxError(`project folder ${missing}: ${expected}, found no such file or folder`),
+    );
+  });
+
+  it('a file is a SandboxError naming it, not a bare ENOTDIR, and nothing is imported', async () => {
+    const file = join(await writeFiles(await tempDir(), { 'project.json': '{}' }), 'project.json');
+    const stateDir = await tempDir();
+    await expect(ensureProjectRepo(file, stateDir)).rejects.toThrow(new SandboxError(`project folder ${file}: ${expected}, found a file`));
+    await expect(ensureProjectRepo(join(file, 'src'), stateDir)).rejects.toThrow(
+      new SandboxError(`project folder ${join(file, 'src')}: ${expected}, found no such file or folder`),
+    );
+    expect(await readdir(stateDir)).toEqual([]);
   });
 });
 
@@ -60,12 +77,13 @@ describe('uncommittedChanges', () => {
     expect((await uncommittedChanges(repo))?.sort()).toEqual(['src/index.js', 'src/new.js']);
   });
 
-  it('is null for a plain folder, a subfolder of a checkout and a missing folder', async () => {
+  it('is null for a plain folder, a subfolder of a checkout, a missing folder and a file', async () => {
     expect(await uncommittedChanges(await plainFolder())).toBeNull();
     const repo = await createRepo(PROJECT);
     await writeFiles(repo, { 'src/index.js': 'changed\n' });
     expect(await uncommittedChanges(join(repo, 'src'))).toBeNull();
     expect(await uncommittedChanges(join(repo, 'nope'))).toBeNull();
+    expect(await uncommittedChanges(join(repo, 'package.json'))).toBeNull();
   });
 });
 

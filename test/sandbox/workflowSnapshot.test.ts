@@ -112,15 +112,25 @@ describe('snapshotWorkflow', () => {
     expect(second.workflowRev).toBe(first.workflowRev);
   });
 
-  it('fails when none of the workflow folders exist', async () => {
-    const workflow = await writeFiles(await tempDir('evalflow-wf-'), { 'README.md': 'x', 'prompts/a.md': 'a' });
-    await expect(snapshotWorkflow(workflow, join(await tempDir(), 'w'))).rejects.toThrow(
-      new SandboxError(`workflow folder ${workflow} has none of agents/, commands/, rules/, skills/`),
-    );
+});
+
+describe('snapshotWorkflow: not a workflow folder', () => {
+  const expected = 'expected a folder holding at least one of agents/, commands/, rules/, skills/';
+  const refused = async (workflow: string, found: string) => {
+    const target = join(await tempDir(), 'w');
+    await expect(snapshotWorkflow(workflow, target)).rejects.toThrow(new SandboxError(`workflow folder ${workflow}: ${expected}, found ${found}`));
+    expect(existsSync(target)).toBe(false);
+  };
+
+  it('fails when none of the workflow folders exist, saying what the folder holds', async () => {
+    await refused(await writeFiles(await tempDir('evalflow-wf-'), { 'README.md': 'x', 'prompts/a.md': 'a' }), 'none of them (it holds README.md, prompts)');
+    const many = { 'a.md': '', 'b.md': '', 'c.md': '', 'd.md': '' };
+    await refused(await writeFiles(await tempDir('evalflow-wf-'), many), 'none of them (it holds a.md, b.md, c.md, …)');
   });
 
-  it('fails when the workflow folder does not exist', async () => {
-    const missing = join(await tempDir(), 'missing');
-    await expect(snapshotWorkflow(missing, join(await tempDir(), 'w'))).rejects.toThrow(new SandboxError(`workflow folder ${missing} does not exist`));
+  it('fails when the workflow folder is empty, a file or missing', async () => {
+    await refused(await tempDir('evalflow-wf-'), 'an empty folder');
+    await refused(join(await writeFiles(await tempDir(), { 'workflow.md': 'x' }), 'workflow.md'), 'a file');
+    await refused(join(await tempDir(), 'missing'), 'no such file or folder');
   });
 });
