@@ -1,11 +1,20 @@
 import { FormatError } from '../errors.js';
-import { loadEvalCase } from '../evalset/index.js';
-import type { CaseRef, RunTemplate } from '../run/batchInput.js';
+import { loadEvalBank, loadEvalCase } from '../evalset/index.js';
+import type { BatchCounts, BatchSelection, RunTemplate } from '../run/batchInput.js';
+import { planEntries, selectionDigest } from '../run/batchPlan.js';
+import { toCaseSnapshot } from '../run/caseSnapshot.js';
 import { makeRunId } from '../run/runId.js';
 import type { RunSpec } from '../run/runSpec.js';
-import { toCaseSnapshot } from '../run/caseSnapshot.js';
+import type { BatchStatus } from '../store/index.js';
 import { hostTaskQueue } from '../temporal/names.js';
 import type { ActivityDeps } from './deps.js';
+
+export interface PlanBatchRequest {
+  batchId: string;
+  selection: BatchSelection;
+  /** What the batch row's `spec` says about the batch (candidate, parallelism, …), for listings. */
+  summary: Record<string, unknown>;
+}
 
 export function planActivities(deps: ActivityDeps) {
   return {
@@ -14,18 +23,41 @@ export function planActivities(deps: ActivityDeps) {
       return hostTaskQueue(deps.hostId);
     },
 
-    /** Run specs for one page of a batch: loads each case and refuses one changed since planning. */
-    async planRuns({ batchId, stamp, refs, template }: { batchId: string; stamp: string; refs: CaseRef[]; template: RunTemplate }): Promise<RunSpec[]> {
+    /**
+     * The batch's first step: its row in the store (running) and its plan, one entry per
+     * (case, attempt), from the bank as this worker sees it. Refuses a bank whose selected
+     * cases changed since the client validated them. Idempotent: a retry writes nothing twice.
+     */
+    async planBatch({ batchId, selection, summary }: PlanBatchRequest): Promise<{ total: number }> {
+      const bank = await loadEvalBank(selection.paths, selection.only ? { only: selection.only } : {});
+      if (bank.problems.length > 0) {
+        throw new FormatError(`batch ${batchId} cannot be planned: ${bank.problems.length} problem(s) in the eval bank`, bank.problems);
+      }
+      const digest = selectionDigest(bank.cases);
+      if (digest !== selection.digest) {
+        throw new FormatError(`batch ${batchId}: the eval bank changed after the batch was started (selection ${selection.digest} → ${digest}); start a new batch`);
+      }
+      const entries = planEntries(bank.cases, selection.runsPerCase);
+      if (!(await deps.store.getBatch(batchId))) {
+        await deps.store.upsertBatch({ batch_id: batchId, status: 'running', spec: { ...summary, total: entries.length }, counts: {} });
+      }
+      await deps.store.savePlan(batchId, entries);
+      return { total: entries.length };
+    },
+
+    /** Run specs for one page of a batch's plan; a case changed since planning is refused. */
+    async planRuns({ batchId, stamp, offset, limit, template }: { batchId: string; stamp: string; offset: number; limit: number; template: RunTemplate }): Promise<RunSpec[]> {
       const specs: RunSpec[] = [];
-      for (const ref of refs) {
-        const evalCase = await loadEvalCase(ref.caseDir);
-        if (evalCase.sha256 !== ref.hash) {
-          throw new FormatError(`${ref.caseDir}: the eval case changed after batch ${batchId} was planned (hash ${ref.hash.slice(0, 12)} → ${evalCase.sha256.slice(0, 12)}); start a new batch`);
+      for (const entry of await deps.store.getPlan(batchId, offset, limit)) {
+        const evalCase = await loadEvalCase(entry.case_dir);
+        if (evalCase.sha256 !== entry.case_hash) {
+          throw new FormatError(`${entry.case_dir}: the eval case changed after batch ${batchId} was planned (hash ${entry.case_hash.slice(0, 12)} → ${evalCase.sha256.slice(0, 12)}); start a new batch`);
         }
+        const k = entry.k ?? undefined;
         specs.push({
-          runId: makeRunId(evalCase.id, template.candidate.name, stamp, ref.k),
+          runId: makeRunId(evalCase.id, template.candidate.name, stamp, k),
           batchId,
-          ...(ref.k !== undefined ? { k: ref.k } : {}),
+          ...(k !== undefined ? { k } : {}),
           evalCase: toCaseSnapshot(evalCase),
           candidate: template.candidate,
           examiner: template.examiner,
@@ -40,6 +72,17 @@ export function planActivities(deps: ActivityDeps) {
       }
       return specs;
     },
+
+    /** The batch row's counts as runs finish (the workflow coalesces calls). */
+    async updateBatchCounts({ batchId, counts }: { batchId: string; counts: BatchCounts }): Promise<void> {
+      await deps.store.updateBatch(batchId, { counts });
+    },
+
+    /** The batch row's final status and counts. */
+    async closeBatch({ batchId, status, counts, summary }: { batchId: string; status: BatchStatus; counts: BatchCounts; summary: Record<string, unknown> }): Promise<void> {
+      // A batch that failed to plan never got its row.
+      if (await deps.store.getBatch(batchId)) await deps.store.updateBatch(batchId, { status, counts });
+      else await deps.store.upsertBatch({ batch_id: batchId, status, counts, spec: summary });
+    },
   };
 }
-

@@ -44,7 +44,7 @@ export async function run(options: { runsDir?: string }, io: CommandIo): Promise
     const candidate = resolveCandidate(settings, 'builtin', knownAdapterNames, env);
     const runtime = await openRuntime(settings, { ...io, env }, { worker: true });
     try {
-      const report = await executeBatch(settings, runtime, { cases: bank.cases, candidate, runsPerCase: 1, parallelism: 3 }, { ...io, env });
+      const report = await executeBatch(settings, runtime, { paths: [settings.evalSets], cases: bank.cases, candidate, runsPerCase: 1, parallelism: 3 }, { ...io, env });
       io.out('');
       for (const line of formatRunTable(report.runs, io.cwd)) io.out(line);
       io.out('');

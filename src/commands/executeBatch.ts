@@ -4,7 +4,8 @@ import { WorkflowFailedError } from '@temporalio/client';
 import type { CandidateSpec } from '../candidates/adapter.js';
 import type { Settings } from '../config.js';
 import type { EvalCase } from '../evalset/index.js';
-import type { BatchInput, CaseRef } from '../run/batchInput.js';
+import type { BatchInput } from '../run/batchInput.js';
+import { selectionDigest } from '../run/batchPlan.js';
 import { makeBatchId, makeRunId, runStamp } from '../run/runId.js';
 import type { Run } from '../store/index.js';
 import type { BatchProgress } from '../run/progress.js';
@@ -14,6 +15,10 @@ import type { CommandIo } from './io.js';
 import type { EvalRuntime } from './runtime.js';
 
 export interface BatchRequest {
+  /** The bank folders (or case folders) and ids the cases were selected from, as the workers will see them. */
+  paths: string[];
+  only?: string[];
+  /** The selected cases, already validated. */
   cases: EvalCase[];
   candidate: CandidateSpec;
   runsPerCase: number;
@@ -35,15 +40,12 @@ export interface BatchReport {
 export async function executeBatch(settings: Settings, runtime: EvalRuntime, request: BatchRequest, io: CommandIo): Promise<BatchReport> {
   const stamp = await freshStamp(runtime, request);
   const batchId = makeBatchId(stamp, randomBytes(3).toString('hex'));
-  const refs: CaseRef[] = request.cases.flatMap((c) =>
-    request.runsPerCase > 1
-      ? Array.from({ length: request.runsPerCase }, (_, i) => ({ caseId: c.id, caseDir: c.dir, hash: c.sha256, k: i + 1 }))
-      : [{ caseId: c.id, caseDir: c.dir, hash: c.sha256 }],
-  );
+  const total = request.cases.length * request.runsPerCase;
   const input: BatchInput = {
     batchId,
     stamp,
-    refs,
+    selection: { paths: request.paths, ...(request.only?.length ? { only: request.only } : {}), runsPerCase: request.runsPerCase, digest: selectionDigest(request.cases) },
+    total: null,
     template: {
       candidate: request.candidate,
       examiner: settings.examiner,
@@ -58,14 +60,13 @@ export async function executeBatch(settings: Settings, runtime: EvalRuntime, req
     counts: { finished: 0, passed: 0, failed: 0 },
     recent: [],
   };
-  await runtime.store.upsertBatch({ batch_id: batchId, spec: { refs, candidate: request.candidate.name, parallelism: request.parallelism }, status: 'running', counts: {} });
   const handle = await runtime.temporal.client.workflow.start('evalBatchWorkflow', {
     workflowId: batchId,
     taskQueue: SHARED_TASK_QUEUE,
     args: [input],
     typedSearchAttributes: [{ key: searchAttributes.batchId, value: batchId }],
   });
-  io.err(`batch ${batchId}: ${refs.length} run${refs.length === 1 ? '' : 's'} of ${request.cases.length} case${request.cases.length === 1 ? '' : 's'} with candidate ${request.candidate.name}, parallelism ${request.parallelism}`);
+  io.err(`batch ${batchId}: ${total} run${total === 1 ? '' : 's'} of ${request.cases.length} case${request.cases.length === 1 ? '' : 's'} with candidate ${request.candidate.name}, parallelism ${request.parallelism}`);
   if (runtime.temporal.uiUrl) io.err(`Web UI: ${runtime.temporal.uiUrl}/namespaces/${runtime.temporal.namespace}/workflows/${batchId}`);
   if (!runtime.workers) io.err(`no worker in this process: the batch runs when a worker polls task queue ${SHARED_TASK_QUEUE} (start one with \`evalflow worker\`)`);
 
@@ -99,13 +100,7 @@ export async function executeBatch(settings: Settings, runtime: EvalRuntime, req
   // Numeric order, so attempt -10 of --runs-per-case comes after -9, not after -1.
   const runs = (await runtime.store.listRuns({ batchId })).sort((a, b) => a.run_id.localeCompare(b.run_id, 'en', { numeric: true }));
   for (const run of runs) if (!seen.has(run.run_id)) announce(run.run_id, run.status, run.result, run.overall, io);
-  const allCompleted = runs.length === refs.length && runs.every((r) => r.status === 'completed');
-  await runtime.store.upsertBatch({
-    batch_id: batchId,
-    spec: { refs, candidate: request.candidate.name, parallelism: request.parallelism },
-    status: allCompleted ? 'completed' : 'failed',
-    counts: countStatuses(runs),
-  });
+  const allCompleted = runs.length === total && runs.every((r) => r.status === 'completed');
   return { batchId, runs, allCompleted };
 }
 
@@ -140,12 +135,6 @@ export function reportProgress(progress: BatchProgress, seen: Set<string>, io: C
 function announce(runId: string, status: string, result: string | null, overall: number | null, io: CommandIo, counter = ''): void {
   const verdict = result ? `${result}${overall !== null ? ` (overall ${overall})` : ''}` : status;
   io.err(`${counter ? `[${counter}] ` : ''}${runId}: ${status === 'completed' ? verdict : `${status}${result ? ` ${verdict}` : ''}`}`);
-}
-
-function countStatuses(runs: Run[]): Record<string, number> {
-  const counts: Record<string, number> = {};
-  for (const run of runs) counts[run.status] = (counts[run.status] ?? 0) + 1;
-  return counts;
 }
 
 /** One line per run that did not complete, with why: the table alone says only `infra_error`. */

@@ -62,6 +62,8 @@ export async function run(options: RunOptions, io: CommandIo): Promise<number> {
       settings,
       runtime,
       {
+        paths,
+        ...(only ? { only } : {}),
         cases: bank.cases,
         candidate,
         runsPerCase: options.runsPerCase ?? settings.runsPerCase,

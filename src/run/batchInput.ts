@@ -1,15 +1,19 @@
 import { z } from 'zod';
 import { CandidateSpecSchema, ModelEndpointSchema, RecoverySchema } from './runSpec.js';
 
-/** One planned run of a batch: which case (by folder) and which attempt. */
-export const CaseRefSchema = z.object({
-  caseId: z.string(),
-  caseDir: z.string(),
-  /** The case's content hash when the batch was planned; a changed case is refused. */
-  hash: z.string(),
-  k: z.number().int().positive().optional(),
+/**
+ * Which cases a batch runs: the bank folders (or case folders) as the worker sees them, the
+ * ids kept, and the attempts per case. Planned inside the batch, so its input stays small
+ * whatever the bank's size.
+ */
+export const BatchSelectionSchema = z.object({
+  paths: z.array(z.string()).min(1),
+  only: z.array(z.string()).optional(),
+  runsPerCase: z.number().int().positive(),
+  /** `selectionDigest` of the cases the client validated; planning refuses a bank that changed since. */
+  digest: z.string(),
 });
-export type CaseRef = z.infer<typeof CaseRefSchema>;
+export type BatchSelection = z.infer<typeof BatchSelectionSchema>;
 
 /** The supply side shared by every run of a batch. */
 export const RunTemplateSchema = z.object({
@@ -44,10 +48,12 @@ export type BatchOutcome = z.infer<typeof BatchOutcomeSchema>;
 export const BatchInputSchema = z.object({
   batchId: z.string(),
   stamp: z.string(),
-  refs: z.array(CaseRefSchema),
+  selection: BatchSelectionSchema,
   template: RunTemplateSchema,
   parallelism: z.number().int().positive(),
-  /** Where this (continued) execution starts in `refs`. */
+  /** Runs in the plan; null until the batch has planned them (its first step). */
+  total: z.number().int().nonnegative().nullable(),
+  /** Where this (continued) execution starts in the plan. */
   offset: z.number().int().nonnegative(),
   counts: BatchCountsSchema,
   recent: z.array(BatchOutcomeSchema),

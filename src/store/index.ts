@@ -4,10 +4,13 @@ export type { Store, TranscriptQuery } from './store.js';
 export type { MigrationReport } from './migrate.js';
 export {
   BatchInputSchema,
+  BatchPatchSchema,
   BatchSchema,
   BatchStatusSchema,
   HardRequirementSchema,
+  ListBatchesFilterSchema,
   ListRunsFilterSchema,
+  PlanEntrySchema,
   RunInputSchema,
   RunModelsSchema,
   RunPatchSchema,
@@ -20,9 +23,12 @@ export {
 export type {
   Batch,
   BatchInput,
+  BatchPatch,
   BatchStatus,
   HardRequirement,
+  ListBatchesFilter,
   ListRunsFilter,
+  PlanEntry,
   Run,
   RunInput,
   RunModels,

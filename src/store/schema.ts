@@ -175,3 +175,22 @@ export const BatchInputSchema = BatchSchema.omit({ created_at: true, updated_at:
   created_at: Timestamp.optional(),
 });
 export type BatchInput = z.input<typeof BatchInputSchema>;
+
+/** What `updateBatch` may change: its status and counts (never its spec or creation time). */
+export const BatchPatchSchema = BatchSchema.pick({ status: true, counts: true }).partial().strict();
+export type BatchPatch = z.infer<typeof BatchPatchSchema>;
+
+/** One (case, attempt) of a batch's plan, in run order. */
+export const PlanEntrySchema = z.object({
+  idx: z.number().int().nonnegative(),
+  case_id: z.string().min(1),
+  case_dir: z.string(),
+  case_hash: z.string(),
+  k: z.number().int().positive().nullable(),
+});
+export type PlanEntry = z.infer<typeof PlanEntrySchema>;
+
+export const ListBatchesFilterSchema = z
+  .object({ status: z.union([BatchStatusSchema, z.array(BatchStatusSchema)]).optional(), limit: z.number().int().positive().optional() })
+  .strict();
+export type ListBatchesFilter = z.infer<typeof ListBatchesFilterSchema>;

@@ -4,6 +4,8 @@ import type { MigrationReport } from './migrate.js';
 import type {
   Batch,
   BatchInput,
+  BatchPatch,
+  ListBatchesFilter,
   ListRunsFilter,
   Run,
   RunInput,
@@ -12,6 +14,7 @@ import type {
   ScoreHistoryEntry,
   ScoreHistoryFilter,
   ScoreInput,
+  PlanEntry,
 } from './schema.js';
 
 /** Which attempts of each turn `getTranscript` returns. */
@@ -69,7 +72,18 @@ export interface Store {
 
   /** Inserts or replaces a batch (all columns but `created_at`). */
   upsertBatch(batch: BatchInput): Promise<Batch>;
+  /** Changes a batch's status and/or counts; StoreError if there is no such batch. */
+  updateBatch(batchId: string, patch: BatchPatch): Promise<Batch>;
   getBatch(batchId: string): Promise<Batch | null>;
+  /** Newest first (by `created_at`, then `batch_id`). */
+  listBatches(filter?: ListBatchesFilter): Promise<Batch[]>;
+
+  /** Writes plan entries of a batch; an entry whose (batch, idx) is stored already is kept as it is. */
+  savePlan(batchId: string, entries: readonly PlanEntry[]): Promise<{ inserted: number }>;
+  /** The plan entries with `offset <= idx < offset + limit`, in order. */
+  getPlan(batchId: string, offset: number, limit: number): Promise<PlanEntry[]>;
+  /** How many entries the batch's plan has (0 when it was never planned). */
+  countPlan(batchId: string): Promise<number>;
 
   /** Inserts or refreshes an edit-prediction example under its `example_key`. */
   saveEpExample(example: EpExampleInput): Promise<EpExample>;

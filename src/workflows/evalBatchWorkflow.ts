@@ -7,17 +7,17 @@ import {
   continueAsNew,
   isCancellation,
   ParentClosePolicy,
-  patched,
   proxyActivities,
   setHandler,
   startChild,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import type { BatchInput, BatchResult } from '../run/batchInput.js';
+import type { BatchCounts, BatchInput, BatchResult } from '../run/batchInput.js';
 import type { BatchProgress } from '../run/progress.js';
 import type { RunOutcome } from '../run/runOutcome.js';
 import type { RunSpec } from '../run/runSpec.js';
+import type { BatchStatus } from '../store/index.js';
 import { SHARED_TASK_QUEUE, searchAttributes } from '../temporal/names.js';
 import { batchProgressQuery } from './definitions.js';
 import { evalRunWorkflow } from './evalRunWorkflow.js';
@@ -25,44 +25,64 @@ import { sharedProfile } from './profiles.js';
 
 const shared = proxyActivities<Activities>(sharedProfile);
 
-/** Children planned and started per page; the batch continues as new between pages when its history grows. */
+/** Runs planned and started per page; the batch continues as new between pages when its history grows. */
 const PAGE_SIZE = 100;
 const CONTINUE_AS_NEW_AFTER_EVENTS = 8_000;
 /** Outcomes kept in the workflow for the progress query; the store keeps all of them. */
 const RECENT_OUTCOMES = 200;
+/** The batch row's counts are written at most this often while runs finish. */
+const COUNTS_EVERY = '2s';
 
 /**
- * Runs every (case, attempt) of a batch as a child evalRunWorkflow through a sliding window
- * of `parallelism`, answers a progress query, and continues as new between pages so batches
- * of thousands keep a small history.
+ * Plans a batch (its row and its plan go to the store), then runs every planned (case,
+ * attempt) as a child evalRunWorkflow through a sliding window of `parallelism`, a page of
+ * the plan at a time. It answers a progress query, keeps its row's counts current, continues
+ * as new between pages so batches of tens of thousands keep a small history, and writes its
+ * final status itself, so the batch can be found and followed after the client is gone.
  */
 export async function evalBatchWorkflow(input: BatchInput): Promise<BatchResult> {
-  const counts = { ...input.counts };
+  const counts: BatchCounts = { ...input.counts };
   const running = new Set<string>();
   const recent: BatchProgress['outcomes'] = [...input.recent];
+  let total = input.total;
   let started = input.offset;
   setHandler(batchProgressQuery, (): BatchProgress => ({
     batchId: input.batchId,
-    total: input.refs.length,
+    total: total ?? 0,
     started,
     finished: counts.finished,
     running: [...running],
     outcomes: recent,
   }));
+  const summary = batchSummary(input);
+
+  let countsChanged = false;
+  let closing = false;
+  const writeCounts = async () => {
+    while (!closing) {
+      await condition(() => countsChanged || closing);
+      if (closing) return;
+      countsChanged = false;
+      await shared.updateBatchCounts({ batchId: input.batchId, counts: { ...counts } });
+      await condition(() => closing, COUNTS_EVERY);
+    }
+  };
 
   let offset = input.offset;
   try {
-    while (offset < input.refs.length) {
-      const page = input.refs.slice(offset, offset + (input.pageSize ?? PAGE_SIZE));
-      const specs = await shared.planRuns({ batchId: input.batchId, stamp: input.stamp, refs: page, template: input.template });
+    if (total === null) total = (await shared.planBatch({ batchId: input.batchId, selection: input.selection, summary })).total;
+    // A cancelled batch stops writing counts; its close below writes the final ones.
+    const counting = writeCounts().catch((err: unknown) => {
+      if (!isCancellation(err)) throw err;
+    });
+    while (offset < total) {
+      const specs = await shared.planRuns({ batchId: input.batchId, stamp: input.stamp, offset, limit: input.pageSize ?? PAGE_SIZE, template: input.template });
       for (const spec of specs) {
         await condition(() => running.size < input.parallelism);
         const done = (outcome: RunOutcome) => {
           running.delete(spec.runId);
-          counts.finished += 1;
-          counts[outcome.status] = (counts[outcome.status] ?? 0) + 1;
-          if (outcome.result === 'pass') counts.passed += 1;
-          if (outcome.result === 'fail') counts.failed += 1;
+          count(counts, outcome);
+          countsChanged = true;
           recent.push({ runId: outcome.runId, caseId: outcome.caseId, status: outcome.status, result: outcome.result, overall: outcome.overall });
           if (recent.length > RECENT_OUTCOMES) recent.shift();
         };
@@ -73,34 +93,42 @@ export async function evalBatchWorkflow(input: BatchInput): Promise<BatchResult>
         child.result().then(done, async (err: unknown) => {
           const outcome = failedOutcome(spec, err);
           // Every run records itself, even when cancelled; one that failed instead never did.
-          if (!isRecordedCancellation(err) && patched('mark-unrecorded-runs')) {
+          if (!isRecordedCancellation(err)) {
             const error = `the run's workflow failed before recording its outcome: ${outcome.error ?? 'unknown error'}`;
             await CancellationScope.nonCancellable(() => shared.markRunFailed({ runId: spec.runId, status: outcome.status, error })).catch(() => undefined);
           }
           done(outcome);
         });
       }
-      offset += page.length;
-      const last = offset >= input.refs.length;
+      offset += specs.length;
+      if (specs.length === 0) break;
+      const last = offset >= total;
       const continuing = !last && workflowInfo().historyLength > (input.continueAsNewAfterEvents ?? CONTINUE_AS_NEW_AFTER_EVENTS);
-      // Drain before continuing as new (children of a closed run cannot report back) and at the
-      // end; between pages the window keeps sliding.
-      if (last || continuing || !patched('drain-only-before-continue-as-new')) {
-        await condition(() => running.size === 0);
-      }
+      // Drain before continuing as new (children of a closed run cannot report back) and at
+      // the end; between pages the window keeps sliding.
+      if (last || continuing) await condition(() => running.size === 0);
       if (continuing) {
-        await continueAsNew<typeof evalBatchWorkflow>({ ...input, offset, counts, recent });
+        closing = true;
+        await counting;
+        await shared.updateBatchCounts({ batchId: input.batchId, counts: { ...counts } });
+        await continueAsNew<typeof evalBatchWorkflow>({ ...input, total, offset, counts, recent });
       }
     }
+    closing = true;
+    await counting;
   } catch (err) {
+    closing = true;
     // Cancelling the batch cancels its running children, which then record and clean up. The
-    // batch ends only after them, so whoever waits on it (`evalflow run`) reads final runs.
-    if (isCancellation(err) && patched('batch-waits-for-cancelled-runs')) {
-      await CancellationScope.nonCancellable(() => condition(() => running.size === 0));
-    }
+    // batch ends only after them, so whoever waits on it reads final runs.
+    const cancelled = isCancellation(err);
+    await CancellationScope.nonCancellable(async () => {
+      if (cancelled) await condition(() => running.size === 0);
+      await shared.closeBatch({ batchId: input.batchId, status: cancelled ? 'cancelled' : 'failed', counts: { ...counts }, summary });
+    });
     throw err;
   }
-  return { batchId: input.batchId, total: input.refs.length, counts };
+  await shared.closeBatch({ batchId: input.batchId, status: finalStatus(counts), counts: { ...counts }, summary });
+  return { batchId: input.batchId, total, counts };
 }
 
 function startRun(spec: RunSpec, batchId: string) {
@@ -117,6 +145,36 @@ function startRun(spec: RunSpec, batchId: string) {
       { key: searchAttributes.status, value: 'running' },
     ],
   });
+}
+
+function count(counts: BatchCounts, outcome: RunOutcome): void {
+  counts.finished += 1;
+  counts[outcome.status] = (counts[outcome.status] ?? 0) + 1;
+  if (outcome.result === 'pass') counts.passed += 1;
+  if (outcome.result === 'fail') counts.failed += 1;
+}
+
+/** A batch that measured nothing (no run was judged) failed, whatever else it did. */
+function finalStatus(counts: BatchCounts): BatchStatus {
+  return (counts.completed ?? 0) > 0 ? 'completed' : 'failed';
+}
+
+/** What the batch row says about the batch, for `evalflow batches` and `status`. */
+function batchSummary(input: BatchInput): Record<string, unknown> {
+  const { candidate } = input.template;
+  return {
+    candidate: candidate.name,
+    adapter: candidate.adapter,
+    ...(candidate.model ? { model: candidate.model } : {}),
+    parallelism: input.parallelism,
+    runs_per_case: input.selection.runsPerCase,
+    paths: input.selection.paths,
+    ...(input.selection.only ? { only: input.selection.only } : {}),
+    project: input.template.project,
+    workflow_dir: input.template.workflowDir,
+    runs_dir: input.template.runsDir,
+    stamp: input.stamp,
+  };
 }
 
 /** evalRunWorkflow ends a cancelled run with this failure, after recording it. */

@@ -29,3 +29,39 @@ describe.each(BACKENDS)('batches on %s', (backend) => {
     await expect(store().upsertBatch({ batch_id: 'b', counts: { pass: -1 } })).rejects.toThrow(/^upsertBatch\(batch\): counts\.pass: /);
   });
 });
+
+describe.each(BACKENDS)('batch updates, listing and plans on %s', (backend) => {
+  const store = useStore(backend);
+
+  it('updateBatch changes status and counts only, and refuses an unknown batch', async () => {
+    const batchId = uniqueId('batch');
+    await store().upsertBatch({ batch_id: batchId, status: 'running', spec: { total: 3 }, created_at: '2026-03-01T00:00:00Z' });
+    const updated = await store().updateBatch(batchId, { counts: { finished: 1, completed: 1 } });
+    expect(updated).toMatchObject({ status: 'running', spec: { total: 3 }, counts: { finished: 1, completed: 1 }, created_at: '2026-03-01T00:00:00.000Z' });
+    expect(await store().updateBatch(batchId, { status: 'completed' })).toMatchObject({ status: 'completed', counts: { finished: 1, completed: 1 } });
+    await expect(store().updateBatch('batch-nobody', { status: 'failed' })).rejects.toThrow(/no batch with that batch_id/);
+  });
+
+  it('listBatches lists newest first, filtered by status', async () => {
+    const old = uniqueId('batch-old');
+    const recent = uniqueId('batch-new');
+    await store().upsertBatch({ batch_id: old, status: 'completed', created_at: '2030-01-01T00:00:00Z' });
+    await store().upsertBatch({ batch_id: recent, status: 'running', created_at: '2030-01-02T00:00:00Z' });
+    expect((await store().listBatches({ limit: 2 })).map((b) => b.batch_id)).toEqual([recent, old]);
+    expect((await store().listBatches({ status: 'running' })).map((b) => b.batch_id)).toContain(recent);
+    expect((await store().listBatches({ status: 'running' })).map((b) => b.batch_id)).not.toContain(old);
+  });
+
+  it('savePlan writes a plan once (a retry keeps the first), getPlan reads pages in order, countPlan counts', async () => {
+    const batchId = uniqueId('batch-plan');
+    const entries = Array.from({ length: 2_500 }, (_, idx) => ({ idx, case_id: `case-${idx % 7}`, case_dir: `/bank/case-${idx % 7}`, case_hash: 'h', k: (idx % 3) + 1 }));
+    expect(await store().savePlan(batchId, entries)).toEqual({ inserted: 2_500 });
+    expect(await store().savePlan(batchId, entries.map((e) => ({ ...e, case_hash: 'changed' })))).toEqual({ inserted: 0 });
+    expect(await store().countPlan(batchId)).toBe(2_500);
+    const page = await store().getPlan(batchId, 1_998, 5);
+    expect(page).toEqual(entries.slice(1_998, 2_003));
+    expect(await store().getPlan(batchId, 2_499, 100)).toEqual([entries[2_499]]);
+    expect(await store().countPlan('batch-never-planned')).toBe(0);
+    await expect(store().savePlan(batchId, [{ idx: -1, case_id: 'x', case_dir: '/x', case_hash: 'h', k: null }])).rejects.toThrow(FormatError);
+  });
+});

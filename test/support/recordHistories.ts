@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { loadEvalCase } from '../../src/evalset/index.js';
+import { selectionDigest } from '../../src/run/batchPlan.js';
 import type { MockRequest } from '../../src/llm/mock/types.js';
 import type { BatchInput } from '../../src/run/batchInput.js';
 import { locateTemporalBinary } from '../../src/temporal/binary.js';
@@ -52,7 +53,8 @@ export async function recordHistories(fixtures: string): Promise<void> {
     const input: BatchInput = {
       batchId: 'batch-20260101T000000-replay',
       stamp: '20260101T000000',
-      refs: [1, 2].map((k) => ({ caseId: 'hello', caseDir: hello.dir, hash: hello.sha256, k })),
+      selection: { paths: [harness.casesDir], only: ['hello'], runsPerCase: 2, digest: selectionDigest([hello]) },
+      total: null,
       template: { candidate: builtinCandidate(harness.mock), examiner: spec.examiner, judge: spec.judge, project: spec.project, workflowDir: spec.workflowDir, runsDir: spec.runsDir, turnTimeoutS: 60 },
       parallelism: 2,
       offset: 0,

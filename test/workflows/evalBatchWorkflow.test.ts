@@ -6,6 +6,7 @@ import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Candidate, TurnRequest } from '../../src/candidates/adapter.js';
 import { loadEvalCase } from '../../src/evalset/index.js';
+import { selectionDigest } from '../../src/run/batchPlan.js';
 import type { MockReply, MockRequest } from '../../src/llm/mock/types.js';
 import type { BatchInput } from '../../src/run/batchInput.js';
 import { readEnvChecklist } from '../../src/run/runFiles.js';
@@ -80,7 +81,8 @@ describe('evalBatchWorkflow', () => {
     return {
       batchId: `batch-${stamp}-test`,
       stamp,
-      refs: Array.from({ length: runs }, (_, i) => ({ caseId: 'greet', caseDir: greet.dir, hash: greet.sha256, k: i + 1 })),
+      selection: { paths: [harness.casesDir], only: ['greet'], runsPerCase: runs, digest: selectionDigest([greet]) },
+      total: null,
       template: {
         candidate: { name: candidate, adapter: candidate, args: [], env: {} },
         examiner: { model: 'test-examiner', apiKeyEnv: 'OPENAI_API_KEY', baseUrl: harness.mock.url },
@@ -112,6 +114,8 @@ describe('evalBatchWorkflow', () => {
     // What `evalflow run` reads right after the batch ends: final rows, not 'running'.
     const runs = await harness.store.listRuns({ batchId: input.batchId });
     expect(runs.map((r) => r.status)).toEqual(['cancelled', 'cancelled']);
+    // The batch wrote its own final row: nobody else is there to do it after a cancel.
+    expect(await harness.store.getBatch(input.batchId)).toMatchObject({ status: 'cancelled', counts: { finished: 2, cancelled: 2 } });
     for (const run of runs) {
       expect(existsSync(join(run.run_dir, 'review.md'))).toBe(true);
       expect(existsSync(join(harness.root, 'sandboxes', run.run_id))).toBe(false);
@@ -125,6 +129,12 @@ describe('evalBatchWorkflow', () => {
     expect(result).toMatchObject({ total: 5, counts: { finished: 5, passed: 5, completed: 5 } });
     const runs = await harness.store.listRuns({ batchId: input.batchId });
     expect(runs.map((r) => r.run_id.replace(/.*-/, '')).sort()).toEqual(['1', '2', '3', '4', '5']);
+    expect(await harness.store.getBatch(input.batchId)).toMatchObject({
+      status: 'completed',
+      counts: { finished: 5, passed: 5, failed: 0, completed: 5 },
+      spec: { total: 5, candidate: 'writer', runs_per_case: 5, parallelism: 2 },
+    });
+    expect(await harness.store.countPlan(input.batchId)).toBe(5);
     // Three pages: the first two executions ended by continuing as new.
     const description = await handle.describe();
     expect(description.runId).not.toBe(handle.firstExecutionRunId);
@@ -154,6 +164,20 @@ describe('evalBatchWorkflow', () => {
     const checklist = await readEnvChecklist(run!.run_dir);
     const refs = await execa('git', ['for-each-ref', '--format=%(refname)', 'refs/evalflow/'], { cwd: checklist!.project_repo });
     expect(refs.stdout).not.toContain(run!.run_id.replace(/[^A-Za-z0-9._-]/g, '_'));
+  });
+
+  it('refuses to plan a bank that changed after the client validated it, and records the batch as failed', async () => {
+    const input = { ...(await batchInput('writer', 1)) };
+    input.selection = { ...input.selection, digest: 'sha256:not-what-the-client-saw' };
+    const handle = await harness.client.workflow.start('evalBatchWorkflow', { workflowId: input.batchId, taskQueue: SHARED_TASK_QUEUE, args: [input] });
+    const failure = await handle.result().then(
+      () => null,
+      (err: unknown) => err,
+    );
+    expect(failure).toBeInstanceOf(WorkflowFailedError);
+    expect(String((failure as WorkflowFailedError).cause?.cause?.message)).toMatch(/the eval bank changed after the batch was started/);
+    expect(await harness.store.getBatch(input.batchId)).toMatchObject({ status: 'failed', counts: { finished: 0 } });
+    expect(await harness.store.listRuns({ batchId: input.batchId })).toEqual([]);
   });
 
   it('marks a run whose workflow failed before recording itself, so its row does not stay running', async () => {

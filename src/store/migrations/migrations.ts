@@ -4,9 +4,10 @@ import { scores } from './003_scores.js';
 import { editPrediction } from './004_edit_prediction.js';
 import { runRejudgeInputs } from './005_run_rejudge_inputs.js';
 import { structuredAnomalies } from './006_structured_anomalies.js';
+import { batchPlan } from './007_batch_plan.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in the order they apply. Append only. */
-export const migrations: readonly Migration[] = [runsAndBatches, transcriptEvents, scores, editPrediction, runRejudgeInputs, structuredAnomalies];
+export const migrations: readonly Migration[] = [runsAndBatches, transcriptEvents, scores, editPrediction, runRejudgeInputs, structuredAnomalies, batchPlan];
 
 export type { Migration };
