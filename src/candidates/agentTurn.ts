@@ -1,5 +1,6 @@
 import { CandidateError } from '../errors.js';
 import type { StreamNormalizer, TurnOutcome, TurnRequest } from './adapter.js';
+import { describeLineCut } from './lineReader.js';
 import { loopbackPort } from './loopbackNamespace.js';
 import { runProcess } from './processRunner.js';
 
@@ -19,14 +20,20 @@ export interface AgentTurnOptions {
   label: string;
 }
 
+/** Long lines noted one by one up to this many; the rest are counted. */
+const MAX_LINE_NOTES = 3;
+
 /**
  * Run one agent process for one turn and normalise its stdout as it arrives: events go to
  * `request.onEvent` in stream order, every output chunk to `request.onActivity`. Returns the
- * normaliser's outcome, or throws `CandidateError` (exit code, stderr tail, timedOut) when the
+ * normaliser's outcome, with notes on lines read shortened, or throws `CandidateError` (exit code, stderr tail, timedOut) when the
  * process could not start, timed out, was cancelled, or the turn failed.
  */
 export async function runAgentTurn(request: TurnRequest, agent: AgentProcess, normalizer: StreamNormalizer, options: AgentTurnOptions): Promise<TurnOutcome> {
   const port = loopbackPort(options.baseUrl);
+  const lineNotes: string[] = [];
+  let lines = 0;
+  let longLines = 0;
   const result = await runProcess({
     ...agent,
     cwd: request.sandboxDir,
@@ -34,12 +41,16 @@ export async function runAgentTurn(request: TurnRequest, agent: AgentProcess, no
     signal: request.signal,
     network: options.network,
     ...(port !== undefined ? { forwardPorts: [port] } : {}),
-    onStdoutLine: (line) => {
+    onStdoutLine: (line, cut) => {
+      lines++;
+      // A plain line cut in its middle is noted by whoever shows it (the reply); JSON ones here.
+      if (cut && cut.kind !== 'text' && ++longLines <= MAX_LINE_NOTES) lineNotes.push(describeLineCut(`stdout line ${lines}`, cut));
       for (const event of normalizer.push(line)) request.onEvent(event);
     },
     ...(request.onActivity ? { onActivity: request.onActivity } : {}),
     ...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
   });
+  if (longLines > MAX_LINE_NOTES) lineNotes.push(`${longLines - MAX_LINE_NOTES} more stdout lines over 1 MB were read shortened`);
   const { label } = options;
   if (result.spawnError) {
     throw new CandidateError(`${label}: could not start ${agent.command}: ${result.spawnError}`, { exitCode: null, stderrTail: result.stderrTail });
@@ -52,7 +63,9 @@ export async function runAgentTurn(request: TurnRequest, agent: AgentProcess, no
   }
   if (result.aborted) throw new CandidateError(`${label}: cancelled; its process group was killed`, details);
   if (outcome.failure) throw new CandidateError(`${label} failed: ${outcome.failure.message}`, details);
-  return outcome;
+  const notes = [...lineNotes, ...(outcome.notes ?? [])];
+  const { notes: _own, ...rest } = outcome;
+  return notes.length ? { ...rest, notes } : rest;
 }
 
 /** EVALFLOW_CANDIDATE_NETNS=loopback puts every candidate process in a loopback-only network namespace. */

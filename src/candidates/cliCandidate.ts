@@ -57,6 +57,7 @@ export function createCliCandidate(adapter: CliAdapter, deps: CliCandidateDeps =
           ...(outcome.cumulativeUsage ? { cumulativeUsage: outcome.cumulativeUsage } : {}),
         },
         ...(outcome.usage ? { usage: outcome.usage } : {}),
+        ...(outcome.notes ? { notes: outcome.notes } : {}),
       };
     },
   };

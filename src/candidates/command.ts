@@ -54,6 +54,7 @@ export function createCommandCandidate(deps: CliCandidateDeps = {}): Candidate {
         reply: outcome.reply,
         session: { ...request.session, id: outcome.sessionId ?? sessionId },
         ...(outcome.usage ? { usage: outcome.usage } : {}),
+        ...(outcome.notes ? { notes: outcome.notes } : {}),
       };
     },
   };

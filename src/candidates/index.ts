@@ -19,6 +19,7 @@ export { expandHostVariables } from './candidateEnv.js';
 export { createCliCandidate, type CliCandidateDeps } from './cliCandidate.js';
 export { findCliInstallation, type CliInstallation } from './cliVersion.js';
 export { createCommandCandidate } from './command.js';
+export { createLineReader, type LineCut, type LineReader } from './lineReader.js';
 export { runProcess, type ProcessRequest, type ProcessResult } from './processRunner.js';
 export {
   CANDIDATE_ADAPTER_NAMES,

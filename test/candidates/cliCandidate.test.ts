@@ -169,3 +169,42 @@ describe('createCliCandidate', () => {
     await expect(noKey.runTurn(t.request())).rejects.toThrow('candidate "fake": api_key_env names MY_KEY, but MY_KEY is not set in the environment');
   });
 });
+
+describe('createCliCandidate with a real stream of any line length', () => {
+  it('reads a 10 MB tool result line: the tool keeps its real status and its summary states the size', { timeout: 30_000 }, async () => {
+    // A stand-in Claude Code: a Bash call whose result (10 MB, twice in the line as Claude Code sends it) succeeds.
+    const fakeClaude = `#!/usr/bin/env node
+const out = 'built module '.repeat(769_230) + 'ok: 42 passing\\n';
+const lines = [
+  { type: 'system', subtype: 'init', session_id: 'big-1' },
+  { type: 'assistant', message: { content: [{ type: 'tool_use', id: 'toolu_big', name: 'Bash', input: { command: 'make all' } }] } },
+  { type: 'user', message: { content: [{ type: 'tool_result', tool_use_id: 'toolu_big', content: out, is_error: false }] }, tool_use_result: { stdout: out, stderr: '', interrupted: false } },
+  { type: 'result', subtype: 'success', is_error: false, result: 'Built.', session_id: 'big-1', usage: { input_tokens: 10, output_tokens: 2 } },
+];
+process.stdout.write(lines.map((line) => JSON.stringify(line)).join('\\n') + '\\n');
+`;
+    const root = await writeTempFiles({ 'bin/claude': fakeClaude });
+    const sandboxDir = join(root, 'sandbox');
+    await mkdir(sandboxDir);
+    const events: CandidateEvent[] = [];
+    const result = await createCliCandidate(claudeCode, { hostEnv: { PATH: process.env.PATH } }).runTurn({
+      runId: 'run-big@20260101T000000',
+      turn: 1,
+      message: 'Build it',
+      sandboxDir,
+      runDir: root,
+      homeDir: join(root, 'home'),
+      session: undefined,
+      candidate: { name: 'big', adapter: 'claude-code', executable: join(root, 'bin/claude'), args: [], env: {} },
+      timeoutMs: 20_000,
+      signal: new AbortController().signal,
+      onEvent: (e) => events.push(e),
+    });
+    const completed = events.find((e) => e.role === 'candidate.tool_call.completed');
+    expect(completed?.tool).toEqual({ id: 'toolu_big', name: 'Bash', kind: 'shell', target: 'make all', exit_code: 0, is_error: false });
+    expect(completed?.content).toMatch(/^shell: make all → exit=0 \(tool result 10\.0 MB\) · out: …[a-z ]+ built module ok: 42 passing$/);
+    expect(result.reply).toBe('Built.');
+    expect(result.notes).toEqual(['stdout line 3 (20.0 MB) was read with 2 long strings cut to their first and last 16,000 characters']);
+    for (const event of events) expect(event.content.length).toBeLessThan(400);
+  });
+});

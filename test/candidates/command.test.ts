@@ -57,6 +57,25 @@ describe('the command candidate', () => {
     expect((error as CandidateError).details).toEqual({ exitCode: 4, stderrTail: 'oops: broken\n' });
   });
 
+  it('keeps the first and last 16,000 characters of a 60 MB plain stdout, in the reply and its note', { timeout: 30_000 }, async () => {
+    // 600,000 lines of 100 bytes: line i is i padded with dots to 99 characters, then a newline.
+    const script = `#!/usr/bin/env node
+const line = (i) => String(i).padStart(99, '.') + '\\n';
+let i = 0;
+(function write() {
+  while (i < 600000) if (!process.stdout.write(Array.from({ length: 1000 }, () => line(i++)).join(''))) return process.stdout.once('drain', write);
+})();
+`;
+    const { result, events } = await turn(script);
+    const line = (i: number) => String(i).padStart(99, '.');
+    const head = Array.from({ length: 160 }, (_, i) => `${line(i)}\n`).join('');
+    const tail = Array.from({ length: 160 }, (_, i) => line(599_840 + i)).join('\n');
+    const reply = `${head}[… 60.0 MB cut: kept the first 16,000 and last 16,000 characters]\n${tail}`;
+    expect(result.reply).toBe(reply);
+    expect(events).toEqual([{ role: 'candidate', content: reply }]);
+    expect(result.notes).toEqual(['the reply was cut: 60.0 MB of it is not in the transcript']);
+  });
+
   it('needs a command to run', async () => {
     await expect(turn('', {}, { args: [] })).rejects.toThrow(ConfigError);
   });
