@@ -45,6 +45,15 @@ export class CandidateError extends EvalflowError {
   }
 }
 
+/**
+ * The candidate could not be started on this host (its executable is missing or not
+ * executable, the spawn failed): evalflow's setup, never the candidate's failure, so the run
+ * ends as an infrastructure error and is not judged. Not a CandidateError on purpose.
+ */
+export class CandidateSetupError extends EvalflowError {
+  readonly code = 'CANDIDATE_SETUP';
+}
+
 /** An LLM call failed; `retryable` tells 429/5xx/timeouts from other 4xx. */
 export class LlmError extends EvalflowError {
   readonly code = 'LLM';

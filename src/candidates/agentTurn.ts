@@ -1,8 +1,9 @@
-import { CandidateError } from '../errors.js';
+import { CandidateError, CandidateSetupError } from '../errors.js';
 import type { StreamNormalizer, TurnOutcome, TurnRequest } from './adapter.js';
 import { describeLineCut } from './lineReader.js';
 import { loopbackPort } from './loopbackNamespace.js';
 import { runProcess } from './processRunner.js';
+import { whyCannotStart } from './sessionFiles.js';
 
 export interface AgentProcess {
   command: string;
@@ -18,6 +19,8 @@ export interface AgentTurnOptions {
   killGraceMs?: number;
   /** Names the turn in error messages, e.g. `claude (claude-code) turn 2`. */
   label: string;
+  /** How to make the program startable (install line, config key), for when it cannot start. */
+  setupHint?: string;
 }
 
 /** Long lines noted one by one up to this many; the rest are counted. */
@@ -26,10 +29,18 @@ const MAX_LINE_NOTES = 3;
 /**
  * Run one agent process for one turn and normalise its stdout as it arrives: events go to
  * `request.onEvent` in stream order, every output chunk to `request.onActivity`. Returns the
- * normaliser's outcome, with notes on lines read shortened, or throws `CandidateError` (exit code, stderr tail, timedOut) when the
- * process could not start, timed out, was cancelled, or the turn failed.
+ * normaliser's outcome, with notes on lines read shortened; throws CandidateSetupError when
+ * the program cannot be started on this host (ours, not the candidate's), and CandidateError
+ * (exit code, stderr tail, timedOut) when it timed out, was cancelled, or the turn failed.
  */
 export async function runAgentTurn(request: TurnRequest, agent: AgentProcess, normalizer: StreamNormalizer, options: AgentTurnOptions): Promise<TurnOutcome> {
+  const { label } = options;
+  const hint = options.setupHint ? `; ${options.setupHint}` : '';
+  // Checked before spawning, because inside a network namespace a missing program would only
+  // show as the wrapper's exit code 127, indistinguishable from the candidate's own failure.
+  const missing = await whyCannotStart(agent.command, agent.env.PATH, request.sandboxDir);
+  if (missing) throw new CandidateSetupError(`${label}: cannot start on this host: ${missing}${hint}`);
+
   const port = loopbackPort(options.baseUrl);
   const lineNotes: string[] = [];
   let lines = 0;
@@ -51,9 +62,10 @@ export async function runAgentTurn(request: TurnRequest, agent: AgentProcess, no
     ...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
   });
   if (longLines > MAX_LINE_NOTES) lineNotes.push(`${longLines - MAX_LINE_NOTES} more stdout lines over 1 MB were read shortened`);
-  const { label } = options;
   if (result.spawnError) {
-    throw new CandidateError(`${label}: could not start ${agent.command}: ${result.spawnError}`, { exitCode: null, stderrTail: result.stderrTail });
+    // The program was there a moment ago: a script whose #! interpreter is missing fails this way.
+    const interpreter = result.spawnError.endsWith(': not found') ? ' (the file exists: is the interpreter on its #! line installed?)' : '';
+    throw new CandidateSetupError(`${label}: could not start ${agent.command}: ${result.spawnError}${interpreter}${hint}`);
   }
   const outcome = normalizer.end({ exitCode: result.exitCode, stderrTail: result.stderrTail });
   for (const event of outcome.events) request.onEvent(event);

@@ -46,6 +46,7 @@ export function createCliCandidate(adapter: CliAdapter, deps: CliCandidateDeps =
         network: deps.network ?? networkFrom(hostEnv),
         ...(request.candidate.baseUrl ? { baseUrl: request.candidate.baseUrl } : {}),
         label: `${request.candidate.name} (${adapter.name}) turn ${request.turn}`,
+        setupHint: cliSetupHint(adapter),
         ...(deps.killGraceMs !== undefined ? { killGraceMs: deps.killGraceMs } : {}),
       });
       const nextId = outcome.sessionId ?? sessionId;
@@ -61,6 +62,11 @@ export function createCliCandidate(adapter: CliAdapter, deps: CliCandidateDeps =
       };
     },
   };
+}
+
+/** How to make a CLI adapter's program startable, for messages. */
+export function cliSetupHint(cli: CliAdapter): string {
+  return `install ${cli.cli} with: ${cli.setup} (or set executable: to its path)`;
 }
 
 export interface PreparedInvocation {

@@ -16,6 +16,7 @@ export type {
 export { createAgentCliLlm, renderPrompt, type AgentCliLlmSpec } from './agentCliLlm.js';
 export { createBuiltinCandidate, type BuiltinCandidateDeps } from './builtin.js';
 export { expandHostVariables } from './candidateEnv.js';
+export { checkCandidateCanStart } from './checkCandidateCanStart.js';
 export { createCliCandidate, type CliCandidateDeps } from './cliCandidate.js';
 export { findCliInstallation, type CliInstallation } from './cliVersion.js';
 export { createCommandCandidate } from './command.js';

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { knownAdapterNames } from '../candidates/index.js';
+import { checkCandidateCanStart, knownAdapterNames } from '../candidates/index.js';
 import { loadSettings, resolveCandidate, type Settings } from '../config.js';
 import { ConfigError } from '../errors.js';
 import { loadEvalBank } from '../evalset/index.js';
@@ -51,6 +51,7 @@ export async function run(options: RunOptions, io: CommandIo): Promise<number> {
     return 1;
   }
   const candidate = resolveCandidate(settings, settings.defaultCandidate, knownAdapterNames, io.env);
+  if (options.worker !== false && !settings.temporal.address) await checkCandidateCanStart(candidate, io.env, { cwd: settings.project });
   // Runs on this machine would each fail in prepare with the same message; say it once, up front.
   // Workers of a cluster may have these folders where this machine does not.
   if (options.worker !== false && !settings.temporal.address) checkLocalFolders(settings);

@@ -1,8 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { ApplicationFailure } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Candidate, TurnRequest } from '../../src/candidates/adapter.js';
+import { createCommandCandidate } from '../../src/candidates/index.js';
 import { StoreError } from '../../src/errors.js';
 import { createActivityFixture, type ActivityFixture } from './activityFixture.js';
 
@@ -85,5 +87,15 @@ describe('candidateTurn activity', () => {
     expect(output.failure).toBeUndefined();
     const events = await fx.store.getTranscript(spec.runId, { attempts: 'all' });
     expect(events.map((e) => e.content)).toEqual(['shell: head -c 8 logo.png → exit=0 \u0089PNG\uFFFD\uFFFD', 'done']);
+  });
+
+  it('throws, never records as the candidate failing, a candidate whose executable does not exist on this host', async () => {
+    fx.candidate = createCommandCandidate({ hostEnv: fx.hostEnv });
+    const spec = await fx.preparedSpec({ adapter: 'command', args: [join(fx.root, 'bin/no-such-agent')] });
+    const error = await fx.activities().candidateTurn({ spec, turn: 1, message: 'go', session: null }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApplicationFailure);
+    expect(error).toMatchObject({ type: 'CandidateSetupError', nonRetryable: true });
+    expect((error as Error).message).toBe(`fake (command) turn 1: cannot start on this host: ${join(fx.root, 'bin/no-such-agent')} does not exist; args[0] (or executable) must name an executable file`);
+    expect(await fx.store.getTranscript(spec.runId, { attempts: 'all' })).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CandidateSpec, TurnRequest } from '../../src/candidates/adapter.js';
 import { createCommandCandidate } from '../../src/candidates/command.js';
-import { CandidateError, ConfigError } from '../../src/errors.js';
+import { CandidateError, CandidateSetupError, ConfigError } from '../../src/errors.js';
 import type { CandidateEvent } from '../../src/transcript/schema.js';
 import { writeTempFiles } from './tempFiles.js';
 
@@ -74,6 +74,19 @@ let i = 0;
     expect(result.reply).toBe(reply);
     expect(events).toEqual([{ role: 'candidate', content: reply }]);
     expect(result.notes).toEqual(['the reply was cut: 60.0 MB of it is not in the transcript']);
+  });
+
+  it('is refused as ours, not failed as the candidate, when its executable does not exist', async () => {
+    const error = await turn('', {}, { args: ['/nonexistent/agent.sh'] }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CandidateSetupError);
+    expect(error).not.toBeInstanceOf(CandidateError);
+    expect((error as Error).message).toBe('script (command) turn 2: cannot start on this host: /nonexistent/agent.sh does not exist; args[0] (or executable) must name an executable file');
+  });
+
+  it('is refused as ours when its script names an interpreter that does not exist', async () => {
+    const error = await turn('#!/nonexistent/bash\necho hi\n').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CandidateSetupError);
+    expect((error as Error).message).toMatch(/^script \(command\) turn 2: could not start \/.*\/agent\.sh: .*agent\.sh: not found \(the file exists: is the interpreter on its #! line installed\?\); args\[0\]/);
   });
 
   it('needs a command to run', async () => {
