@@ -37,7 +37,15 @@ export class CandidateError extends EvalflowError {
   readonly code = 'CANDIDATE';
   constructor(
     message: string,
-    readonly details: { exitCode?: number | null; stderrTail?: string; timedOut?: boolean } = {},
+    readonly details: {
+      exitCode?: number | null;
+      stderrTail?: string;
+      /** The last few KB of stdout: what the agent said before it failed. */
+      stdoutTail?: string;
+      timedOut?: boolean;
+      /** Short notes on the turn for review (an output cut, the exit and how stdout ended). */
+      notes?: string[];
+    } = {},
     options?: { cause?: unknown; retryable?: boolean },
   ) {
     super(message, options);

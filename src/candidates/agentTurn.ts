@@ -2,6 +2,7 @@ import { CandidateError, CandidateSetupError } from '../errors.js';
 import type { StreamNormalizer, TurnOutcome, TurnRequest } from './adapter.js';
 import { describeLineCut } from './lineReader.js';
 import { loopbackPort } from './loopbackNamespace.js';
+import { LIMITS, clipTail, oneLine } from './normalizers/truncate.js';
 import { runProcess } from './processRunner.js';
 import { whyCannotStart } from './sessionFiles.js';
 
@@ -31,7 +32,8 @@ const MAX_LINE_NOTES = 3;
  * `request.onEvent` in stream order, every output chunk to `request.onActivity`. Returns the
  * normaliser's outcome, with notes on lines read shortened; throws CandidateSetupError when
  * the program cannot be started on this host (ours, not the candidate's), and CandidateError
- * (exit code, stderr tail, timedOut) when it timed out, was cancelled, or the turn failed.
+ * (exit code, stderr and stdout tails, notes) when it timed out, was cancelled, or the turn
+ * failed.
  */
 export async function runAgentTurn(request: TurnRequest, agent: AgentProcess, normalizer: StreamNormalizer, options: AgentTurnOptions): Promise<TurnOutcome> {
   const { label } = options;
@@ -69,15 +71,27 @@ export async function runAgentTurn(request: TurnRequest, agent: AgentProcess, no
   }
   const outcome = normalizer.end({ exitCode: result.exitCode, stderrTail: result.stderrTail });
   for (const event of outcome.events) request.onEvent(event);
-  const details = { exitCode: result.exitCode, stderrTail: result.stderrTail };
+  const notes = [...lineNotes, ...(outcome.notes ?? [])];
+  if (typeof result.exitCode === 'number' && result.exitCode !== 0) notes.push(exitNote(result.exitCode, result.stdoutTail));
+  const details = {
+    exitCode: result.exitCode,
+    stderrTail: result.stderrTail,
+    ...(result.stdoutTail ? { stdoutTail: result.stdoutTail } : {}),
+    ...(notes.length ? { notes } : {}),
+  };
   if (result.timedOut) {
     throw new CandidateError(`${label}: timed out after ${Math.round(request.timeoutMs / 1000)} s; its process group was killed`, { ...details, timedOut: true });
   }
   if (result.aborted) throw new CandidateError(`${label}: cancelled; its process group was killed`, details);
   if (outcome.failure) throw new CandidateError(`${label} failed: ${outcome.failure.message}`, details);
-  const notes = [...lineNotes, ...(outcome.notes ?? [])];
   const { notes: _own, ...rest } = outcome;
   return notes.length ? { ...rest, notes } : rest;
+}
+
+/** `exited with code 1; stdout ended: …Error: cannot find module 'x'` — the evidence in one line. */
+function exitNote(exitCode: number, stdoutTail: string): string {
+  const end = oneLine(stdoutTail.trim());
+  return `exited with code ${exitCode}; ${end ? `stdout ended: ${clipTail(end, LIMITS.outputTail)}` : 'no stdout'}`;
 }
 
 /** EVALFLOW_CANDIDATE_NETNS=loopback puts every candidate process in a loopback-only network namespace. */

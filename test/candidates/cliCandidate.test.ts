@@ -102,13 +102,19 @@ describe('createCliCandidate', () => {
     expect(await readdir(t.sandboxDir)).toEqual([]);
   });
 
-  it('fails a non-zero exit with CandidateError carrying the exit code and stderr tail', async () => {
+  it('fails a non-zero exit with CandidateError carrying the exit code, the stderr and stdout tails and a note', async () => {
     const t = await setup(claudeStream('s', 1));
     t.spec.env.FAKE_EXIT = '3';
     const error = await createCliCandidate(claudeCode, { hostEnv: t.hostEnv }).runTurn(t.request()).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CandidateError);
     expect((error as CandidateError).message).toBe('fake (claude-code) turn 1 failed: the process exited with code 3');
-    expect((error as CandidateError).details).toEqual({ exitCode: 3, stderrTail: 'fake stderr line\n' });
+    const stream = claudeStream('s', 1);
+    expect((error as CandidateError).details).toEqual({
+      exitCode: 3,
+      stderrTail: 'fake stderr line\n',
+      stdoutTail: stream,
+      notes: [`exited with code 3; stdout ended: …${stream.replace(/\n/g, ' ⏎ ').slice(-199)}`],
+    });
   });
 
   it('times out a hanging agent and says so', async () => {

@@ -50,11 +50,16 @@ describe('the command candidate', () => {
     expect(events.map((e) => e.content)).toEqual(['write: a.txt', 'write: a.txt (+1 lines)', 'wrote it']);
   });
 
-  it('fails the turn on a non-zero exit, with the stderr tail', async () => {
-    const error = await turn('#!/bin/sh\necho partial answer\necho "oops: broken" >&2\nexit 4\n').catch((e: unknown) => e);
+  it('fails the turn on a non-zero exit, keeping the stdout tail as evidence beside the stderr tail', async () => {
+    const error = await turn('#!/bin/sh\necho partial answer\necho "oops: broken" >&2\nexit 1\n').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CandidateError);
-    expect((error as CandidateError).message).toBe('script (command) turn 2 failed: the process exited with code 4');
-    expect((error as CandidateError).details).toEqual({ exitCode: 4, stderrTail: 'oops: broken\n' });
+    expect((error as CandidateError).message).toBe('script (command) turn 2 failed: the process exited with code 1');
+    expect((error as CandidateError).details).toEqual({
+      exitCode: 1,
+      stderrTail: 'oops: broken\n',
+      stdoutTail: 'partial answer\n',
+      notes: ['exited with code 1; stdout ended: partial answer'],
+    });
   });
 
   it('keeps the first and last 16,000 characters of a 60 MB plain stdout, in the reply and its note', { timeout: 30_000 }, async () => {
