@@ -16,7 +16,10 @@ export const MAX_KEPT_LINE = 16_000_000;
 export interface LineCut {
   /** UTF-8 size of the whole line as printed. */
   bytes: number;
-  /** `strings`: JSON whose long string values were cut, each holding its own cut note; `text`: a plain line cut in its middle; `dropped`: nothing of it is kept. */
+  /**
+   * `strings`: JSON with at least one long string value cut, each holding its own cut note;
+   * `text`: a plain line cut in its middle; `dropped`: nothing of it is kept.
+   */
   kind: 'strings' | 'text' | 'dropped';
   /** For `strings`: how many string values were cut. */
   strings: number;
@@ -61,7 +64,9 @@ export function createLineReader(onLine: (line: string, cut?: LineCut) => void):
   function emit(): void {
     if (long) {
       const { line, kind, strings } = long.end();
-      onLine(line.replace(/\r$/, ''), { bytes, kind, strings });
+      // JSON whose strings were all short enough came through exactly as printed: no cut.
+      if (kind === 'strings' && strings === 0) onLine(line.replace(/\r$/, ''));
+      else onLine(line.replace(/\r$/, ''), { bytes, kind, strings });
     } else {
       onLine(pending.join('').replace(/\r$/, ''));
     }
@@ -92,8 +97,8 @@ export function describeLineCut(where: string, cut: LineCut): string {
   const size = `${where} (${formatSize(cut.bytes)})`;
   if (cut.kind === 'dropped') return `${size} was dropped: even with its long strings cut it was over ${formatSize(MAX_KEPT_LINE)}`;
   if (cut.kind === 'text') return `${size} is not JSON; kept its first and last ${KEEP.toLocaleString('en-US')} characters`;
-  const strings = cut.strings === 1 ? '1 long string' : `${cut.strings} long strings`;
-  return `${size} was read with ${strings} cut to their first and last ${KEEP.toLocaleString('en-US')} characters`;
+  const strings = cut.strings === 1 ? '1 long string cut to its' : `${cut.strings} long strings cut to their`;
+  return `${size} was read with ${strings} first and last ${KEEP.toLocaleString('en-US')} characters`;
 }
 
 function startsWithBrace(pieces: string[]): boolean {

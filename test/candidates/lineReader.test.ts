@@ -20,6 +20,9 @@ describe('createLineReader', () => {
   it('passes lines up to 1 MB on exactly as printed, across chunks, without a cut', () => {
     const long = `{"type":"x","text":"${'a'.repeat(999_000)}"}`;
     expect(read(`one\r\n\ntwo\n${long}\nlast`, 7)).toEqual([{ line: 'one' }, { line: '' }, { line: 'two' }, { line: long }, { line: 'last' }]);
+    // Over 1 MB, but no string long enough to cut: still exactly as printed.
+    const many = JSON.stringify({ type: 'x', items: Array.from({ length: 100_000 }, (_, i) => `item ${i}`) });
+    expect(read(`${many}\n`)).toEqual([{ line: many }]);
   });
 
   it('reads a 10 MB JSON line as valid JSON: only its long strings lose their middles, each with a note of the cut', () => {
