@@ -37,12 +37,29 @@ export class CandidateError extends EvalflowError {
   readonly code = 'CANDIDATE';
   constructor(
     message: string,
-    readonly details: { exitCode?: number | null; stderrTail?: string; timedOut?: boolean } = {},
+    readonly details: {
+      exitCode?: number | null;
+      stderrTail?: string;
+      /** The last few KB of stdout: what the agent said before it failed. */
+      stdoutTail?: string;
+      timedOut?: boolean;
+      /** Short notes on the turn for review (an output cut, the exit and how stdout ended). */
+      notes?: string[];
+    } = {},
     options?: { cause?: unknown; retryable?: boolean },
   ) {
     super(message, options);
     if (options?.retryable) (this as { retryable: boolean }).retryable = true;
   }
+}
+
+/**
+ * The candidate could not be started on this host (its executable is missing or not
+ * executable, the spawn failed): evalflow's setup, never the candidate's failure, so the run
+ * ends as an infrastructure error and is not judged. Not a CandidateError on purpose.
+ */
+export class CandidateSetupError extends EvalflowError {
+  readonly code = 'CANDIDATE_SETUP';
 }
 
 /** An LLM call failed; `retryable` tells 429/5xx/timeouts from other 4xx. */

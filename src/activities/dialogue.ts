@@ -26,7 +26,7 @@ export interface CandidateTurnOutput {
   /** Set when the candidate failed its own turn (crash, non-zero exit, timeout): the run goes on to the judge. */
   failure?: string;
   attempt: number;
-  /** What a reader of review.md must know about this turn's output (a cut output, an oversized line). */
+  /** Short notes on the turn for review.md (an output cut, a non-zero exit and how stdout ended), redacted. */
   notes?: string[];
 }
 
@@ -142,7 +142,7 @@ export function dialogueActivities(deps: ActivityDeps) {
           // The turn's usage rides on a system event, so per-turn tokens are in the transcript and the store.
           pending.push(toEvent({ role: 'system', content: `candidate turn ${turn} usage: ${result.usage.input_tokens} in / ${result.usage.output_tokens} out`, usage: result.usage }));
         }
-        output = { session: result.session, attempt };
+        output = { session: result.session, attempt, ...(result.notes?.length ? { notes: result.notes.map(redact) } : {}) };
       } catch (err) {
         // Ours, not the candidate's: a cancellation, an infra error, or the builtin agent's model
         // endpoint failing (retried by Temporal from the restored sandbox when retryable).
@@ -152,9 +152,10 @@ export function dialogueActivities(deps: ActivityDeps) {
           await flush().catch(() => undefined);
           throw err instanceof CandidateError && err.cause instanceof LlmError ? err.cause : err;
         }
-        const tail = err.details.stderrTail ? `\nstderr tail:\n${err.details.stderrTail}` : '';
-        pending.push(toEvent({ role: 'system', content: `candidate turn ${turn} failed: ${err.message}${tail}` }));
-        output = { session: session ?? {}, failure: `${err.details.timedOut ? 'timed out: ' : ''}${redact(err.message)}`, attempt };
+        const { stderrTail, stdoutTail, notes } = err.details;
+        const tails = `${stderrTail ? `\nstderr tail:\n${stderrTail}` : ''}${stdoutTail ? `\nstdout tail:\n${stdoutTail}` : ''}`;
+        pending.push(toEvent({ role: 'system', content: `candidate turn ${turn} failed: ${err.message}${tails}` }));
+        output = { session: session ?? {}, failure: `${err.details.timedOut ? 'timed out: ' : ''}${redact(err.message)}`, attempt, ...(notes?.length ? { notes: notes.map(redact) } : {}) };
       }
       await flushing;
       if (flushFailure) throw flushFailure.error;

@@ -40,6 +40,8 @@ export interface TurnResult {
   session: CandidateSession;
   /** Token usage of this turn alone (already differenced for cumulative counters). */
   usage?: Usage;
+  /** Short notes on the turn for review: what was cut from its output and how much. */
+  notes?: string[];
 }
 
 /** A running agent under test. Throws `CandidateError` when a turn fails. */
@@ -77,6 +79,8 @@ export interface TurnOutcome {
   failure?: { message: string; stderrTail: string };
   /** Lines that were not JSON or had an unknown type; ignored, never fatal. */
   ignoredLines: number;
+  /** Short notes on the turn for review: a long line read shortened, a reply cut. */
+  notes?: string[];
 }
 
 /**

@@ -64,13 +64,14 @@ export function createBuiltinCandidate(deps: BuiltinCandidateDeps): Candidate {
         if (response.toolCalls.length === 0) {
           const reply = response.content ?? '';
           messages.push({ role: 'assistant', content: reply });
-          collector.finish(reply, usage);
-          emit();
+          const outcome = collector.settle({ failure: undefined, reply, usage, ignoredLines: 0 });
+          outcome.events.forEach(request.onEvent);
           await saveBuiltinSession(path, { version: 1, messages, turn_starts: turnStarts });
           return {
-            reply: reply.trim(),
+            reply: outcome.reply,
             session: { ...request.session, id: request.session?.id ?? `builtin-${stableSessionId(request.runId)}`, conversationPath: path },
             ...(usage ? { usage } : {}),
+            ...(outcome.notes ? { notes: outcome.notes } : {}),
           };
         }
         messages.push({ role: 'assistant', content: response.content, tool_calls: response.toolCalls });

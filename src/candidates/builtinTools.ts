@@ -2,6 +2,7 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { ChatTool } from '../llm/port.js';
 import type { ToolCallEnd } from './normalizers/toolSummary.js';
+import { createTextKeeper } from './normalizers/truncate.js';
 import { runProcess } from './processRunner.js';
 import { resolveInSandbox, sandboxRelative } from './sandboxPath.js';
 
@@ -106,10 +107,9 @@ async function listTool(input: Record<string, unknown>, ctx: BuiltinToolContext)
 
 async function shellTool(input: Record<string, unknown>, ctx: BuiltinToolContext): Promise<BuiltinToolResult> {
   const command = requireString(input, 'command');
-  let output = '';
-  const collect = (line: string) => {
-    output = (output + line + '\n').slice(-SHELL_OUTPUT_CAP);
-  };
+  // The model gets the end of the output (where builds and tests say what happened) and a note of what was cut.
+  const kept = createTextKeeper(0, SHELL_OUTPUT_CAP);
+  const collect = (line: string) => kept.push(`${line}\n`);
   const result = await runProcess({
     command: 'bash',
     args: ['-lc', command],
@@ -122,6 +122,7 @@ async function shellTool(input: Record<string, unknown>, ctx: BuiltinToolContext
     onStderrLine: collect,
   });
   if (result.spawnError) return failed(`could not run bash: ${result.spawnError}`);
+  const output = kept.text();
   if (result.timedOut) {
     return { output: `timed out after ${ctx.shellTimeoutMs / 1000} s and was killed\n${output}`, end: { output, isError: true, errorMessage: `timed out after ${ctx.shellTimeoutMs / 1000} s` } };
   }

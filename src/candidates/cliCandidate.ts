@@ -46,6 +46,7 @@ export function createCliCandidate(adapter: CliAdapter, deps: CliCandidateDeps =
         network: deps.network ?? networkFrom(hostEnv),
         ...(request.candidate.baseUrl ? { baseUrl: request.candidate.baseUrl } : {}),
         label: `${request.candidate.name} (${adapter.name}) turn ${request.turn}`,
+        setupHint: cliSetupHint(adapter),
         ...(deps.killGraceMs !== undefined ? { killGraceMs: deps.killGraceMs } : {}),
       });
       const nextId = outcome.sessionId ?? sessionId;
@@ -57,9 +58,15 @@ export function createCliCandidate(adapter: CliAdapter, deps: CliCandidateDeps =
           ...(outcome.cumulativeUsage ? { cumulativeUsage: outcome.cumulativeUsage } : {}),
         },
         ...(outcome.usage ? { usage: outcome.usage } : {}),
+        ...(outcome.notes ? { notes: outcome.notes } : {}),
       };
     },
   };
+}
+
+/** How to make a CLI adapter's program startable, for messages. */
+export function cliSetupHint(cli: CliAdapter): string {
+  return `install ${cli.cli} with: ${cli.setup} (or set executable: to its path)`;
 }
 
 export interface PreparedInvocation {

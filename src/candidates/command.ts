@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { ConfigError } from '../errors.js';
-import type { Candidate, TurnRequest, TurnResult, WorkflowLink } from './adapter.js';
+import type { Candidate, CandidateSpec, TurnRequest, TurnResult, WorkflowLink } from './adapter.js';
 import { networkFrom, runAgentTurn } from './agentTurn.js';
 import { buildCandidateEnv, resolveApiKey } from './candidateEnv.js';
 import type { CliCandidateDeps } from './cliCandidate.js';
@@ -23,10 +23,7 @@ export function createCommandCandidate(deps: CliCandidateDeps = {}): Candidate {
   return {
     async runTurn(request: TurnRequest): Promise<TurnResult> {
       const spec = request.candidate;
-      const [command, ...args] = spec.executable ? [spec.executable, ...spec.args] : spec.args;
-      if (!command) {
-        throw new ConfigError(`candidate "${spec.name}": adapter command needs the command to run in args (e.g. args: [./agent.sh]) or executable`);
-      }
+      const [command, ...args] = commandLineOf(spec);
       await mkdir(request.homeDir, { recursive: true });
       const sessionId = request.session?.id ?? stableSessionId(request.runId);
       const apiKey = resolveApiKey(spec, hostEnv);
@@ -48,13 +45,27 @@ export function createCommandCandidate(deps: CliCandidateDeps = {}): Candidate {
         network: deps.network ?? networkFrom(hostEnv),
         ...(spec.baseUrl ? { baseUrl: spec.baseUrl } : {}),
         label: `${spec.name} (command) turn ${request.turn}`,
+        setupHint: COMMAND_HINT,
         ...(deps.killGraceMs !== undefined ? { killGraceMs: deps.killGraceMs } : {}),
       });
       return {
         reply: outcome.reply,
         session: { ...request.session, id: outcome.sessionId ?? sessionId },
         ...(outcome.usage ? { usage: outcome.usage } : {}),
+        ...(outcome.notes ? { notes: outcome.notes } : {}),
       };
     },
   };
+}
+
+/** How to make a `command` candidate startable, for messages. */
+export const COMMAND_HINT = 'args[0] (or executable) must name an executable file';
+
+/** The command line of a `command` candidate: `executable` + `args`, or `args` alone. */
+export function commandLineOf(spec: CandidateSpec): [string, ...string[]] {
+  const [command, ...args] = spec.executable ? [spec.executable, ...spec.args] : spec.args;
+  if (!command) {
+    throw new ConfigError(`candidate "${spec.name}": adapter command needs the command to run in args (e.g. args: [./agent.sh]) or executable`);
+  }
+  return [command, ...args];
 }

@@ -16,9 +16,11 @@ export type {
 export { createAgentCliLlm, renderPrompt, type AgentCliLlmSpec } from './agentCliLlm.js';
 export { createBuiltinCandidate, type BuiltinCandidateDeps } from './builtin.js';
 export { expandHostVariables } from './candidateEnv.js';
+export { checkCandidateCanStart } from './checkCandidateCanStart.js';
 export { createCliCandidate, type CliCandidateDeps } from './cliCandidate.js';
 export { findCliInstallation, type CliInstallation } from './cliVersion.js';
 export { createCommandCandidate } from './command.js';
+export { createLineReader, type LineCut, type LineReader } from './lineReader.js';
 export { runProcess, type ProcessRequest, type ProcessResult } from './processRunner.js';
 export {
   CANDIDATE_ADAPTER_NAMES,

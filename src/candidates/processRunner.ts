@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { createLineReader, type LineCut } from './lineReader.js';
 import { wrapInLoopbackNamespace } from './loopbackNamespace.js';
 
 export interface ProcessRequest {
@@ -11,12 +12,14 @@ export interface ProcessRequest {
   stdin?: string;
   timeoutMs: number;
   signal?: AbortSignal;
-  onStdoutLine?: (line: string) => void;
-  onStderrLine?: (line: string) => void;
+  /** Each line of stdout; a line over 1 MB arrives shortened, and `cut` says how (see createLineReader). */
+  onStdoutLine?: (line: string, cut?: LineCut) => void;
+  onStderrLine?: (line: string, cut?: LineCut) => void;
   /** Called per line of output (stdout or stderr): the heartbeat of long tool runs. */
   onActivity?: () => void;
   /** Between SIGTERM and SIGKILL when the turn is stopped. */
   killGraceMs?: number;
+  /** Size of the stdout and stderr tails kept as evidence. */
   stderrTailBytes?: number;
   /**
    * `loopback`: run inside a new network namespace with only `lo` up
@@ -35,20 +38,20 @@ export interface ProcessResult {
   timedOut: boolean;
   aborted: boolean;
   stderrTail: string;
+  /** The last few KB of stdout: evidence beside stderr when the turn failed. */
+  stdoutTail: string;
   /** Set when the process could not be started at all (e.g. ENOENT). */
   spawnError?: string;
   durationMs: number;
 }
 
-/** Lines longer than this are cut (a runaway line must not exhaust memory). */
-const MAX_LINE = 8 * 1024 * 1024;
 /** After the main process exits, how long its stdout may stay open (orphaned children). */
 const DRAIN_MS = 1000;
 
 /**
  * Run one agent process in its own process group (`detached`), feed its stdout line by line,
- * keep a bounded stderr tail, and on timeout or abort kill the whole group: SIGTERM, then
- * SIGKILL after a grace period. Whatever the group left running is killed once the main
+ * keep bounded stdout and stderr tails, and on timeout or abort kill the whole group: SIGTERM,
+ * then SIGKILL after a grace period. Whatever the group left running is killed once the main
  * process has exited. Never rejects: every outcome is in the result.
  */
 export async function runProcess(request: ProcessRequest): Promise<ProcessResult> {
@@ -66,6 +69,7 @@ function runDirect(request: ProcessRequest, command: string, args: string[]): Pr
   const tailBytes = request.stderrTailBytes ?? 4096;
   return new Promise((resolve) => {
     let stderrTail = '';
+    let stdoutTail = '';
     let timedOut = false;
     let aborted = false;
     let exit: { code: number | null; signal: string | null } | undefined;
@@ -97,7 +101,7 @@ function runDirect(request: ProcessRequest, command: string, args: string[]): Pr
       stop();
     };
 
-    const finish = (result: Omit<ProcessResult, 'durationMs' | 'stderrTail' | 'timedOut' | 'aborted'>) => {
+    const finish = (result: Omit<ProcessResult, 'durationMs' | 'stderrTail' | 'stdoutTail' | 'timedOut' | 'aborted'>) => {
       if (settled) return;
       settled = true;
       for (const timer of timers) clearTimeout(timer);
@@ -105,16 +109,16 @@ function runDirect(request: ProcessRequest, command: string, args: string[]): Pr
       stdout.flush();
       stderr.flush();
       killGroup('SIGKILL');
-      resolve({ ...result, stderrTail, timedOut, aborted, durationMs: Date.now() - started });
+      resolve({ ...result, stderrTail, stdoutTail, timedOut, aborted, durationMs: Date.now() - started });
     };
 
-    const stdout = lineSplitter((line) => {
+    const stdout = createLineReader((line, cut) => {
       request.onActivity?.();
-      request.onStdoutLine?.(line);
+      request.onStdoutLine?.(line, cut);
     });
-    const stderr = lineSplitter((line) => {
+    const stderr = createLineReader((line, cut) => {
       request.onActivity?.();
-      request.onStderrLine?.(line);
+      request.onStderrLine?.(line, cut);
     });
     let openStreams = 2;
     const streamClosed = () => {
@@ -123,7 +127,10 @@ function runDirect(request: ProcessRequest, command: string, args: string[]): Pr
     };
     child.stdout.setEncoding('utf8');
     child.stderr.setEncoding('utf8');
-    child.stdout.on('data', (chunk: string) => stdout.push(chunk));
+    child.stdout.on('data', (chunk: string) => {
+      stdoutTail = (stdoutTail + chunk.slice(-tailBytes)).slice(-tailBytes);
+      stdout.push(chunk);
+    });
     child.stderr.on('data', (chunk: string) => {
       stderrTail = (stderrTail + chunk).slice(-tailBytes);
       stderr.push(chunk);
@@ -152,30 +159,4 @@ function runDirect(request: ProcessRequest, command: string, args: string[]): Pr
     if (request.signal?.aborted) onAbort();
     else request.signal?.addEventListener('abort', onAbort, { once: true });
   });
-}
-
-/** Split a text stream into lines; `flush` emits a last line without newline. */
-function lineSplitter(onLine: (line: string) => void): { push(chunk: string): void; flush(): void } {
-  let buffer = '';
-  return {
-    push(chunk) {
-      // Search only the new chunk: a long line arriving in many chunks stays linear.
-      let newline = chunk.indexOf('\n');
-      if (newline !== -1) newline += buffer.length;
-      buffer += chunk;
-      while (newline !== -1) {
-        onLine(buffer.slice(0, newline).replace(/\r$/, ''));
-        buffer = buffer.slice(newline + 1);
-        newline = buffer.indexOf('\n');
-      }
-      if (buffer.length > MAX_LINE) {
-        onLine(buffer.slice(0, MAX_LINE));
-        buffer = '';
-      }
-    },
-    flush() {
-      if (buffer) onLine(buffer.replace(/\r$/, ''));
-      buffer = '';
-    },
-  };
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { access, constants, readdir, rm, stat } from 'node:fs/promises';
-import { delimiter, join } from 'node:path';
+import { delimiter, join, resolve } from 'node:path';
 
 /**
  * A UUID derived from the run id (name-based, SHA-1, RFC 4122 version 5 layout), so a retried
@@ -58,6 +58,20 @@ export async function findExecutable(names: string[], pathVar: string | undefine
     }
   }
   return undefined;
+}
+
+/**
+ * Why `command` cannot be run (a name looked up on `pathVar`, or a path, relative ones from
+ * `cwd`), or undefined when it can.
+ */
+export async function whyCannotStart(command: string, pathVar: string | undefined, cwd?: string): Promise<string | undefined> {
+  const path = command.includes('/') && cwd ? resolve(cwd, command) : command;
+  if (await findExecutable([path], pathVar)) return undefined;
+  if (!path.includes('/')) return `${command} is not on PATH`;
+  const found = await stat(path).catch(() => undefined);
+  if (!found) return `${path} does not exist`;
+  if (found.isDirectory()) return `${path} is a directory`;
+  return `${path} is not executable (chmod +x ${path})`;
 }
 
 async function isExecutable(path: string): Promise<boolean> {

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
-import { CANDIDATE_ADAPTER_NAMES, findCliInstallation, getCandidateAdapter, type CandidateSession } from '../candidates/index.js';
+import { CANDIDATE_ADAPTER_NAMES, createLineReader, findCliInstallation, getCandidateAdapter, type CandidateSession } from '../candidates/index.js';
 import { ConfigError } from '../errors.js';
 import type { CandidateEvent, TranscriptEvent } from '../transcript/schema.js';
 import type { CommandIo } from './io.js';
@@ -56,7 +56,10 @@ async function normalize(adapterName: string, files: string[], io: CommandIo, no
     });
     const normalizer = factory(session.cumulativeUsage ? { previousCumulative: session.cumulativeUsage } : {});
     const events: CandidateEvent[] = [];
-    for (const line of text.split('\n')) events.push(...normalizer.push(line));
+    // Lines as a live turn reads them: a huge one shortened the same way.
+    const lines = createLineReader((line) => events.push(...normalizer.push(line)));
+    lines.push(text);
+    lines.flush();
     const outcome = normalizer.end({ exitCode: 0, stderrTail: '' });
     events.push(...outcome.events);
     if (outcome.failure) {

@@ -1,5 +1,5 @@
 import { relative, resolve } from 'node:path';
-import { knownAdapterNames } from '../candidates/index.js';
+import { checkCandidateCanStart, knownAdapterNames } from '../candidates/index.js';
 import { loadSettings, resolveCandidate } from '../config.js';
 import { loadEvalBank } from '../evalset/index.js';
 import { uncommittedChanges } from '../sandbox/projectRepo.js';
@@ -49,6 +49,8 @@ export async function run(options: RunOptions, io: CommandIo): Promise<number> {
     return 1;
   }
   const candidate = resolveCandidate(settings, settings.defaultCandidate, knownAdapterNames, io.env);
+  // Runs on this machine would each fail with the same message; say it once, up front.
+  if (options.worker !== false && !settings.temporal.address) await checkCandidateCanStart(candidate, io.env, { cwd: settings.project });
   // Workers of a cluster may have these folders where this machine does not.
   const folderProblems = options.worker !== false && !settings.temporal.address ? await checkLocalFolders(settings) : [];
   if (folderProblems.length > 0) {

@@ -49,7 +49,7 @@ export function candidateProfile(turnTimeoutS: number): ActivityOptions {
     heartbeatTimeout: '60s',
     // Cleanup must not start while the agent process still runs in the sandbox.
     cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
-    retry: { ...backoff, maximumAttempts: 3, nonRetryableErrorTypes: [...NEVER_RETRY, 'SandboxError'] },
+    retry: { ...backoff, maximumAttempts: 3, nonRetryableErrorTypes: [...NEVER_RETRY, 'SandboxError', 'CandidateSetupError'] },
   };
 }
 

@@ -1,9 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { ApplicationFailure } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Candidate, TurnRequest } from '../../src/candidates/adapter.js';
+import { createCommandCandidate } from '../../src/candidates/index.js';
 import { StoreError } from '../../src/errors.js';
+import { writeFiles } from '../sandbox/sandboxFixture.js';
 import { createActivityFixture, type ActivityFixture } from './activityFixture.js';
 
 /** A candidate that emits `count` events, pausing after each so background flushes can settle. */
@@ -85,5 +88,31 @@ describe('candidateTurn activity', () => {
     expect(output.failure).toBeUndefined();
     const events = await fx.store.getTranscript(spec.runId, { attempts: 'all' });
     expect(events.map((e) => e.content)).toEqual(['shell: head -c 8 logo.png → exit=0 \u0089PNG\uFFFD\uFFFD', 'done']);
+  });
+
+  it('records a candidate that exits 1 as failing its turn, with its stdout tail beside stderr, and returns the turn notes', async () => {
+    await writeFiles(fx.root, { 'bin/crash.sh': '#!/bin/sh\necho "working on it"\necho "half done, ANTHROPIC_API_KEY=corp-secret-value-0042"\necho "boom" >&2\nexit 1\n' });
+    fx.candidate = createCommandCandidate({ hostEnv: fx.hostEnv });
+    const spec = await fx.preparedSpec({ adapter: 'command', args: [join(fx.root, 'bin/crash.sh')], env: { ANTHROPIC_API_KEY: '${CORP_LLM}' } });
+    const output = await fx.activities().candidateTurn({ spec, turn: 1, message: 'go', session: null });
+    expect(output.failure).toBe('fake (command) turn 1 failed: the process exited with code 1');
+    expect(output.notes).toEqual(['exited with code 1; stdout ended: working on it ⏎ half done, ANTHROPIC_API_KEY=[REDACTED:ANTHROPIC_API_KEY]']);
+    const events = await fx.store.getTranscript(spec.runId, { attempts: 'all' });
+    expect(events.map((e) => [e.role, e.content])).toEqual([
+      [
+        'system',
+        'candidate turn 1 failed: fake (command) turn 1 failed: the process exited with code 1\nstderr tail:\nboom\n\nstdout tail:\nworking on it\nhalf done, ANTHROPIC_API_KEY=[REDACTED:ANTHROPIC_API_KEY]\n',
+      ],
+    ]);
+  });
+
+  it('throws, never records as the candidate failing, a candidate whose executable does not exist on this host', async () => {
+    fx.candidate = createCommandCandidate({ hostEnv: fx.hostEnv });
+    const spec = await fx.preparedSpec({ adapter: 'command', args: [join(fx.root, 'bin/no-such-agent')] });
+    const error = await fx.activities().candidateTurn({ spec, turn: 1, message: 'go', session: null }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApplicationFailure);
+    expect(error).toMatchObject({ type: 'CandidateSetupError', nonRetryable: true });
+    expect((error as Error).message).toBe(`fake (command) turn 1: cannot start on this host: ${join(fx.root, 'bin/no-such-agent')} does not exist; args[0] (or executable) must name an executable file`);
+    expect(await fx.store.getTranscript(spec.runId, { attempts: 'all' })).toEqual([]);
   });
 });

@@ -102,13 +102,19 @@ describe('createCliCandidate', () => {
     expect(await readdir(t.sandboxDir)).toEqual([]);
   });
 
-  it('fails a non-zero exit with CandidateError carrying the exit code and stderr tail', async () => {
+  it('fails a non-zero exit with CandidateError carrying the exit code, the stderr and stdout tails and a note', async () => {
     const t = await setup(claudeStream('s', 1));
     t.spec.env.FAKE_EXIT = '3';
     const error = await createCliCandidate(claudeCode, { hostEnv: t.hostEnv }).runTurn(t.request()).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CandidateError);
     expect((error as CandidateError).message).toBe('fake (claude-code) turn 1 failed: the process exited with code 3');
-    expect((error as CandidateError).details).toEqual({ exitCode: 3, stderrTail: 'fake stderr line\n' });
+    const stream = claudeStream('s', 1);
+    expect((error as CandidateError).details).toEqual({
+      exitCode: 3,
+      stderrTail: 'fake stderr line\n',
+      stdoutTail: stream,
+      notes: [`exited with code 3; stdout ended: …${stream.replace(/\n/g, ' ⏎ ').slice(-199)}`],
+    });
   });
 
   it('times out a hanging agent and says so', async () => {
@@ -167,5 +173,44 @@ describe('createCliCandidate', () => {
     await expect(createCliCandidate(cursorAgent, { hostEnv: t.hostEnv }).runTurn(t.request())).rejects.toThrow(ConfigError);
     const noKey = createCliCandidate(claudeCode, { hostEnv: { PATH: process.env.PATH } });
     await expect(noKey.runTurn(t.request())).rejects.toThrow('candidate "fake": api_key_env names MY_KEY, but MY_KEY is not set in the environment');
+  });
+});
+
+describe('createCliCandidate with a real stream of any line length', () => {
+  it('reads a 10 MB tool result line: the tool keeps its real status and its summary states the size', { timeout: 30_000 }, async () => {
+    // A stand-in Claude Code: a Bash call whose result (10 MB, twice in the line as Claude Code sends it) succeeds.
+    const fakeClaude = `#!/usr/bin/env node
+const out = 'built module '.repeat(769_230) + 'ok: 42 passing\\n';
+const lines = [
+  { type: 'system', subtype: 'init', session_id: 'big-1' },
+  { type: 'assistant', message: { content: [{ type: 'tool_use', id: 'toolu_big', name: 'Bash', input: { command: 'make all' } }] } },
+  { type: 'user', message: { content: [{ type: 'tool_result', tool_use_id: 'toolu_big', content: out, is_error: false }] }, tool_use_result: { stdout: out, stderr: '', interrupted: false } },
+  { type: 'result', subtype: 'success', is_error: false, result: 'Built.', session_id: 'big-1', usage: { input_tokens: 10, output_tokens: 2 } },
+];
+process.stdout.write(lines.map((line) => JSON.stringify(line)).join('\\n') + '\\n');
+`;
+    const root = await writeTempFiles({ 'bin/claude': fakeClaude });
+    const sandboxDir = join(root, 'sandbox');
+    await mkdir(sandboxDir);
+    const events: CandidateEvent[] = [];
+    const result = await createCliCandidate(claudeCode, { hostEnv: { PATH: process.env.PATH } }).runTurn({
+      runId: 'run-big@20260101T000000',
+      turn: 1,
+      message: 'Build it',
+      sandboxDir,
+      runDir: root,
+      homeDir: join(root, 'home'),
+      session: undefined,
+      candidate: { name: 'big', adapter: 'claude-code', executable: join(root, 'bin/claude'), args: [], env: {} },
+      timeoutMs: 20_000,
+      signal: new AbortController().signal,
+      onEvent: (e) => events.push(e),
+    });
+    const completed = events.find((e) => e.role === 'candidate.tool_call.completed');
+    expect(completed?.tool).toEqual({ id: 'toolu_big', name: 'Bash', kind: 'shell', target: 'make all', exit_code: 0, is_error: false });
+    expect(completed?.content).toMatch(/^shell: make all → exit=0 \(tool result 10\.0 MB\) · out: …[a-z ]+ built module ok: 42 passing$/);
+    expect(result.reply).toBe('Built.');
+    expect(result.notes).toEqual(['stdout line 3 (20.0 MB) was read with 2 long strings cut to their first and last 16,000 characters']);
+    for (const event of events) expect(event.content.length).toBeLessThan(400);
   });
 });

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CandidateSpec, TurnRequest } from '../../src/candidates/adapter.js';
 import { createCommandCandidate } from '../../src/candidates/command.js';
-import { CandidateError, ConfigError } from '../../src/errors.js';
+import { CandidateError, CandidateSetupError, ConfigError } from '../../src/errors.js';
 import type { CandidateEvent } from '../../src/transcript/schema.js';
 import { writeTempFiles } from './tempFiles.js';
 
@@ -50,11 +50,48 @@ describe('the command candidate', () => {
     expect(events.map((e) => e.content)).toEqual(['write: a.txt', 'write: a.txt (+1 lines)', 'wrote it']);
   });
 
-  it('fails the turn on a non-zero exit, with the stderr tail', async () => {
-    const error = await turn('#!/bin/sh\necho partial answer\necho "oops: broken" >&2\nexit 4\n').catch((e: unknown) => e);
+  it('fails the turn on a non-zero exit, keeping the stdout tail as evidence beside the stderr tail', async () => {
+    const error = await turn('#!/bin/sh\necho partial answer\necho "oops: broken" >&2\nexit 1\n').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CandidateError);
-    expect((error as CandidateError).message).toBe('script (command) turn 2 failed: the process exited with code 4');
-    expect((error as CandidateError).details).toEqual({ exitCode: 4, stderrTail: 'oops: broken\n' });
+    expect((error as CandidateError).message).toBe('script (command) turn 2 failed: the process exited with code 1');
+    expect((error as CandidateError).details).toEqual({
+      exitCode: 1,
+      stderrTail: 'oops: broken\n',
+      stdoutTail: 'partial answer\n',
+      notes: ['exited with code 1; stdout ended: partial answer'],
+    });
+  });
+
+  it('keeps the first and last 16,000 characters of a 60 MB plain stdout, in the reply and its note', { timeout: 30_000 }, async () => {
+    // 600,000 lines of 100 bytes: line i is i padded with dots to 99 characters, then a newline.
+    const script = `#!/usr/bin/env node
+const line = (i) => String(i).padStart(99, '.') + '\\n';
+let i = 0;
+(function write() {
+  while (i < 600000) if (!process.stdout.write(Array.from({ length: 1000 }, () => line(i++)).join(''))) return process.stdout.once('drain', write);
+})();
+`;
+    const { result, events } = await turn(script);
+    const line = (i: number) => String(i).padStart(99, '.');
+    const head = Array.from({ length: 160 }, (_, i) => `${line(i)}\n`).join('');
+    const tail = Array.from({ length: 160 }, (_, i) => line(599_840 + i)).join('\n');
+    const reply = `${head}[… 60.0 MB cut: kept the first 16,000 and last 16,000 characters]\n${tail}`;
+    expect(result.reply).toBe(reply);
+    expect(events).toEqual([{ role: 'candidate', content: reply }]);
+    expect(result.notes).toEqual(['the reply was cut: 60.0 MB of it is not in the transcript']);
+  });
+
+  it('is refused as ours, not failed as the candidate, when its executable does not exist', async () => {
+    const error = await turn('', {}, { args: ['/nonexistent/agent.sh'] }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CandidateSetupError);
+    expect(error).not.toBeInstanceOf(CandidateError);
+    expect((error as Error).message).toBe('script (command) turn 2: cannot start on this host: /nonexistent/agent.sh does not exist; args[0] (or executable) must name an executable file');
+  });
+
+  it('is refused as ours when its script names an interpreter that does not exist', async () => {
+    const error = await turn('#!/nonexistent/bash\necho hi\n').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CandidateSetupError);
+    expect((error as Error).message).toMatch(/^script \(command\) turn 2: could not start \/.*\/agent\.sh: .*agent\.sh: not found \(the file exists: is the interpreter on its #! line installed\?\); args\[0\]/);
   });
 
   it('needs a command to run', async () => {

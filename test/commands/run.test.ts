@@ -157,15 +157,31 @@ describe('evalflow run', () => {
     await git('commit', '-qm', 'initial');
     await writeFile(join(project, 'src', 'slug.js'), '// work in progress\n');
     const io = memoryIo(root, env);
-    // The command adapter without a command: a configuration problem found in the run's first turn.
-    const code = await run({ only: 'fix-slug-dashes', candidate: 'command', project: 'git-project' }, io);
+    // A script whose #! interpreter is missing passes the check before the run and fails to
+    // start in its first turn: evalflow's setup, not the candidate's failure, so nothing is judged.
+    await writeSetupConfig();
+    const judged = mock.requests.filter((r) => r.model === 'cfg-judge').length;
+    const code = await run({ config: 'setup.config.yaml', only: 'fix-slug-dashes', candidate: 'broken', project: 'git-project' }, io);
     expect(code).toBe(1);
     expect(io.stderr.join('\n')).toContain(
       'warning: project git-project has 1 uncommitted change (src/slug.js); sandboxes start from its last commit without them: commit them to evaluate them',
     );
     expect(io.stdout.join('\n')).toMatch(
-      /^run-fix-slug-dashes-command@\d{8}T\d{6}: infra_error: candidateTurn failed: ConfigError: candidate "command": adapter command needs the command to run .* \(details: evalflow show run-fix-slug-dashes-command@\d{8}T\d{6}\)$/m,
+      /^run-fix-slug-dashes-broken@\d{8}T\d{6}: infra_error: candidateTurn failed: CandidateSetupError: broken \(command\) turn 1: could not start \/.*\/broken\.sh: .*broken\.sh: not found \(the file exists: is the interpreter on its #! line installed\?\); args\[0\] .* \(details: evalflow show run-fix-slug-dashes-broken@\d{8}T\d{6}\)$/m,
     );
+    expect(mock.requests.filter((r) => r.model === 'cfg-judge').length).toBe(judged);
+  });
+
+  it('refuses to start a candidate that cannot start, naming it, the command looked for and how to fix it', async () => {
+    await writeSetupConfig();
+    const io = memoryIo(root, env);
+    await expect(run({ config: 'setup.config.yaml', only: 'fix-slug-dashes', candidate: 'missing' }, io)).rejects.toThrow(
+      `candidate "missing" (adapter command) cannot start: ${join(root, 'missing.sh')} does not exist; args[0] (or executable) must name an executable file`,
+    );
+    await expect(run({ only: 'fix-slug-dashes', candidate: 'command' }, io)).rejects.toThrow(
+      'candidate "command": adapter command needs the command to run in args (e.g. args: [./agent.sh]) or executable',
+    );
+    expect(io.stderr.join('\n')).not.toContain('batch');
   });
 
   it('the first Ctrl-C cancels the batch; its runs record themselves as cancelled and the command ends', { timeout: 60_000 }, async () => {
@@ -186,6 +202,16 @@ describe('evalflow run', () => {
     expect(io.stderr.join('\n')).toContain('cancelling the batch');
     expect(io.stdout.join('\n')).toMatch(/^fix-slug-dashes\s+cancelled\s+-\s+-\s+out\/runs\/run-fix-slug-dashes-sleeper@/m);
   });
+
+  /** Candidates that cannot start: a script whose interpreter is missing, and a script that does not exist. */
+  async function writeSetupConfig(): Promise<void> {
+    await writeFile(join(root, 'broken.sh'), '#!/nonexistent/bash\necho never\n');
+    await chmod(join(root, 'broken.sh'), 0o755);
+    await writeFile(
+      join(root, 'setup.config.yaml'),
+      `project: project\nworkflow_dir: workflow\nruns_dir: out/runs\ncandidates:\n  broken:\n    adapter: command\n    args: [./broken.sh]\n  missing:\n    adapter: command\n    args: [./missing.sh]\nexaminer:\n  model: cfg-examiner\n  base_url: ${mock.url}\njudge:\n  model: cfg-judge\n  base_url: ${mock.url}\n`,
+    );
+  }
 
   it('names the known candidates when an unknown one is asked for', async () => {
     const io = memoryIo(root, env);

@@ -175,7 +175,7 @@ describe('evalBatchWorkflow', () => {
       (err: unknown) => err,
     );
     expect(failure).toBeInstanceOf(WorkflowFailedError);
-    expect(String((failure as WorkflowFailedError).cause?.cause?.message)).toMatch(/the eval bank changed after the batch was started/);
+    expect(String((failure as WorkflowFailedError).cause?.cause instanceof Error ? ((failure as WorkflowFailedError).cause?.cause as Error).message : '')).toMatch(/the eval bank changed after the batch was started/);
     expect(await harness.store.getBatch(input.batchId)).toMatchObject({ status: 'failed', counts: { finished: 0 } });
     expect(await harness.store.listRuns({ batchId: input.batchId })).toEqual([]);
   });

@@ -1,7 +1,8 @@
 import type { CandidateEvent, Usage } from '../../transcript/schema.js';
 import type { TurnOutcome } from '../adapter.js';
 import { describeToolCall, describeToolResult, type DescribedCall, type ToolCallEnd, type ToolCallStart } from './toolSummary.js';
-import { LIMITS, clip } from './truncate.js';
+import { cutBytes, formatSize, hasCutNote } from './cutNote.js';
+import { LIMITS, clip, cutMiddle } from './truncate.js';
 
 /**
  * The part every stream normaliser shares: it turns "the agent thought / said / started a
@@ -12,7 +13,9 @@ import { LIMITS, clip } from './truncate.js';
  * - each tool id gets exactly one `started` and one `completed` event, whatever the agent
  *   repeats; a completion without a start synthesises the start; a start without a completion
  *   is closed as an error when the turn ends;
- * - thinking is cut to 500 characters, partials to 2,000.
+ * - thinking is cut to 500 characters, partials to 2,000;
+ * - the reply keeps its first and last 16,000 characters, with a note of what was cut between
+ *   them, and the cut is noted on the turn.
  */
 export interface EventCollector {
   thinking(text: string, ts?: string): void;
@@ -27,8 +30,8 @@ export interface EventCollector {
   toolStarted(call: ToolCallStart, ts?: string): void;
   /** `start` describes the call when no started event was seen (opencode, Codex file changes). */
   toolCompleted(id: string, end: ToolCallEnd, start?: ToolCallStart, ts?: string): void;
-  /** The turn succeeded with this reply; `usage` rides on the `candidate` event. */
-  finish(reply: string, usage: Usage | undefined, ts?: string): void;
+  /** The turn succeeded with this reply; `usage` rides on the `candidate` event. Returns the reply as kept. */
+  finish(reply: string, usage: Usage | undefined, ts?: string): string;
   /** The turn failed: keep what was said as partials and close open tool calls. */
   abandon(): void;
   /**
@@ -58,6 +61,7 @@ export function createEventCollector(cwd?: string): EventCollector {
   let pending: { text: string; ts?: string }[] = [];
   const open = new Map<string, DescribedCall>();
   const done = new Set<string>();
+  const notes: string[] = [];
 
   const emit = (event: CandidateEvent, ts?: string) => out.push(ts ? { ...event, ts } : event);
 
@@ -105,8 +109,13 @@ export function createEventCollector(cwd?: string): EventCollector {
     },
     appendText(delta, ts) {
       const last = pending.at(-1);
-      if (last) last.text += delta;
-      else if (delta) pending.push(ts ? { text: delta, ts } : { text: delta });
+      if (!last) {
+        if (delta) pending.push(ts ? { text: delta, ts } : { text: delta });
+        return;
+      }
+      last.text += delta;
+      // Deltas of any number must not grow without bound: cut as the final reply would be.
+      if (last.text.length > 2 * LIMITS.reply) last.text = cutMiddle(last.text, LIMITS.reply / 2, LIMITS.reply / 2);
     },
     pendingText: () => pending.map((block) => block.text).join(''),
     flushText,
@@ -122,19 +131,24 @@ export function createEventCollector(cwd?: string): EventCollector {
       else if (answer && [pending.map((b) => b.text).join(''), pending.map((b) => b.text).join('\n')].some((t) => t.trim() === answer)) pending = [];
       flushText();
       closeOpenTools();
-      if (answer || usage) emit({ role: 'candidate', content: clip(answer, LIMITS.reply), ...(usage ? { usage } : {}) }, ts);
+      const kept = cutMiddle(answer, LIMITS.reply / 2, LIMITS.reply / 2);
+      if (hasCutNote(kept)) notes.push(`the reply was cut: ${formatSize(cutBytes(kept))} of it is not in the transcript`);
+      if (kept || usage) emit({ role: 'candidate', content: kept, ...(usage ? { usage } : {}) }, ts);
+      return kept;
     },
     abandon() {
       flushText();
       closeOpenTools();
     },
     settle({ failure, reply, usage, cumulativeUsage, ts, sessionId, ignoredLines }) {
+      let kept = '';
       if (failure) this.abandon();
-      else this.finish(reply, usage, ts);
+      else kept = this.finish(reply, usage, ts);
       return {
         events: this.drain(),
-        reply: failure ? '' : reply.trim(),
+        reply: kept,
         ignoredLines,
+        ...(notes.length ? { notes: [...notes] } : {}),
         ...(sessionId ? { sessionId } : {}),
         ...(usage ? { usage } : {}),
         ...(cumulativeUsage ? { cumulativeUsage } : {}),

@@ -1,5 +1,6 @@
 import { isAbsolute, relative } from 'node:path';
 import type { ToolInfo } from '../../transcript/schema.js';
+import { formatSize, hasCutNote, sizeOf } from './cutNote.js';
 import { toolKindOf, type ToolKind } from './toolKinds.js';
 import { LIMITS, clip, clipTail, countLines, oneLine } from './truncate.js';
 
@@ -42,26 +43,32 @@ export function describeToolCall(call: ToolCallStart, cwd?: string): DescribedCa
   return { id: call.id, name: call.name, kind, input: call.input, started: startedSummary(kind, call.name, call.input, target, cwd), ...(target !== undefined ? { target: clip(target, LIMITS.target) } : {}) };
 }
 
-/** The `completed` event content and tool info: a self-contained one-liner, never the payload. */
+/**
+ * The `completed` event content and tool info: a self-contained one-liner, never the payload.
+ * An output that was cut as it was read (a tool result of many MB) is summarised with its real
+ * size: `shell: cat big.log → exit=0 (tool result 10.0 MB) · out: …`.
+ */
 export function describeToolResult(call: DescribedCall, end: ToolCallEnd): { content: string; tool: ToolInfo } {
   const failedExit = typeof end.exitCode === 'number' && end.exitCode !== 0;
   const isError = end.isError === true || failedExit;
   const base = labelWithLines(call, end);
+  const cutSize = end.output !== undefined && hasCutNote(end.output) ? `tool result ${formatSize(sizeOf(end.output))}` : undefined;
+  const size = cutSize ? ` (${cutSize})` : '';
   let content: string;
   if (call.kind === 'shell' && typeof end.exitCode === 'number') {
-    content = `${base} → exit=${end.exitCode}${outputTail(end.output ?? (isError ? end.errorMessage : undefined))}`;
+    content = `${base} → exit=${end.exitCode}${size}${outputTail(end.output ?? (isError ? end.errorMessage : undefined))}`;
   } else if (isError) {
     const message = end.errorMessage ?? end.output ?? 'failed';
-    content = `${base} → error: ${clip(oneLine(message), LIMITS.errorMessage) || 'failed'}`;
+    content = `${base} → error${size}: ${clip(oneLine(message), LIMITS.errorMessage) || 'failed'}`;
   } else if (call.kind === 'shell') {
-    content = `${base} → ok${outputTail(end.output)}`;
+    content = `${base} → ok${size}${outputTail(end.output)}`;
   } else if (call.kind === 'read') {
-    content = end.output ? `${base} (${countLines(end.output)} lines)` : base;
+    content = !end.output ? base : cutSize ? `${base} (${cutSize}, not shown)` : `${base} (${countLines(end.output)} lines)`;
   } else if (call.kind === 'write' || call.kind === 'edit') {
     content = base;
   } else {
     const head = end.output ? clip(oneLine(end.output), 160) : '';
-    content = head ? `${base} → ${head}` : `${base} → ok`;
+    content = head ? `${base}${size} → ${head}` : `${base} → ok`;
   }
   const tool: ToolInfo = {
     id: call.id,
@@ -109,6 +116,9 @@ function startedSummary(kind: ToolKind, name: string, input: Record<string, unkn
 }
 
 function labelWithLines(call: DescribedCall, end: ToolCallEnd): string {
+  // Content cut as it was read cannot be counted in lines: its size is what is known.
+  const body = stringField(call.input, ['content', 'contents', 'file_text', 'text']);
+  if (call.kind === 'write' && body !== undefined && hasCutNote(body)) return `${call.started} (${formatSize(sizeOf(body))}, not shown)`;
   if (call.kind === 'write') {
     const added = writtenLines(call.input) ?? end.linesAdded;
     return added !== undefined ? `${call.started} (+${added} lines)` : call.started;
@@ -179,6 +189,7 @@ function editedLines(input: Record<string, unknown>): { added: number; removed: 
     const before = anyString(e, ['old_string', 'oldString', 'old_str']);
     const after = anyString(e, ['new_string', 'newString', 'new_str']);
     if (before === undefined && after === undefined) continue;
+    if ([before, after].some((text) => text !== undefined && hasCutNote(text))) return undefined;
     found = true;
     added += countLines(after ?? '');
     removed += countLines(before ?? '');

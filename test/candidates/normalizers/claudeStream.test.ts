@@ -111,6 +111,15 @@ describe('Claude stream-json normaliser', () => {
     expect(events.find((e) => e.tool?.id === 't2' && e.role === 'candidate.tool_call.completed')?.content).toBe('write: big.txt (+1 lines)');
   });
 
+  it('keeps the first and last 16,000 characters of a long reply, says what was cut, and notes it on the turn', () => {
+    const reply = `${'a'.repeat(16_000)}${'m'.repeat(50_000)}${'z'.repeat(16_000)}`;
+    const { events, outcome } = normalizeLines(claude(), [result(reply)]);
+    const kept = `${'a'.repeat(16_000)}[… 50.0 kB cut: kept the first 16,000 and last 16,000 characters]${'z'.repeat(16_000)}`;
+    expect(events).toEqual([{ role: 'candidate', content: kept, usage: { input_tokens: 10, output_tokens: 5 } }]);
+    expect(outcome.reply).toBe(kept);
+    expect(outcome.notes).toEqual(['the reply was cut: 50.0 kB of it is not in the transcript']);
+  });
+
   it('cuts thinking to 500 characters', () => {
     const { events } = normalizeLines(claude(), [assistant({ type: 'thinking', thinking: 'z'.repeat(2000) }), result('ok')]);
     expect(events[0]?.role).toBe('candidate.thinking');

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { cutNote } from '../../../src/candidates/normalizers/cutNote.js';
 import { describeToolCall, describeToolResult, stripShellWrapper } from '../../../src/candidates/normalizers/toolSummary.js';
 
 describe('tool summaries', () => {
@@ -28,5 +29,17 @@ describe('tool summaries', () => {
     expect(done.content.endsWith('42 passing')).toBe(true);
     expect(done.content.length).toBeLessThan(260);
     expect(describeToolResult(call, { isError: true, errorMessage: 'permission denied' }).content).toBe('shell: npm test → error: permission denied');
+  });
+
+  it('states the real size of an output or file body that was cut as it was read, never counting its lines', () => {
+    const big = (end: string) => `${'a'.repeat(300)}${cutNote(10_000_000, 300, 300)}${'b'.repeat(300 - end.length)}${end}`;
+    const shell = describeToolCall({ id: 's', name: 'Bash', input: { command: 'npm test' } });
+    const done = describeToolResult(shell, { exitCode: 0, output: big('42 passing') });
+    expect(done.content).toBe(`shell: npm test → exit=0 (tool result 10.0 MB) · out: …${'b'.repeat(189)}42 passing`);
+    expect(done.tool).toMatchObject({ exit_code: 0, is_error: false });
+    const read = describeToolCall({ id: 'r', name: 'Read', input: { file_path: 'big.json' } });
+    expect(describeToolResult(read, { output: big('') }).content).toBe('read: big.json (tool result 10.0 MB, not shown)');
+    const write = describeToolCall({ id: 'w', name: 'Write', input: { file_path: 'big.txt', content: big('') } });
+    expect(describeToolResult(write, {}).content).toBe('write: big.txt (10.0 MB, not shown)');
   });
 });
