@@ -1,0 +1,91 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { resolve } from 'node:path';
+
+const REPO = resolve(import.meta.dirname, '../..');
+const CLIENT = resolve(REPO, 'src/client.ts');
+
+export interface CliProcess {
+  child: ChildProcess;
+  pid: number;
+  /** Every line printed so far, stdout and stderr in arrival order. */
+  lines: string[];
+  stdout: string[];
+  stderr: string[];
+  /** Resolves with the first line (already printed or still to come) that matches. */
+  waitForLine(pattern: RegExp, timeoutMs?: number): Promise<string>;
+  /** Resolves with the exit code (null when killed by a signal). */
+  exited: Promise<number | null>;
+  kill(signal?: NodeJS.Signals): void;
+}
+
+/**
+ * `evalflow <args>` as its own process (`node --import tsx src/client.ts`), the way a user
+ * runs it, so a test can kill it with SIGKILL or SIGINT mid-way and start it again.
+ */
+export function startCli(args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): CliProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', CLIENT, ...args], {
+    cwd: options.cwd,
+    env: options.env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  const lines: string[] = [];
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  const waiters: { pattern: RegExp; resolve(line: string): void }[] = [];
+  const collect = (into: string[]) => {
+    let buffer = '';
+    return (chunk: Buffer) => {
+      buffer += chunk.toString('utf8');
+      let newline = buffer.indexOf('\n');
+      while (newline !== -1) {
+        const line = buffer.slice(0, newline);
+        buffer = buffer.slice(newline + 1);
+        into.push(line);
+        lines.push(line);
+        for (const waiter of [...waiters]) {
+          if (waiter.pattern.test(line)) {
+            waiters.splice(waiters.indexOf(waiter), 1);
+            waiter.resolve(line);
+          }
+        }
+        newline = buffer.indexOf('\n');
+      }
+    };
+  };
+  child.stdout!.on('data', collect(stdout));
+  child.stderr!.on('data', collect(stderr));
+  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  return {
+    child,
+    pid: child.pid!,
+    lines,
+    stdout,
+    stderr,
+    exited,
+    waitForLine(pattern, timeoutMs = 60_000) {
+      const seen = lines.find((line) => pattern.test(line));
+      if (seen !== undefined) return Promise.resolve(seen);
+      return new Promise((resolveLine, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no line matching ${pattern} within ${timeoutMs} ms; got:\n${lines.slice(-40).join('\n')}`)), timeoutMs);
+        waiters.push({
+          pattern,
+          resolve(line) {
+            clearTimeout(timer);
+            resolveLine(line);
+          },
+        });
+        void exited.then(() => {
+          clearTimeout(timer);
+          reject(new Error(`evalflow ${args.join(' ')} exited before printing a line matching ${pattern}; got:\n${lines.slice(-40).join('\n')}`));
+        });
+      });
+    },
+    kill(signal = 'SIGTERM') {
+      try {
+        child.kill(signal);
+      } catch {
+        // already gone
+      }
+    },
+  };
+}
