@@ -65,14 +65,17 @@ export class CandidateSetupError extends EvalflowError {
 /** An LLM call failed; `retryable` tells 429/5xx/timeouts from other 4xx. */
 export class LlmError extends EvalflowError {
   readonly code = 'LLM';
+  /** How long the endpoint asked to wait before the next try (its `Retry-After`), when it said. */
+  readonly retryAfterMs: number | undefined;
   constructor(
     message: string,
     readonly status: number | undefined,
     retryable: boolean,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; retryAfterMs?: number },
   ) {
     super(message, options);
     (this as { retryable: boolean }).retryable = retryable;
+    this.retryAfterMs = options?.retryAfterMs;
   }
 }
 

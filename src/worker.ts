@@ -10,6 +10,7 @@ import { createAgentCliLlm, createCandidateFactory } from './candidates/index.js
 import type { ModelEndpoint, Settings } from './config.js';
 import { createOpenAiClient } from './llm/openaiClient.js';
 import type { LlmClient, LlmRole } from './llm/port.js';
+import { sweepHost } from './sandbox/sweepHost.js';
 import type { Store } from './store/index.js';
 import { hostTaskQueue, SHARED_TASK_QUEUE } from './temporal/names.js';
 
@@ -57,12 +58,31 @@ export async function startWorkers(options: WorkerOptions): Promise<RunningWorke
     now: () => new Date(),
     version: EVALFLOW_VERSION,
   };
+  // Before taking work: whatever a dead worker left running here dies, and sandboxes of runs that are over go.
+  const swept = await sweepHost(deps.sandboxRoot, async (runId) => {
+    const run = await options.store.getRun(runId);
+    // Another store's run (another project sharing this sandbox root): not ours to remove.
+    if (!run) return 'unknown';
+    if (run.status === 'pending' || run.status === 'running') return 'active';
+    return run.parked_host === hostId ? 'parked' : 'over';
+  });
+  if (swept.killed > 0 || swept.removed.length > 0) {
+    deps.log.warn(`worker start on ${hostId}: killed ${swept.killed} process(es) left by a dead worker, removed ${swept.removed.length} sandbox(es) of finished runs`);
+  }
   const activities = createActivities(deps);
-  const common = { connection: options.connection, namespace: options.namespace, activities };
+  // Heartbeats are sent at least every 2 s (not the SDK's 0.8 × heartbeat timeout), so
+  // cancellation reaches an activity at once and a dead worker's activity times out soon.
+  // A workflow task left on a dead worker's sticky queue moves to the shared queue after 5 s.
+  const common = {
+    connection: options.connection,
+    namespace: options.namespace,
+    activities,
+    maxHeartbeatThrottleInterval: '2s',
+    defaultHeartbeatThrottleInterval: '2s',
+    stickyQueueScheduleToStartTimeout: '5s',
+  };
   const shared = await Worker.create({ ...common, taskQueue: SHARED_TASK_QUEUE, workflowBundle: await workflowBundle() });
-  // Heartbeats carry cancellation to a candidate turn; the SDK's default throttle (0.8 × the
-  // heartbeat timeout) would delay a Ctrl-C by most of a minute.
-  const host = await Worker.create({ ...common, taskQueue: hostTaskQueue(hostId), maxHeartbeatThrottleInterval: '2s', defaultHeartbeatThrottleInterval: '2s' });
+  const host = await Worker.create({ ...common, taskQueue: hostTaskQueue(hostId) });
   const done = Promise.all([shared.run(), host.run()]).then(() => undefined);
   return {
     hostId,

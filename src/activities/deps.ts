@@ -1,11 +1,12 @@
 import type { Candidate, CandidateSpec, WorkflowLink } from '../candidates/adapter.js';
+import type { CandidateRunLimits } from '../candidates/index.js';
 import type { LlmClient, LlmRole } from '../llm/port.js';
 import type { ModelEndpoint } from '../run/runSpec.js';
 import type { Store } from '../store/store.js';
 
 /** The candidate side as activities need it; built from the adapter registry in the worker. */
 export interface CandidateFactory {
-  create(spec: CandidateSpec): Candidate;
+  create(spec: CandidateSpec, run?: CandidateRunLimits): Candidate;
   workflowLinks(adapter: string): WorkflowLink[];
   /** The CLI's version string, or null when it cannot be told (builtin, not installed). */
   version(spec: CandidateSpec): Promise<string | null>;

@@ -2,33 +2,39 @@ import { ApplicationFailure, CancelledFailure, Context } from '@temporalio/activ
 import { isEvalflowError } from '../errors.js';
 import { cleanupActivities } from './cleanup.js';
 import type { ActivityDeps } from './deps.js';
-import { dialogueActivities } from './dialogue.js';
+import { candidateTurnActivities } from './candidateTurn.js';
 import { editPredictionActivities } from './editPrediction.js';
+import { examinerActivities } from './examiner.js';
 import { planActivities } from './plan.js';
 import { prepareActivities } from './prepare.js';
 import { judgeActivities } from './judge.js';
 import { recordActivities } from './record.js';
 import { rejudgeActivities } from './rejudge.js';
+import { heartbeatWhile } from './temporalContext.js';
 import { verifyActivities } from './verify.js';
 
 export type { ActivityDeps, CandidateFactory } from './deps.js';
-export type { CandidateTurnOutput, ExaminerTurnOutput } from './dialogue.js';
+export type { CandidateTurnOutput } from './candidateTurn.js';
+export type { ExaminerTurnOutput } from './examiner.js';
 export type { EpExampleRef, EpLoadOutput, EpPredictOutput, EpScoreOutput } from './editPrediction.js';
 export type { CleanupReport } from './cleanup.js';
-export type { JudgeOutput } from './judge.js';
+export type { JudgeOutput, JudgeRequest } from './judge.js';
 export type { PreparedRun, SetupOutcome } from './prepare.js';
 export type { RejudgeInput } from './rejudge.js';
 
 /**
  * Every activity of evalflow, built from injected dependencies. Each is a thin stage over the
- * domain folders; errors of the evalflow hierarchy cross Temporal typed by class name and
- * marked non-retryable unless the error says a retry could help.
+ * domain folders. Every one heartbeats on a timer while it runs (model calls included), so a
+ * worker that dies is noticed within the heartbeat timeout and its work retried in seconds.
+ * Errors of the evalflow hierarchy cross Temporal typed by class name and marked
+ * non-retryable unless the error says a retry could help.
  */
 export function createActivities(deps: ActivityDeps) {
   const activities = {
     ...planActivities(deps),
     ...prepareActivities(deps),
-    ...dialogueActivities(deps),
+    ...examinerActivities(deps),
+    ...candidateTurnActivities(deps),
     ...verifyActivities(deps),
     ...judgeActivities(deps),
     ...cleanupActivities(deps),
@@ -36,17 +42,17 @@ export function createActivities(deps: ActivityDeps) {
     ...rejudgeActivities(deps),
     ...editPredictionActivities(deps),
   };
-  return wrapFailures(activities);
+  return wrapActivities(activities);
 }
 
 export type Activities = ReturnType<typeof createActivities>;
 
-function wrapFailures<T extends Record<string, (...args: never[]) => Promise<unknown>>>(activities: T): T {
+function wrapActivities<T extends Record<string, (...args: never[]) => Promise<unknown>>>(activities: T): T {
   const wrapped: Record<string, unknown> = {};
   for (const [name, fn] of Object.entries(activities)) {
     wrapped[name] = async (...args: never[]) => {
       try {
-        return await fn(...args);
+        return await heartbeatWhile(() => fn(...args));
       } catch (err) {
         throw toFailure(err);
       }

@@ -2,17 +2,19 @@ import { mkdir } from 'node:fs/promises';
 import { hostname, platform } from 'node:os';
 import { expandVariables } from '../evalset/expandVariables.js';
 import { caseVariables } from '../run/runPaths.js';
+import { createRunRecord } from '../run/runRecord.js';
 import type { RunSpec } from '../run/runSpec.js';
 import { readEnvChecklist, updateEnvChecklist, type EnvChecklist } from '../run/runFiles.js';
+import { createStepLedger } from '../run/stepLedger.js';
 import { runCheck, runCommands } from '../sandbox/checks.js';
 import { linkWorkflow } from '../sandbox/linkWorkflow.js';
 import { ensureProjectRepo } from '../sandbox/projectRepo.js';
-import { createWorktree, hideFromGit } from '../sandbox/worktree.js';
+import { createSandbox, hideFromGit } from '../sandbox/sandboxRepo.js';
 import { snapshotWorkflow } from '../sandbox/workflowSnapshot.js';
+import { transcriptAttempt } from '../transcript/attempts.js';
 import { createRedactor } from '../transcript/redact.js';
 import type { ActivityDeps } from './deps.js';
-import { heartbeatWhile, temporalIds } from './temporalContext.js';
-import { createRunRecord } from '../run/runRecord.js';
+import { activityAttempt, temporalIds } from './temporalContext.js';
 
 export interface PreparedRun {
   runDir: string;
@@ -27,16 +29,17 @@ export interface SetupOutcome {
 
 export function prepareActivities(deps: ActivityDeps) {
   const record = createRunRecord(deps);
+  const steps = createStepLedger(deps.store, deps.now);
   return {
-    /** Run directory, config.yaml, workflow snapshot, git worktree sandbox, env_checklist.yaml. Idempotent. */
+    /** Run directory, config.yaml, workflow snapshot, sandbox, env_checklist.yaml. Idempotent. */
     async prepareRun(spec: RunSpec): Promise<PreparedRun> {
       const paths = await record.open(spec, temporalIds());
       await mkdir(paths.homeDir, { recursive: true });
       const snapshot = await snapshotWorkflow(spec.workflowDir, paths.workflowSnapshot);
       const project = await ensureProjectRepo(spec.project, deps.stateDir);
-      await createWorktree(project.repoDir, paths.sandboxDir, project.rev);
+      await createSandbox(project.repoDir, paths.sandboxDir, project.rev);
       const placed = await linkWorkflow(paths.sandboxDir, snapshot.dir, deps.candidates.workflowLinks(spec.candidate.adapter));
-      await hideFromGit(paths.sandboxDir, paths.excludesFile, placed);
+      await hideFromGit(paths.sandboxDir, placed);
 
       const checklist: EnvChecklist = {
         workflow_rev: snapshot.workflowRev,
@@ -54,33 +57,37 @@ export function prepareActivities(deps: ActivityDeps) {
       return { runDir: paths.runDir, sandboxDir: paths.sandboxDir, workflowRev: snapshot.workflowRev };
     },
 
-    /** setup_commands, then preconditions; a failing setup command or hard precondition aborts the run. */
-    async setupSandbox(spec: RunSpec): Promise<SetupOutcome> {
+    /**
+     * setup_commands, then preconditions; a failing setup command or hard precondition aborts
+     * the run. Done once per generation: a resumed run keeps the setup it had.
+     */
+    async setupSandbox({ spec, generation = 0 }: { spec: RunSpec; generation?: number }): Promise<SetupOutcome> {
+      const key = { runId: spec.runId, role: 'setup' as const, turn: 0, attempt: transcriptAttempt(generation, activityAttempt(), spec.resumes) };
+      const prior = await steps.prior(key);
+      if (prior.finished) return prior.finished as unknown as SetupOutcome;
       const paths = record.paths(spec);
       const vars = caseVariables(spec, paths);
       const env = { ...vars };
       const redact = createRedactor(deps.env);
-      const setup = await heartbeatWhile(() =>
-        runCommands(spec.evalCase.env.setup_commands.map((c) => expandVariables(c, vars)), { cwd: paths.sandboxDir, env }),
-      );
+      const setup = await runCommands(spec.evalCase.env.setup_commands.map((c) => expandVariables(c, vars)), { cwd: paths.sandboxDir, env });
       const setupResults = setup.map((s) => ({ command: s.command, exit_code: s.exitCode, output: redact(s.output) }));
       const failedSetup = setup.find((s) => s.exitCode !== 0);
       const preconditions = [];
       if (!failedSetup) {
         for (const condition of spec.evalCase.env.preconditions) {
-          const result = await heartbeatWhile(() =>
-            runCheck({ ...condition, check: expandVariables(condition.check, vars) }, { cwd: paths.sandboxDir, env }),
-          );
+          const result = await runCheck({ ...condition, check: expandVariables(condition.check, vars) }, { cwd: paths.sandboxDir, env });
           preconditions.push({ ...result, output: redact(result.output) });
         }
       }
       await updateEnvChecklist(paths.runDir, { setup_commands: setupResults, preconditions });
-      if (failedSetup) {
-        return { aborted: true, reason: `setup command failed (exit ${failedSetup.exitCode ?? 'timeout'}): ${failedSetup.command}` };
-      }
       const hardFailure = preconditions.find((p) => !p.passed && p.severity === 'hard');
-      if (hardFailure) return { aborted: true, reason: `hard precondition failed: ${hardFailure.description} (${hardFailure.check})` };
-      return { aborted: false };
+      const outcome: SetupOutcome = failedSetup
+        ? { aborted: true, reason: `setup command failed (exit ${failedSetup.exitCode ?? 'timeout'}): ${failedSetup.command}` }
+        : hardFailure
+          ? { aborted: true, reason: `hard precondition failed: ${hardFailure.description} (${hardFailure.check})` }
+          : { aborted: false };
+      await steps.finish(key, null, outcome as unknown as Record<string, unknown>);
+      return outcome;
     },
   };
 }

@@ -11,6 +11,8 @@ export interface RejudgeInput {
   postconditions: JudgeInputRecord['postconditions'];
   /** The queue of the host that holds the run directory (score.yaml and review.md are rewritten there). */
   hostQueue: string;
+  /** This judging's round: 0 was the run's own, each rejudge takes the next. */
+  round: number;
 }
 
 export function rejudgeActivities(deps: ActivityDeps) {
@@ -24,7 +26,8 @@ export function rejudgeActivities(deps: ActivityDeps) {
       }
       const spec = parseOrThrow(RunSpecSchema, run.spec, `store: runs.spec of ${runId}`);
       const judgeInput = parseOrThrow(JudgeInputRecordSchema, run.judge_input, `store: runs.judge_input of ${runId}`);
-      return { spec, facts: judgeInput.facts, postconditions: judgeInput.postconditions, hostQueue: hostTaskQueue(judgeInput.host_id) };
+      const rounds = (await deps.store.getSteps(runId, { role: 'judge' })).map((step) => step.turn);
+      return { spec, facts: judgeInput.facts, postconditions: judgeInput.postconditions, hostQueue: hostTaskQueue(judgeInput.host_id), round: Math.max(0, ...rounds) + 1 };
     },
   };
 }

@@ -19,9 +19,18 @@ export function activityAttempt(): number {
   }
 }
 
+/** The last details each running activity reported, so timer heartbeats repeat them instead of erasing them. */
+const lastDetails = new WeakMap<Context, unknown>();
+
+/**
+ * Heartbeats with `details` (shown in the Web UI as the activity's heartbeat details, e.g.
+ * what it waits for). Without details, repeats the last ones given.
+ */
 export function heartbeat(details?: unknown): void {
   try {
-    Context.current().heartbeat(details);
+    const context = Context.current();
+    if (details !== undefined) lastDetails.set(context, details);
+    context.heartbeat(lastDetails.get(context));
   } catch {
     // outside an activity (unit tests): nothing to heartbeat
   }
@@ -35,8 +44,11 @@ export function cancellationSignal(): AbortSignal {
   }
 }
 
-/** Heartbeats every few seconds while `work` runs, so long shell commands do not look dead. */
-export async function heartbeatWhile<T>(work: () => Promise<T>, everyMs = 5_000): Promise<T> {
+/** Every activity heartbeats at least this often, so a dead worker is noticed within the heartbeat timeout. */
+export const HEARTBEAT_EVERY_MS = 2_000;
+
+/** Heartbeats every few seconds while `work` runs, so long commands and model calls do not look dead. */
+export async function heartbeatWhile<T>(work: () => Promise<T>, everyMs = HEARTBEAT_EVERY_MS): Promise<T> {
   heartbeat();
   const timer = setInterval(() => heartbeat(), everyMs);
   try {

@@ -32,6 +32,8 @@ export interface TurnRequest {
   onEvent: (event: CandidateEvent) => void;
   /** Called on any raw output, so long silent tool runs still heartbeat. */
   onActivity?: () => void;
+  /** Called with the process group of every process the turn starts (the agent, a builtin shell tool). */
+  onSpawn?: (pgid: number) => void;
 }
 
 export interface TurnResult {

@@ -61,6 +61,7 @@ export async function runAgentTurn(request: TurnRequest, agent: AgentProcess, no
       for (const event of normalizer.push(line)) request.onEvent(event);
     },
     ...(request.onActivity ? { onActivity: request.onActivity } : {}),
+    ...(request.onSpawn ? { onSpawn: request.onSpawn } : {}),
     ...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
   });
   if (longLines > MAX_LINE_NOTES) lineNotes.push(`${longLines - MAX_LINE_NOTES} more stdout lines over 1 MB were read shortened`);

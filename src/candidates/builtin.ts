@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CandidateError, isEvalflowError } from '../errors.js';
+import { tolerateOutages, type OutageReport } from '../llm/outageTolerance.js';
 import type { ChatMessage, LlmClient } from '../llm/port.js';
 import type { Usage } from '../transcript/schema.js';
 import type { Candidate, TurnRequest, TurnResult, WorkflowLink } from './adapter.js';
@@ -21,6 +22,8 @@ export interface BuiltinCandidateDeps {
   maxSteps?: number;
   shellTimeoutMs?: number;
   hostEnv?: NodeJS.ProcessEnv;
+  /** How long one model call may keep failing (429/5xx/unreachable) before the turn fails; default an hour. */
+  modelOutageMs?: number;
 }
 
 const WORKFLOW_CAP = 20_000;
@@ -52,9 +55,12 @@ export function createBuiltinCandidate(deps: BuiltinCandidateDeps): Candidate {
       const collector = createEventCollector(request.sandboxDir);
       const emit = () => collector.drain().forEach(request.onEvent);
       let usage: Usage | undefined;
+      // Outages of the model are waited out within the turn: the work done so far stays.
+      const outage: OutageReport = { retries: 0, waitedMs: 0, lastError: null };
+      const llm = tolerateOutages(deps.llm, { windowMs: deps.modelOutageMs ?? 3_600_000, report: outage, onWait: () => request.onActivity?.() });
 
       for (let step = 1; step <= maxSteps; step++) {
-        const response = await deps.llm.chat({ role: 'candidate', messages, tools: BUILTIN_TOOLS, signal }).catch((err: unknown) => {
+        const response = await llm.chat({ role: 'candidate', messages, tools: BUILTIN_TOOLS, signal }).catch((err: unknown) => {
           throw failure(label, err, request, signal);
         });
         request.onActivity?.();
@@ -67,11 +73,12 @@ export function createBuiltinCandidate(deps: BuiltinCandidateDeps): Candidate {
           const outcome = collector.settle({ failure: undefined, reply, usage, ignoredLines: 0 });
           outcome.events.forEach(request.onEvent);
           await saveBuiltinSession(path, { version: 1, messages, turn_starts: turnStarts });
+          const notes = [...(outage.retries > 0 ? [describeOutage(outage)] : []), ...(outcome.notes ?? [])];
           return {
             reply: outcome.reply,
             session: { ...request.session, id: request.session?.id ?? `builtin-${stableSessionId(request.runId)}`, conversationPath: path },
             ...(usage ? { usage } : {}),
-            ...(outcome.notes ? { notes: outcome.notes } : {}),
+            ...(notes.length > 0 ? { notes } : {}),
           };
         }
         messages.push({ role: 'assistant', content: response.content, tool_calls: response.toolCalls });
@@ -80,7 +87,7 @@ export function createBuiltinCandidate(deps: BuiltinCandidateDeps): Candidate {
           collector.toolStarted({ id: call.id, name: call.name, input: input ?? {} });
           emit();
           const result = input
-            ? await executeBuiltinTool(call.name, input, { sandboxDir: request.sandboxDir, env, shellTimeoutMs: deps.shellTimeoutMs ?? 120_000, signal })
+            ? await executeBuiltinTool(call.name, input, { sandboxDir: request.sandboxDir, env, shellTimeoutMs: deps.shellTimeoutMs ?? 120_000, signal, ...(request.onSpawn ? { onSpawn: request.onSpawn } : {}) })
             : { output: 'error: the arguments are not a JSON object', end: { isError: true, errorMessage: 'arguments are not a JSON object' } };
           collector.toolCompleted(call.id, result.end);
           emit();
@@ -93,6 +100,10 @@ export function createBuiltinCandidate(deps: BuiltinCandidateDeps): Candidate {
       throw new CandidateError(`${label}: no final answer after ${maxSteps} model calls (the per-turn step limit); the model kept calling tools`);
     },
   };
+}
+
+function describeOutage(outage: OutageReport): string {
+  return `the builtin agent's model endpoint failed ${outage.retries} time(s) and was waited out for ${Math.round(outage.waitedMs / 1000)} s (last error: ${outage.lastError ?? 'unknown'})`;
 }
 
 async function systemPrompt(sandboxDir: string): Promise<string> {

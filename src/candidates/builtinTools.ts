@@ -36,6 +36,8 @@ export interface BuiltinToolContext {
   env: Record<string, string>;
   shellTimeoutMs: number;
   signal: AbortSignal;
+  /** Told the process group of each shell command started. */
+  onSpawn?: (pgid: number) => void;
 }
 
 export interface BuiltinToolResult {
@@ -120,6 +122,7 @@ async function shellTool(input: Record<string, unknown>, ctx: BuiltinToolContext
     killGraceMs: 1000,
     onStdoutLine: collect,
     onStderrLine: collect,
+    ...(ctx.onSpawn ? { onSpawn: ctx.onSpawn } : {}),
   });
   if (result.spawnError) return failed(`could not run bash: ${result.spawnError}`);
   const output = kept.text();

@@ -30,5 +30,6 @@ export {
   knownAdapterNames,
   type CandidateAdapterEntry,
   type CandidateDeps,
+  type CandidateRunLimits,
 } from './registry.js';
 export { stableSessionId } from './sessionFiles.js';

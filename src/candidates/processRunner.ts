@@ -17,6 +17,11 @@ export interface ProcessRequest {
   onStderrLine?: (line: string, cut?: LineCut) => void;
   /** Called per line of output (stdout or stderr): the heartbeat of long tool runs. */
   onActivity?: () => void;
+  /**
+   * Called once the process exists, with its pid (also its process group id): the caller
+   * records it, so a later attempt can kill the group if this one's worker dies.
+   */
+  onSpawn?: (pgid: number) => void;
   /** Between SIGTERM and SIGKILL when the turn is stopped. */
   killGraceMs?: number;
   /** Size of the stdout and stderr tails kept as evidence. */
@@ -83,6 +88,8 @@ function runDirect(request: ProcessRequest, command: string, args: string[]): Pr
       // stdin is always a pipe, ended at once when there is no input: the agent sees EOF.
       stdio: ['pipe', 'pipe', 'pipe'],
     });
+
+    if (child.pid !== undefined) request.onSpawn?.(child.pid);
 
     const killGroup = (signal: NodeJS.Signals) => {
       if (child.pid === undefined) return;

@@ -14,6 +14,12 @@ import { gemini } from './gemini.js';
 import { opencode } from './opencode.js';
 import { qwenCode } from './qwenCode.js';
 
+/** What a candidate needs to know of the run it serves. */
+export interface CandidateRunLimits {
+  /** How long its model endpoint may keep failing before the turn fails (the builtin agent waits it out). */
+  modelOutageS?: number;
+}
+
 /** What a candidate needs from the composition root. */
 export interface CandidateDeps {
   hostEnv: NodeJS.ProcessEnv;
@@ -29,7 +35,7 @@ export interface CandidateAdapterEntry {
   workflowLinks: WorkflowLink[];
   /** The stream normaliser of its stdout, for `evalflow candidates normalize` (absent for builtin). */
   normalizer?: NormalizerFactory;
-  create(spec: CandidateSpec, deps: CandidateDeps): Candidate;
+  create(spec: CandidateSpec, deps: CandidateDeps, run: CandidateRunLimits): Candidate;
 }
 
 function cliEntry(cli: CliAdapter): CandidateAdapterEntry {
@@ -54,10 +60,10 @@ const CANDIDATE_ADAPTERS = {
   builtin: {
     description: 'evalflow\'s own small tool-calling agent over the candidate model endpoint',
     workflowLinks: [builtinWorkflowLink],
-    create: (spec, deps) => {
+    create: (spec, deps, run) => {
       if (!spec.model) throw new ConfigError(`candidate "${spec.name}": adapter builtin needs a model (the model its tool-calling agent uses)`);
       const llm = deps.llmFor({ model: spec.model, ...(spec.baseUrl ? { baseUrl: spec.baseUrl } : {}), ...(spec.apiKeyEnv ? { apiKeyEnv: spec.apiKeyEnv } : {}) });
-      return createBuiltinCandidate({ llm, hostEnv: deps.hostEnv });
+      return createBuiltinCandidate({ llm, hostEnv: deps.hostEnv, ...(run.modelOutageS !== undefined ? { modelOutageMs: run.modelOutageS * 1000 } : {}) });
     },
   },
 } satisfies Record<string, CandidateAdapterEntry>;
@@ -94,7 +100,7 @@ export function getCliAdapter(name: string): CliAdapter {
 export function createCandidateFactory(options: { env: NodeJS.ProcessEnv; llmFor: CandidateDeps['llmFor'] }) {
   const deps: CandidateDeps = { hostEnv: options.env, llmFor: options.llmFor };
   return {
-    create: (spec: CandidateSpec): Candidate => getCandidateAdapter(spec.adapter).create(spec, deps),
+    create: (spec: CandidateSpec, run: CandidateRunLimits = {}): Candidate => getCandidateAdapter(spec.adapter).create(spec, deps, run),
     workflowLinks: (adapter: string): WorkflowLink[] => getCandidateAdapter(adapter).workflowLinks,
     async version(spec: CandidateSpec): Promise<string | null> {
       const cli = getCandidateAdapter(spec.adapter).cli;

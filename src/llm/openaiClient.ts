@@ -81,10 +81,20 @@ export function classifyLlmError(err: unknown, role: LlmRole, endpoint: RoleEndp
     const status = err.status;
     const retryable = status === undefined || status === 408 || status === 409 || status === 429 || status >= 500;
     const text = err.message.replace(new RegExp(`^${status ?? ''}\\s*`), '');
-    return new LlmError(`${where}: HTTP ${status ?? '?'} ${shortMessage(text)}`, status, retryable, { cause: err });
+    const retryAfterMs = parseRetryAfter(err.headers?.get?.('retry-after') ?? null, Date.now());
+    return new LlmError(`${where}: HTTP ${status ?? '?'} ${shortMessage(text)}`, status, retryable, { cause: err, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) });
   }
   const message = err instanceof Error ? err.message : String(err);
   return new LlmError(`${where}: ${message}`, undefined, false, { cause: err });
+}
+
+/** `Retry-After` as milliseconds: delta-seconds or an HTTP date; undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | null, now: number): number | undefined {
+  if (!value) return undefined;
+  const trimmed = value.trim();
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
+  const at = Date.parse(trimmed);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
 function shortMessage(message: string): string {

@@ -37,6 +37,8 @@ export const RunAnomalySchema = z.discriminatedUnion('kind', [
     waitedS: z.number().nonnegative(),
     lastError: z.string(),
   }),
+  /** Processes an interrupted attempt left running, killed before the step ran again. */
+  z.object({ kind: z.literal('leftover_processes'), step: z.string(), killed: z.number().int().positive() }),
   /** The host holding the run's sandbox had no worker for too long; the run started again elsewhere. */
   z.object({ kind: z.literal('host_lost'), host: z.string(), stage: z.string(), restartedOn: z.string().nullable() }),
   /** Cleanup (post_run_cleanup, processes, sandbox) did not go as it should. */
@@ -65,6 +67,8 @@ export function describeAnomaly(anomaly: RunAnomaly): string {
       const step = anomaly.role === 'judge' ? 'judge' : `${anomaly.role} turn ${anomaly.turn}`;
       return `Model outage: ${step} waited ${formatSeconds(anomaly.waitedS)} over ${anomaly.retries} retr${anomaly.retries === 1 ? 'y' : 'ies'} (last error: ${anomaly.lastError})`;
     }
+    case 'leftover_processes':
+      return `Leftover processes: ${anomaly.killed} process${anomaly.killed === 1 ? '' : 'es'} of an interrupted attempt at ${anomaly.step} killed before it ran again`;
     case 'host_lost':
       return `Host lost: ${anomaly.host} had no worker during ${anomaly.stage}; ${anomaly.restartedOn ? `the run started again on ${anomaly.restartedOn}` : 'the run was given up'}`;
     case 'cleanup':

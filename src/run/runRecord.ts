@@ -30,6 +30,8 @@ export interface RunRecordInput {
   verdict: RunVerdict | null;
   anomalies: RunAnomaly[];
   error: string | null;
+  /** Cleanup kept the sandbox on this host, so `evalflow resume` can continue the run. */
+  parked?: boolean;
 }
 
 /**
@@ -120,6 +122,7 @@ export function createRunRecord(deps: RunRecordDeps) {
         overall,
         anomalies,
         error: input.error,
+        parked_host: input.parked ? deps.hostId : null,
         finished_at: deps.now().toISOString(),
       });
       return { runId: spec.runId, caseId: spec.evalCase.id, status, result, overall, runDir: paths.runDir, anomalies, ...(input.error ? { error: input.error } : {}) };

@@ -86,6 +86,8 @@ export const RunSpecSchema = z.object({
   runsDir: z.string(),
   turnTimeoutS: z.number().int().positive(),
   recovery: RecoverySchema.optional(),
+  /** How often `evalflow resume` continued this run; its attempts are numbered past the earlier executions'. */
+  resumes: z.number().int().nonnegative().optional(),
   createdAt: z.string(),
 });
 export type RunSpec = z.infer<typeof RunSpecSchema>;

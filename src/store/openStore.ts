@@ -10,6 +10,7 @@ import { acquirePgliteLock } from './pgliteLock.js';
 import type { PgliteLock } from './pgliteLock.js';
 import { createRunRepository } from './runRepository.js';
 import { createScoreRepository } from './scoreRepository.js';
+import { createStepRepository } from './stepRepository.js';
 import type { SqlExecutor } from './sqlExecutor.js';
 import type { Store } from './store.js';
 import { redactConnectionString, storeFailure, storeOperation } from './storeOperation.js';
@@ -61,6 +62,7 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Store> 
     ...createTranscriptRepository(sql),
     ...createScoreRepository(sql),
     ...createBatchRepository(sql),
+    ...createStepRepository(sql),
     ...createEditPredictionRepository(sql),
     close: () => {
       closing ??= storeOperation(sql, 'close', async () => {

@@ -28,6 +28,7 @@ const WRITABLE = {
   judge_input: 'jsonb',
   anomalies: 'jsonb',
   error: 'text',
+  parked_host: 'text',
   started_at: 'timestamptz',
   finished_at: 'timestamptz',
 } as const;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { RunAnomalySchema } from '../run/anomaly.js';
 import { RunStateSchema, VerdictResultSchema } from '../run/runStatus.js';
+import { UsageSchema } from '../transcript/schema.js';
 
 /**
  * The store's row formats: what repositories accept and return, and what rows read back are
@@ -42,6 +43,7 @@ export const RunSchema = z.object({
   judge_input: JsonObject.nullable().describe('run facts, postcondition results and host, for rejudging'),
   anomalies: z.array(RunAnomalySchema),
   error: z.string().nullable(),
+  parked_host: z.string().nullable().describe('the host keeping the sandbox of an infra_error run that `evalflow resume` can continue'),
   started_at: Timestamp.nullable(),
   finished_at: Timestamp.nullable(),
   created_at: Timestamp,
@@ -64,6 +66,7 @@ export const RunInputSchema = RunSchema.omit({ created_at: true, updated_at: tru
   judge_input: JsonObject.nullable().default(null),
   anomalies: z.array(RunAnomalySchema).default([]),
   error: RunSchema.shape.error.default(null),
+  parked_host: RunSchema.shape.parked_host.default(null),
   started_at: RunSchema.shape.started_at.default(null),
   finished_at: RunSchema.shape.finished_at.default(null),
   created_at: Timestamp.optional().describe('kept from the first upsert; defaults to now'),
@@ -86,6 +89,7 @@ export const RunPatchSchema = RunSchema.pick({
   judge_input: true,
   anomalies: true,
   error: true,
+  parked_host: true,
   started_at: true,
   finished_at: true,
 })
@@ -194,3 +198,23 @@ export const ListBatchesFilterSchema = z
   .object({ status: z.union([BatchStatusSchema, z.array(BatchStatusSchema)]).optional(), limit: z.number().int().positive().optional() })
   .strict();
 export type ListBatchesFilter = z.infer<typeof ListBatchesFilterSchema>;
+
+export const RunStepRoleSchema = z.enum(['setup', 'examiner', 'candidate', 'judge']);
+export type RunStepRole = z.infer<typeof RunStepRoleSchema>;
+
+/** One attempt at a step of a run: `spending` from just before the agent or model is called, `finished` with its output. */
+export const RunStepSchema = z.object({
+  run_id: z.string().min(1),
+  role: RunStepRoleSchema,
+  turn: z.number().int().nonnegative(),
+  attempt: z.number().int().positive(),
+  state: z.enum(['spending', 'finished']),
+  usage: UsageSchema.nullable(),
+  output: JsonObject.nullable(),
+  started_at: Timestamp,
+  finished_at: Timestamp.nullable(),
+});
+export type RunStep = z.infer<typeof RunStepSchema>;
+
+export const RunStepKeySchema = RunStepSchema.pick({ run_id: true, role: true, turn: true, attempt: true });
+export type RunStepKey = z.infer<typeof RunStepKeySchema>;

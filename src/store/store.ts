@@ -1,4 +1,4 @@
-import type { TranscriptEvent } from '../transcript/schema.js';
+import type { TranscriptEvent, Usage } from '../transcript/schema.js';
 import type { EpExample, EpExampleInput, EpPrediction, EpPredictionInput, EpScore, EpScoreInput } from './editPredictionSchema.js';
 import type { MigrationReport } from './migrate.js';
 import type {
@@ -15,6 +15,9 @@ import type {
   ScoreHistoryFilter,
   ScoreInput,
   PlanEntry,
+  RunStep,
+  RunStepKey,
+  RunStepRole,
 } from './schema.js';
 
 /** Which attempts of each turn `getTranscript` returns. */
@@ -84,6 +87,13 @@ export interface Store {
   getPlan(batchId: string, offset: number, limit: number): Promise<PlanEntry[]>;
   /** How many entries the batch's plan has (0 when it was never planned). */
   countPlan(batchId: string): Promise<number>;
+
+  /** Marks an attempt at a run's step as spending (the agent or model is about to be called). */
+  markStepSpending(key: RunStepKey, startedAt: string): Promise<RunStep>;
+  /** Marks an attempt finished with its usage and output (inserting it when it was never marked). */
+  finishStep(key: RunStepKey, result: { usage: Usage | null; output: Record<string, unknown> | null; finishedAt: string }): Promise<RunStep>;
+  /** A run's steps, by role, turn and attempt; optionally one role and turn. */
+  getSteps(runId: string, filter?: { role?: RunStepRole; turn?: number }): Promise<RunStep[]>;
 
   /** Inserts or refreshes an edit-prediction example under its `example_key`. */
   saveEpExample(example: EpExampleInput): Promise<EpExample>;

@@ -1,22 +1,35 @@
-import { ActivityFailure, ApplicationFailure, CancellationScope, isCancellation, proxyActivities, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
-import type { Activities, CandidateTurnOutput } from '../activities/index.js';
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  CancellationScope,
+  isCancellation,
+  proxyActivities,
+  setHandler,
+  TimeoutFailure,
+  upsertSearchAttributes,
+} from '@temporalio/workflow';
+import { TimeoutType } from '@temporalio/common';
+import type { Activities } from '../activities/index.js';
 import type { CandidateSession } from '../candidates/adapter.js';
 import type { CheckResult } from '../evalset/checkResult.js';
 import type { RunAnomaly } from '../run/anomaly.js';
 import type { RunProgress } from '../run/progress.js';
+import { recoveryOf } from '../run/recovery.js';
 import type { RunFacts } from '../run/runFacts.js';
 import type { RunOutcome } from '../run/runOutcome.js';
 import type { RunSpec } from '../run/runSpec.js';
 import type { RunStatus } from '../run/runStatus.js';
 import type { RunVerdict } from '../run/runVerdict.js';
-import { searchAttributes } from '../temporal/names.js';
+import { hostOfQueue, searchAttributes } from '../temporal/names.js';
 import { runProgressQuery } from './definitions.js';
 import { upsertOutcomeAttributes } from './outcomeAttributes.js';
-import { candidateProfile, examinerProfile, hostProfile, judgeProfile, sharedProfile } from './profiles.js';
+import { candidateProfile, hostProfile, modelProfile, sharedProfile } from './profiles.js';
 
 const shared = proxyActivities<Activities>(sharedProfile);
-const examiner = proxyActivities<Activities>(examinerProfile);
-const judge = proxyActivities<Activities>(judgeProfile);
+const model = proxyActivities<Activities>(modelProfile);
+
+/** A run whose host was lost starts again on another host at most this often. */
+const MAX_HOST_RESTARTS = 2;
 
 /** What the run learns as it goes; handed to the record stage once, at the end. */
 interface RunLedger {
@@ -26,12 +39,22 @@ interface RunLedger {
   retries: Map<string, number>;
 }
 
+/** The activities of one host: its queue, with the run's timeouts. */
+interface Host {
+  queue: string;
+  run: Activities;
+  candidate: Activities;
+}
+
 /**
  * One eval run: prepare → setup → dialogue → verify → judge, then cleanup and record, always.
  * Everything touching the sandbox runs on the host queue claimed first, so one run's files
- * stay on one host. The stages report what they saw (retries, repeated spend, notes); the
- * workflow collects it and hands it to the record stage once, after cleanup, so cleanup's own
- * trouble reaches review.md and the store too.
+ * stay on one host. When that host has had no worker for the run's `hostLostAfterS`, the run
+ * claims a live host: the same one come back continues where it was (every stage is
+ * idempotent), another one starts the run again from prepare as a new generation (at most
+ * twice). The stages report what they saw (retries, repeated spend, outages, notes); the
+ * workflow collects it and hands it to the record stage once, after cleanup, so cleanup's
+ * own trouble reaches review.md and the store too.
  */
 export async function evalRunWorkflow(spec: RunSpec): Promise<RunOutcome> {
   const progress: RunProgress = { runId: spec.runId, stage: 'prepare', turn: 0, maxTurns: spec.evalCase.maxTurns };
@@ -40,65 +63,67 @@ export async function evalRunWorkflow(spec: RunSpec): Promise<RunOutcome> {
     progress.stage = name;
     upsertSearchAttributes([{ key: searchAttributes.stage, value: name }]);
   };
+  const recovery = recoveryOf(spec);
+  const onHost = (queue: string): Host => ({
+    queue,
+    run: proxyActivities<Activities>({ ...hostProfile(recovery), taskQueue: queue }),
+    candidate: proxyActivities<Activities>({ ...candidateProfile(spec.turnTimeoutS, recovery), taskQueue: queue }),
+  });
 
-  const hostQueue = await shared.claimHost();
-  const host = proxyActivities<Activities>({ ...hostProfile, taskQueue: hostQueue });
-  const candidate = proxyActivities<Activities>({ ...candidateProfile(spec.turnTimeoutS), taskQueue: hostQueue });
-
-  const ledger: RunLedger = {
-    facts: { turnsUsed: 0, maxTurns: spec.evalCase.maxTurns, turnLimitHit: false, examinerEnded: false },
-    anomalies: [],
-    retries: new Map(),
-  };
+  const ledger: RunLedger = { facts: initialFacts(spec), anomalies: [], retries: new Map() };
+  let host = onHost(await shared.claimHost());
+  let generation = 0;
+  let restarts = 0;
   let status: RunStatus = 'completed';
   let error: string | undefined;
   let postconditions: CheckResult[] = [];
   let verdict: RunVerdict | null = null;
 
-  try {
-    stage('prepare');
-    const prepared = await host.prepareRun(spec);
-    upsertSearchAttributes([{ key: searchAttributes.workflowRev, value: prepared.workflowRev }]);
-
-    stage('setup');
-    const setup = await host.setupSandbox(spec);
-    if (setup.aborted) {
-      status = 'aborted';
-      error = setup.reason;
-    } else {
-      stage('dialogue');
-      await dialogue(spec, progress, examiner, candidate, ledger);
-
-      stage('verify');
-      postconditions = await host.verifyRun(spec);
-
-      stage('judge');
-      try {
-        const judged = await judge.judgeRun({ spec, facts: ledger.facts, postconditions });
-        countRetries(ledger, 'judge', judged.attempt);
-        verdict = judged.verdict;
-      } catch (err) {
-        if (isCancellation(err)) throw err;
-        status = 'judge_failed';
-        error = describeFailure(err);
+  for (;;) {
+    try {
+      const result = await runStages(spec, host, generation, ledger, progress, stage);
+      ({ status, postconditions, verdict } = result);
+      error = result.error;
+      break;
+    } catch (err) {
+      if (isCancellation(err)) {
+        status = 'cancelled';
+        error = 'the run was cancelled';
+        break;
       }
-    }
-  } catch (err) {
-    if (isCancellation(err)) {
-      status = 'cancelled';
-      error = 'the run was cancelled';
-    } else {
-      status = 'infra_error';
-      error = describeFailure(err);
+      if (!isHostLost(err)) {
+        status = 'infra_error';
+        error = describeFailure(err);
+        break;
+      }
+      const lost = host.queue;
+      const next = await shared.claimHost();
+      if (next === lost) continue; // its worker is back: every stage picks up where it was
+      const lostStage = progress.stage;
+      if (restarts >= MAX_HOST_RESTARTS) {
+        ledger.anomalies.push({ kind: 'host_lost', host: hostOfQueue(lost) ?? lost, stage: lostStage, restartedOn: null });
+        status = 'infra_error';
+        error = `host ${hostOfQueue(lost) ?? lost} was lost during ${lostStage}, after ${restarts} restart(s) on other hosts`;
+        break;
+      }
+      ledger.anomalies.push({ kind: 'host_lost', host: hostOfQueue(lost) ?? lost, stage: lostStage, restartedOn: hostOfQueue(next) ?? next });
+      restarts += 1;
+      generation += 1;
+      ledger.facts = initialFacts(spec);
+      host = onHost(next);
     }
   }
 
   // Clean up and record even when cancelled: a cancelled run still leaves its files and row.
   const outcome = await CancellationScope.nonCancellable(async () => {
     stage('cleanup');
+    // A run the infrastructure stopped after the candidate worked keeps its sandbox for `evalflow resume`.
+    const park = status === 'infra_error' && ledger.facts.turnsUsed > 0;
+    let parked = false;
     try {
-      const cleaned = await host.cleanupRun(spec);
+      const cleaned = await host.run.cleanupRun({ spec, park });
       ledger.anomalies.push(...cleaned.anomalies);
+      parked = cleaned.parked;
     } catch (err) {
       ledger.anomalies.push({ kind: 'cleanup', detail: `cleanup failed: ${describeFailure(err)}` });
     }
@@ -106,7 +131,7 @@ export async function evalRunWorkflow(spec: RunSpec): Promise<RunOutcome> {
     const retried = [...ledger.retries.entries()];
     const count = retried.reduce((sum, [, n]) => sum + n, 0);
     if (count > 0) ledger.anomalies.push({ kind: 'infra_retries', count, detail: retried.map(([name, n]) => `${name} ×${n}`).join(', ') });
-    return host.recordRun({ spec, status, facts: ledger.facts, postconditions, verdict, anomalies: ledger.anomalies, error: error ?? null });
+    return host.run.recordRun({ spec, status, facts: ledger.facts, postconditions, verdict, anomalies: ledger.anomalies, error: error ?? null, parked });
   });
   stage('done');
   upsertOutcomeAttributes(outcome);
@@ -114,42 +139,95 @@ export async function evalRunWorkflow(spec: RunSpec): Promise<RunOutcome> {
   return outcome;
 }
 
+interface StagesResult {
+  status: RunStatus;
+  error?: string;
+  postconditions: CheckResult[];
+  verdict: RunVerdict | null;
+}
+
+/** prepare → setup → dialogue → verify → judge on one host, in one generation. */
+async function runStages(spec: RunSpec, host: Host, generation: number, ledger: RunLedger, progress: RunProgress, stage: (name: string) => void): Promise<StagesResult> {
+  stage('prepare');
+  const prepared = await host.run.prepareRun(spec);
+  upsertSearchAttributes([{ key: searchAttributes.workflowRev, value: prepared.workflowRev }]);
+
+  stage('setup');
+  const setup = await host.run.setupSandbox({ spec, generation });
+  if (setup.aborted) return { status: 'aborted', ...(setup.reason ? { error: setup.reason } : {}), postconditions: [], verdict: null };
+
+  stage('dialogue');
+  await dialogue(spec, host, generation, ledger, progress);
+
+  stage('verify');
+  const postconditions = await host.run.verifyRun(spec);
+
+  stage('judge');
+  try {
+    const judged = await model.judgeRun({ spec, facts: ledger.facts, postconditions, generation });
+    countRetries(ledger, 'judge', judged.attempt);
+    ledger.anomalies.push(...judged.anomalies);
+    return { status: 'completed', postconditions, verdict: judged.verdict };
+  } catch (err) {
+    if (isCancellation(err)) throw err;
+    return { status: 'judge_failed', error: describeFailure(err), postconditions, verdict: null };
+  }
+}
+
 /**
  * examiner ↔ candidate until the examiner says `<<END>>`, the candidate fails its turn, or
  * max_turns. Updates the ledger as it goes, so a run that fails mid-dialogue still records
  * the turns it used and the retries it took.
  */
-async function dialogue(spec: RunSpec, progress: RunProgress, examiner: Activities, candidate: Activities, ledger: RunLedger): Promise<void> {
+async function dialogue(spec: RunSpec, host: Host, generation: number, ledger: RunLedger, progress: RunProgress): Promise<void> {
   const { facts } = ledger;
   let session: CandidateSession | undefined;
   for (let turn = 1; turn <= spec.evalCase.maxTurns; turn++) {
     progress.turn = turn;
-    const examined = await examiner.examinerTurn({ spec, turn });
+    const examined = await model.examinerTurn({ spec, turn, generation });
     countRetries(ledger, 'examiner', examined.attempt);
+    addAnomalies(ledger, examined.anomalies);
     if (examined.ended) {
       facts.examinerEnded = true;
       return;
     }
-    const answered: CandidateTurnOutput = await candidate.candidateTurn({ spec, turn, message: examined.message, session: session ?? null });
+    const answered = await host.candidate.candidateTurn({ spec, turn, message: examined.message, session: session ?? null, generation });
     facts.turnsUsed = turn;
     countRetries(ledger, 'candidate', answered.attempt);
-    for (const note of answered.notes ?? []) ledger.anomalies.push({ kind: 'candidate_output', turn, detail: note });
+    addAnomalies(ledger, answered.anomalies);
     session = answered.session;
     if (answered.failure) {
       facts.candidateFailure = `turn ${turn}: ${answered.failure}`;
-      ledger.anomalies.push(
+      addAnomalies(ledger, [
         /timed out/.test(answered.failure)
           ? { kind: 'timeout', detail: `candidate turn ${turn}: ${answered.failure}` }
           : { kind: 'other', detail: `candidate failed turn ${turn}: ${answered.failure}` },
-      );
+      ]);
       return;
     }
   }
   facts.turnLimitHit = true;
 }
 
+function initialFacts(spec: RunSpec): RunFacts {
+  return { turnsUsed: 0, maxTurns: spec.evalCase.maxTurns, turnLimitHit: false, examinerEnded: false };
+}
+
+/** A stage that runs again on the same host (its worker came back) reports the same anomalies again: keep one. */
+function addAnomalies(ledger: RunLedger, anomalies: readonly RunAnomaly[]): void {
+  for (const anomaly of anomalies) {
+    const text = JSON.stringify(anomaly);
+    if (!ledger.anomalies.some((known) => JSON.stringify(known) === text)) ledger.anomalies.push(anomaly);
+  }
+}
+
 function countRetries(ledger: RunLedger, stage: string, attempt: number): void {
   if (attempt > 1) ledger.retries.set(stage, (ledger.retries.get(stage) ?? 0) + attempt - 1);
+}
+
+/** A host-queue activity that no worker picked up within the run's `hostLostAfterS`. */
+function isHostLost(err: unknown): boolean {
+  return err instanceof ActivityFailure && err.cause instanceof TimeoutFailure && err.cause.timeoutType === TimeoutType.SCHEDULE_TO_START;
 }
 
 function describeFailure(err: unknown): string {

@@ -4,10 +4,11 @@ import type { RunOutcome } from '../run/runOutcome.js';
 import type { RunSpec } from '../run/runSpec.js';
 import type { RunVerdict } from '../run/runVerdict.js';
 import { upsertOutcomeAttributes } from './outcomeAttributes.js';
-import { hostProfile, judgeProfile, sharedProfile } from './profiles.js';
+import { recoveryOf } from '../run/recovery.js';
+import { hostProfile, modelProfile, sharedProfile } from './profiles.js';
 
 const shared = proxyActivities<Activities>(sharedProfile);
-const judge = proxyActivities<Activities>(judgeProfile);
+const judge = proxyActivities<Activities>(modelProfile);
 
 export interface RejudgeRequest {
   runId: string;
@@ -23,12 +24,12 @@ export interface RejudgeRequest {
 export async function rejudgeWorkflow(request: RejudgeRequest): Promise<RunOutcome> {
   const stored = await shared.loadRejudgeInput({ runId: request.runId });
   const spec: RunSpec = request.judgeModel ? { ...stored.spec, judge: { ...stored.spec.judge, model: request.judgeModel } } : stored.spec;
-  const host = proxyActivities<Activities>({ ...hostProfile, taskQueue: stored.hostQueue });
+  const host = proxyActivities<Activities>({ ...hostProfile(recoveryOf(spec)), taskQueue: stored.hostQueue });
   const { facts } = stored;
   let verdict: RunVerdict | null = null;
   let error: string | null = null;
   try {
-    verdict = (await judge.judgeRun({ spec, facts, postconditions: stored.postconditions })).verdict;
+    verdict = (await judge.judgeRun({ spec, facts, postconditions: stored.postconditions, round: stored.round })).verdict;
   } catch (err) {
     const cause = err instanceof ActivityFailure ? err.cause : err;
     error = `judgeRun failed: ${cause instanceof ApplicationFailure && cause.type ? `${cause.type}: ` : ''}${cause instanceof Error ? cause.message : String(cause)}`;

@@ -66,7 +66,7 @@ describe('evalBatchWorkflow at scale', () => {
       },
       prepareRun: async () => ({ runDir: '/r', sandboxDir: '/s', workflowRev: 'rev' }),
       setupSandbox: async () => ({ aborted: true, reason: 'trivial' }),
-      cleanupRun: async () => ({ anomalies: [] }),
+      cleanupRun: async () => ({ anomalies: [], parked: false }),
       recordRun: async (input: RunRecordInput) => {
         recorded.set(input.spec.runId, (recorded.get(input.spec.runId) ?? 0) + 1);
         return { runId: input.spec.runId, caseId: input.spec.evalCase.id, status: input.status, result: null, overall: null, runDir: '/r', anomalies: [] };

@@ -69,8 +69,9 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
     const request = dialect.parse(body, req.headers, path);
     requests.push(request);
     const reply: MockReply = await options.script(request);
+    if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
     if (reply.status && reply.status >= 400) {
-      res.writeHead(reply.status, { 'content-type': 'application/json' });
+      res.writeHead(reply.status, { 'content-type': 'application/json', ...(reply.retryAfterS !== undefined ? { 'retry-after': String(reply.retryAfterS) } : {}) });
       res.end(JSON.stringify({ error: { message: reply.errorMessage ?? `mock error ${reply.status}`, type: 'mock_error' } }));
       return;
     }

@@ -35,6 +35,10 @@ export interface MockReply {
   /** Answer with this HTTP error status instead (429, 500, 400 ...). */
   status?: number;
   errorMessage?: string;
+  /** With an error status: send `Retry-After: <seconds>`, as rate-limited endpoints do. */
+  retryAfterS?: number;
+  /** Wait this long before answering (a model's latency, or a slow endpoint). */
+  delayMs?: number;
 }
 
 /** A script decides each reply; it may be stateful (a queue, a counter). */

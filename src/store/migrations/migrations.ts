@@ -5,9 +5,10 @@ import { editPrediction } from './004_edit_prediction.js';
 import { runRejudgeInputs } from './005_run_rejudge_inputs.js';
 import { structuredAnomalies } from './006_structured_anomalies.js';
 import { batchPlan } from './007_batch_plan.js';
+import { runSteps } from './008_run_steps.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in the order they apply. Append only. */
-export const migrations: readonly Migration[] = [runsAndBatches, transcriptEvents, scores, editPrediction, runRejudgeInputs, structuredAnomalies, batchPlan];
+export const migrations: readonly Migration[] = [runsAndBatches, transcriptEvents, scores, editPrediction, runRejudgeInputs, structuredAnomalies, batchPlan, runSteps];
 
 export type { Migration };

@@ -96,7 +96,7 @@ describe('candidateTurn activity', () => {
     const spec = await fx.preparedSpec({ adapter: 'command', args: [join(fx.root, 'bin/crash.sh')], env: { ANTHROPIC_API_KEY: '${CORP_LLM}' } });
     const output = await fx.activities().candidateTurn({ spec, turn: 1, message: 'go', session: null });
     expect(output.failure).toBe('fake (command) turn 1 failed: the process exited with code 1');
-    expect(output.notes).toEqual(['exited with code 1; stdout ended: working on it ⏎ half done, ANTHROPIC_API_KEY=[REDACTED:ANTHROPIC_API_KEY]']);
+    expect(output.anomalies).toEqual([{ kind: 'candidate_output', turn: 1, detail: 'exited with code 1; stdout ended: working on it ⏎ half done, ANTHROPIC_API_KEY=[REDACTED:ANTHROPIC_API_KEY]' }]);
     const events = await fx.store.getTranscript(spec.runId, { attempts: 'all' });
     expect(events.map((e) => [e.role, e.content])).toEqual([
       [

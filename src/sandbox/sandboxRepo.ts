@@ -1,0 +1,54 @@
+import { existsSync } from 'node:fs';
+import { appendFile, mkdir, readFile, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { git } from './git.js';
+
+/** Pushing from a sandbox would write into the user's repository; the push URL goes nowhere. */
+const NO_PUSH = 'evalflow-sandbox-push-disabled';
+
+/**
+ * The run's sandbox: a clone of the project repository that borrows its objects
+ * (`git clone --shared`) and owns everything else — its refs, its index, its config and every
+ * object written while the run works (the candidate's commits, evalflow's checkpoints). So
+ * nothing a run does reaches the user's repository, and removing the folder removes it all.
+ * Detached at `rev`. Idempotent: a retried prepare keeps the sandbox and its untracked files,
+ * and completes one whose checkout was interrupted.
+ */
+export async function createSandbox(repoDir: string, sandboxDir: string, rev: string): Promise<void> {
+  if (existsSync(join(sandboxDir, '.git'))) {
+    const valid = await git(sandboxDir, ['rev-parse', '--git-dir'], { allowFail: true });
+    if (valid.exitCode === 0) {
+      // Nothing has run in it yet (prepare precedes setup): put HEAD and the tracked files at rev.
+      await git(sandboxDir, ['update-ref', '--no-deref', 'HEAD', rev]);
+      await git(sandboxDir, ['reset', '-q', '--hard', rev]);
+      return;
+    }
+  }
+  await rm(sandboxDir, { recursive: true, force: true });
+  await mkdir(dirname(sandboxDir), { recursive: true });
+  await git(dirname(sandboxDir), ['clone', '-q', '--shared', '--no-checkout', repoDir, sandboxDir]);
+  await git(sandboxDir, ['remote', 'set-url', '--push', 'origin', NO_PUSH]);
+  await git(sandboxDir, ['update-ref', '--no-deref', 'HEAD', rev]);
+  await git(sandboxDir, ['reset', '-q', '--hard', rev]);
+}
+
+/**
+ * Hides what evalflow places in the sandbox from git (status, diff, clean) through the
+ * sandbox's own exclude file, so `git status` shows only the candidate's changes.
+ */
+export async function hideFromGit(sandboxDir: string, patterns: string[]): Promise<void> {
+  const exclude = join(sandboxDir, '.git', 'info', 'exclude');
+  await mkdir(dirname(exclude), { recursive: true });
+  const lines = patterns.map((p) => `/${p.replace(/^\/+/, '')}`);
+  const current = existsSync(exclude) ? await readFile(exclude, 'utf8') : '';
+  const missing = lines.filter((line) => !current.split('\n').includes(line));
+  if (missing.length > 0) await appendFile(exclude, `${current && !current.endsWith('\n') ? '\n' : ''}${missing.join('\n')}\n`);
+}
+
+/** Removes the sandbox folder, and with it every ref and object the run made. */
+export async function removeSandbox(sandboxDir: string): Promise<'removed' | 'absent'> {
+  if (!existsSync(sandboxDir)) return 'absent';
+  await rm(sandboxDir, { recursive: true, force: true });
+  return 'removed';
+}
+

@@ -1,0 +1,142 @@
+import { existsSync } from 'node:fs';
+import { readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { describe, expect, it } from 'vitest';
+import { createSandbox, hideFromGit, removeSandbox } from '../../src/sandbox/sandboxRepo.js';
+import { createRepo, gitIn, readTree, tempDir, writeFiles } from './sandboxFixture.js';
+
+async function aSandbox(): Promise<{ repo: string; sandbox: string; runDir: string; head: string }> {
+  const repo = await createRepo({ 'README.md': 'hello\n', 'src/a.js': 'a\n' });
+  const runDir = await tempDir('evalflow-run-');
+  const sandbox = join(runDir, 'sandbox');
+  const head = await gitIn(repo, ['rev-parse', 'HEAD']);
+  await createSandbox(repo, sandbox, head);
+  return { repo, sandbox, runDir, head };
+}
+
+const statusLines = async (dir: string) =>
+  (await gitIn(dir, ['status', '--porcelain', '-uall'])).split('\n').map((l) => l.trim()).filter(Boolean).sort();
+
+/** Everything of a repository that a sandbox could change: refs, objects, worktrees, config. */
+async function repoState(repo: string) {
+  const raw = async (args: string[]) => String((await execa('git', args, { cwd: repo })).stdout);
+  return {
+    refs: await raw(['for-each-ref', '--format=%(refname) %(objectname)']),
+    objects: await raw(['count-objects', '-v']),
+    unreachable: await raw(['fsck', '--unreachable', '--no-reflogs', '--no-progress']),
+    worktrees: await raw(['worktree', 'list', '--porcelain']),
+    config: await readFile(join(repo, '.git', 'config'), 'utf8'),
+  };
+}
+
+describe('createSandbox', () => {
+  it('makes a detached clone at the revision that borrows the project\'s objects', async () => {
+    const { repo, sandbox, head } = await aSandbox();
+    expect(await readTree(sandbox)).toEqual({ 'README.md': 'hello\n', 'src/a.js': 'a\n' });
+    expect(await gitIn(sandbox, ['rev-parse', 'HEAD'])).toBe(head);
+    expect(await gitIn(sandbox, ['symbolic-ref', '-q', 'HEAD']).catch(() => 'detached')).toBe('detached');
+    expect(await readFile(join(sandbox, '.git/objects/info/alternates'), 'utf8')).toContain(join(repo, '.git/objects'));
+    expect(await statusLines(sandbox)).toEqual([]);
+  });
+
+  it('never writes into the project repository: commits, branches and pushes stay in the sandbox', async () => {
+    const repo = await createRepo({ 'README.md': 'hello\n' });
+    const before = await repoState(repo);
+    const sandbox = join(await tempDir(), 'sandbox');
+    await createSandbox(repo, sandbox, await gitIn(repo, ['rev-parse', 'HEAD']));
+    await writeFiles(sandbox, { 'secret.env': 'API_KEY=sk-live-should-never-leave' });
+    await gitIn(sandbox, ['checkout', '-q', '-b', 'candidate-branch']);
+    await gitIn(sandbox, ['add', '-A']);
+    await gitIn(sandbox, ['commit', '-qm', 'candidate commit']);
+    await expect(gitIn(sandbox, ['push', 'origin', 'candidate-branch'])).rejects.toThrow();
+    await removeSandbox(sandbox);
+    expect(await repoState(repo)).toEqual(before);
+  });
+
+  it('is idempotent: a retried prepare keeps the existing sandbox and its untracked files', async () => {
+    const { repo, sandbox, head } = await aSandbox();
+    await writeFile(join(sandbox, 'work-in-progress.txt'), 'keep me');
+    await createSandbox(repo, sandbox, head);
+    expect(await readTree(sandbox)).toMatchObject({ 'work-in-progress.txt': 'keep me' });
+  });
+
+  it('completes a sandbox whose checkout was interrupted (cloned, files missing)', async () => {
+    const repo = await createRepo({ 'README.md': 'hello\n', 'src/a.js': 'a\n' });
+    const sandbox = join(await tempDir(), 'sandbox');
+    const head = await gitIn(repo, ['rev-parse', 'HEAD']);
+    // What a crash right after `git clone --no-checkout` leaves.
+    await execa('git', ['clone', '-q', '--shared', '--no-checkout', repo, sandbox]);
+    expect(await readTree(sandbox)).toEqual({});
+    await createSandbox(repo, sandbox, head);
+    expect(await readTree(sandbox)).toEqual({ 'README.md': 'hello\n', 'src/a.js': 'a\n' });
+    expect(await statusLines(sandbox)).toEqual([]);
+  });
+
+  it('replaces a half-made folder that is not a repository', async () => {
+    const repo = await createRepo({ 'README.md': 'hello\n' });
+    const sandbox = join(await tempDir(), 'sandbox');
+    await writeFiles(sandbox, { 'leftover.txt': 'x' });
+    await createSandbox(repo, sandbox, await gitIn(repo, ['rev-parse', 'HEAD']));
+    expect(await readTree(sandbox)).toEqual({ 'README.md': 'hello\n' });
+  });
+
+  it('starts at an older revision, or one no branch points at, when asked', async () => {
+    const repo = await createRepo({ 'v.txt': '1' });
+    const first = await gitIn(repo, ['rev-parse', 'HEAD']);
+    await writeFiles(repo, { 'v.txt': '2' });
+    await gitIn(repo, ['commit', '-qam', 'two']);
+    await gitIn(repo, ['checkout', '-q', '--detach']);
+    await writeFiles(repo, { 'v.txt': '3' });
+    await gitIn(repo, ['commit', '-qam', 'three, on no branch']);
+    const detached = await gitIn(repo, ['rev-parse', 'HEAD']);
+    const old = join(await tempDir(), 'old');
+    await createSandbox(repo, old, first);
+    expect(await readTree(old)).toEqual({ 'v.txt': '1' });
+    const loose = join(await tempDir(), 'loose');
+    await createSandbox(repo, loose, detached);
+    expect(await readTree(loose)).toEqual({ 'v.txt': '3' });
+  });
+});
+
+describe('hideFromGit', () => {
+  it('hides the placed paths from git status in the sandbox only, and keeps the list once', async () => {
+    const { repo, sandbox, runDir } = await aSandbox();
+    const snapshot = await writeFiles(join(runDir, 'workflow'), { 'rules/style.md': 'be nice' });
+    await symlink(snapshot, join(sandbox, '.claude'));
+    await writeFiles(sandbox, { 'AGENTS.md': '# team', 'nested/CLAUDE.md': '# nested' });
+    await hideFromGit(sandbox, ['.claude', 'AGENTS.md', '/nested/CLAUDE.md']);
+    await hideFromGit(sandbox, ['AGENTS.md']);
+    expect(await gitIn(sandbox, ['status', '--porcelain'])).toBe('');
+    expect((await readFile(join(sandbox, '.git/info/exclude'), 'utf8')).split('\n').filter((l) => l === '/AGENTS.md')).toHaveLength(1);
+
+    // The candidate's own work is still visible...
+    await writeFiles(sandbox, { 'new.txt': 'candidate', 'sub/AGENTS.md': 'not ours' });
+    await writeFile(join(sandbox, 'README.md'), 'changed\n');
+    expect(await statusLines(sandbox)).toEqual(['?? new.txt', '?? sub/AGENTS.md', 'M README.md']);
+
+    // ...and the user's own checkout does not hide the same names.
+    await writeFiles(repo, { 'AGENTS.md': 'mine', '.claude/settings.json': '{}' });
+    expect(await statusLines(repo)).toEqual(['?? .claude/settings.json', '?? AGENTS.md']);
+  });
+});
+
+describe('removeSandbox', () => {
+  it("removes the folder: 'removed', then 'absent'", async () => {
+    const { sandbox } = await aSandbox();
+    await writeFiles(sandbox, { 'dirty.txt': 'x' });
+    expect(await removeSandbox(sandbox)).toBe('removed');
+    expect(existsSync(sandbox)).toBe(false);
+    expect(await removeSandbox(sandbox)).toBe('absent');
+  });
+
+  it('works when the project repository is gone, and lets the same path be used again', async () => {
+    const { repo, sandbox, head } = await aSandbox();
+    const copy = join(await tempDir(), 'repo-copy');
+    await execa('cp', ['-r', repo, copy]);
+    await rm(repo, { recursive: true, force: true });
+    expect(await removeSandbox(sandbox)).toBe('removed');
+    await createSandbox(copy, sandbox, head);
+    expect(await readTree(sandbox)).toEqual({ 'README.md': 'hello\n', 'src/a.js': 'a\n' });
+  });
+});
