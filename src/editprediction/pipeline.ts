@@ -1,16 +1,16 @@
 import { FormatError } from '../errors.js';
-import { extractCursorFromPatch } from './cursor.js';
-import { computeCursorExcerpt, computeExcerptRanges } from './excerptRanges.js';
+import { extractCursorFromPatch } from './format/cursorMarkers.js';
+import { computeCursorExcerpt, computeExcerptRanges } from './predict/excerptRanges.js';
 import { prepareExpectedPatches } from './metrics/expectedPatches.js';
 import type { PreparedExpectedPatch } from './metrics/expectedPatches.js';
 import { DEFAULT_DELTA_CHRF_BETA } from './metrics/deltaChrF.js';
 import { scorePrediction } from './metrics/scorePrediction.js';
 import { extractEditableRegion } from './predict/prompt.js';
 import type { EditPredictionProvider } from './predict/provider.js';
-import { replayExample } from './replay.js';
-import type { ReplayOptions } from './replay.js';
-import type { Example, PromptInputs } from './schema.js';
-import { byteToIndex, indexToByte, utf8Length } from './text.js';
+import { replayExample } from './replay/replayExample.js';
+import type { ReplayOptions } from './replay/replayExample.js';
+import type { Example, PromptInputs } from './format/schema.js';
+import { byteToIndex, indexToByte, utf8Length } from './format/rustStr.js';
 
 /**
  * The per-example steps of `ep load-project`, `predict` and `score`, as plain functions the

@@ -1,4 +1,4 @@
-import type { Example } from './schema.js';
+import type { Example } from './format/schema.js';
 
 export interface SelectionOptions {
   /** Skip the first N examples in input order (`--offset`, applied before sorting). */

@@ -1,6 +1,6 @@
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import { defineQuery } from '@temporalio/workflow';
-import type { EpBatchOutcome } from '../editprediction/batchSpec.js';
+import type { EpBatchOutcome } from '../editprediction/epBatch.js';
 
 /**
  * Names shared by workflows, the worker and the CLI: task queues, queries and search

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { formatEvalReport } from '../../src/editprediction/report.js';
+import { formatEvalReport } from '../../src/editprediction/report/evalReport.js';
 import { loadProject, predictExample, scoreExample } from '../../src/editprediction/pipeline.js';
 import { createNoopProvider } from '../../src/editprediction/predict/noop.js';
 import { createOpenAiProvider } from '../../src/editprediction/predict/openai.js';
-import { parseExampleText } from '../../src/editprediction/read.js';
-import { formatJsonl } from '../../src/editprediction/write.js';
+import { parseExampleText } from '../../src/editprediction/format/readExamples.js';
+import { formatJsonl } from '../../src/editprediction/format/writeExamples.js';
 import { FormatError } from '../../src/errors.js';
 import { writeFixtures } from './fixtureDir.js';
 import { fakeLlm } from './predict/fakeLlm.js';
-import { localExample } from './replayExample.js';
+import { localExample } from './replay/localExample.js';
 
 describe('loadProject → predictExample → scoreExample', () => {
   it('fills prompt_inputs in Zed’s ZetaPromptInput shape from the replayed buffer', async () => {

@@ -1,4 +1,4 @@
-import { isRustWhitespace } from '../text.js';
+import { isRustWhitespace } from '../format/rustStr.js';
 import { addCounts, bag, classify, NO_COUNTS, precision, recall } from './classification.js';
 import type { Classification } from './classification.js';
 

@@ -1,4 +1,4 @@
-import { rustLines } from '../text.js';
+import { rustLines } from '../format/rustStr.js';
 import { bag, classify } from './classification.js';
 import type { Classification } from './classification.js';
 

@@ -1,4 +1,4 @@
-import { rustLines } from '../text.js';
+import { rustLines } from '../format/rustStr.js';
 
 /** A hunk of an edit-history event diff, read strictly from its `@@ -a,b +c,d @@` header. */
 export interface HistoryHunk {

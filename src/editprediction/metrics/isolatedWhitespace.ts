@@ -1,4 +1,4 @@
-import { rustTrim } from '../text.js';
+import { rustTrim } from '../format/rustStr.js';
 import { parseMetricsPatch } from './metricsPatch.js';
 import type { PatchLine } from './metricsPatch.js';
 

@@ -1,4 +1,4 @@
-import { utf8Length } from '../text.js';
+import { utf8Length } from '../format/rustStr.js';
 import { isIdentifierToken, tokenize } from './tokenize.js';
 
 /** Beyond this difference in how much the two edits change the length, both rates are 0. */

@@ -1,4 +1,4 @@
-import { rustLines } from '../text.js';
+import { rustLines } from '../format/rustStr.js';
 
 export type PatchLine =
   | { kind: 'context'; text: string }

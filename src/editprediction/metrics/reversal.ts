@@ -1,6 +1,6 @@
-import { applyDiffToString } from '../applyDiff.js';
-import type { EditEvent } from '../schema.js';
-import { rustLines } from '../text.js';
+import { applyDiffToString } from '../replay/applyDiff.js';
+import type { EditEvent } from '../format/schema.js';
+import { rustLines } from '../format/rustStr.js';
 import { filterHunksByExcerpt, formatHistoryHunk, parseHistoryHunks, reverseDiff } from './historyHunks.js';
 import { granularEdits } from './granularEdits.js';
 import type { GranularEdit } from './granularEdits.js';

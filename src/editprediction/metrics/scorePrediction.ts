@@ -1,5 +1,5 @@
-import { applyDiffToString } from '../applyDiff.js';
-import type { EditEvent, PredictionScore } from '../schema.js';
+import { applyDiffToString } from '../replay/applyDiff.js';
+import type { EditEvent, PredictionScore } from '../format/schema.js';
 import { bracesDisbalance } from './braces.js';
 import { f1 } from './classification.js';
 import { cursorMetrics } from './cursorMetrics.js';

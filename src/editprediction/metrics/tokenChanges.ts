@@ -1,5 +1,5 @@
-import { rustLines } from '../text.js';
-import { diffSequences } from '../sequenceDiff.js';
+import { rustLines } from '../format/rustStr.js';
+import { diffSequences } from '../replay/sequenceDiff.js';
 import { tokenize } from './tokenize.js';
 
 export interface TokenChanges {

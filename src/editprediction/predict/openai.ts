@@ -1,9 +1,9 @@
-import { extractCursorFromPatch, INLINE_CURSOR_MARKER } from '../cursor.js';
-import { applyDiffWithHunkOffset } from '../applyDiff.js';
+import { extractCursorFromPatch, INLINE_CURSOR_MARKER } from '../format/cursorMarkers.js';
+import { applyDiffWithHunkOffset } from '../replay/applyDiff.js';
 import type { LlmClient, LlmRole } from '../../llm/port.js';
-import type { ActualCursor, Example, Prediction } from '../schema.js';
-import { byteToIndex, indexToByte, utf8Length } from '../text.js';
-import { unifiedDiff } from '../unifiedDiff.js';
+import type { ActualCursor, Example, Prediction } from '../format/schema.js';
+import { byteToIndex, indexToByte, utf8Length } from '../format/rustStr.js';
+import { unifiedDiff } from '../replay/unifiedDiff.js';
 import { excerptLayout } from './excerptLayout.js';
 import type { ExcerptLayout } from './excerptLayout.js';
 import { parseModelReply } from './parseReply.js';

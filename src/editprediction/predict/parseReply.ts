@@ -1,5 +1,5 @@
-import { INLINE_CURSOR_MARKER } from '../cursor.js';
-import { indexToByte, rustTrim } from '../text.js';
+import { INLINE_CURSOR_MARKER } from '../format/cursorMarkers.js';
+import { indexToByte, rustTrim } from '../format/rustStr.js';
 import { EDITABLE_REGION_END, EDITABLE_REGION_START, NO_EDITS } from './prompt.js';
 
 export type ModelReply =

@@ -1,10 +1,10 @@
 import { FormatError } from '../../errors.js';
-import { ACCEPTED_PREDICTION_MARKER } from '../markdown.js';
-import type { EditEvent } from '../schema.js';
-import { matchIndices, rustLines, rustTrim } from '../text.js';
-import { parseDiff, parseDiffLine } from '../udiff.js';
-import type { Hunk } from '../udiff.js';
-import { unifiedDiff } from '../unifiedDiff.js';
+import { ACCEPTED_PREDICTION_MARKER } from '../format/parseExampleMarkdown.js';
+import type { EditEvent } from '../format/schema.js';
+import { matchIndices, rustLines, rustTrim } from '../format/rustStr.js';
+import { parseDiff, parseDiffLine } from './parseDiff.js';
+import type { Hunk } from './parseDiff.js';
+import { unifiedDiff } from './unifiedDiff.js';
 
 /** Reads a repository-relative file of the worktree; `undefined` when it does not exist. */
 export type ReadWorktreeFile = (relativePath: string) => Promise<string | undefined>;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { predictionReversalRatio, reversalOverlap } from '../../../src/editprediction/metrics/reversal.js';
-import type { EditEvent } from '../../../src/editprediction/schema.js';
+import type { EditEvent } from '../../../src/editprediction/format/schema.js';
 
 describe('reversalOverlap (cases from Zed’s reversal tests)', () => {
   const cases: Array<[string, string, string, string, number, number]> = [

@@ -1,10 +1,10 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { decodeCursorExcerpt, extractCursorFromPatch } from '../../../src/editprediction/cursor.js';
+import { decodeCursorExcerpt, extractCursorFromPatch } from '../../../src/editprediction/format/cursorMarkers.js';
 import { prepareExpectedPatches } from '../../../src/editprediction/metrics/expectedPatches.js';
 import { scorePrediction } from '../../../src/editprediction/metrics/scorePrediction.js';
-import { parseExampleText } from '../../../src/editprediction/read.js';
+import { parseExampleText } from '../../../src/editprediction/format/readExamples.js';
 import { CORPUS_DIR } from '../fixtureDir.js';
 
 /** Corpus examples whose expected patches all apply to the example's own cursor excerpt. */

@@ -1,13 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { applyDiffToString } from '../../../src/editprediction/applyDiff.js';
-import { decodeCursorExcerpt } from '../../../src/editprediction/cursor.js';
+import { applyDiffToString } from '../../../src/editprediction/replay/applyDiff.js';
+import { decodeCursorExcerpt } from '../../../src/editprediction/format/cursorMarkers.js';
 import { promptInputsFromSpec, scoreExample } from '../../../src/editprediction/pipeline.js';
 import { createOpenAiProvider } from '../../../src/editprediction/predict/openai.js';
 import { extractEditableRegion } from '../../../src/editprediction/predict/prompt.js';
-import { parseExampleText } from '../../../src/editprediction/read.js';
-import type { Example } from '../../../src/editprediction/schema.js';
+import { parseExampleText } from '../../../src/editprediction/format/readExamples.js';
+import type { Example } from '../../../src/editprediction/format/schema.js';
 import { LlmError } from '../../../src/errors.js';
 import { CORPUS_DIR } from '../fixtureDir.js';
 import { fakeLlm } from './fakeLlm.js';

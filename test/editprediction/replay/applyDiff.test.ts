@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { applyDiffToString, applyDiffWithHunkOffset } from '../../../src/editprediction/replay/applyDiff.js';
+import { FormatError } from '../../../src/errors.js';
+
+const header = '--- a/f\n+++ b/f\n';
+
+describe('applyDiffToString', () => {
+  it('applies a hunk whose context occurs once', () => {
+    expect(applyDiffToString(`${header}@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n`, 'a\nb\nc\n')).toBe('a\nB\nc\n');
+  });
+
+  it('applies hunks in order, each on the text the previous one produced', () => {
+    const diff = `${header}@@ -1 +1 @@\n-one\n+uno\n@@ -3 +3 @@\n-three\n+tres\n`;
+    expect(applyDiffToString(diff, 'one\ntwo\nthree\n')).toBe('uno\ntwo\ntres\n');
+  });
+
+  it('uses the @@ old start line to choose among repeated contexts', () => {
+    const text = 'x\nsame\nx\nsame\n';
+    expect(applyDiffToString(`${header}@@ -4,1 +4,1 @@\n-same\n+changed\n`, text)).toBe('x\nsame\nx\nchanged\n');
+    expect(applyDiffToString(`${header}@@ -2,1 +2,1 @@\n-same\n+changed\n`, text)).toBe('x\nchanged\nx\nsame\n');
+  });
+
+  it("fails with couldn't resolve hunk when repeated context has no usable line number", () => {
+    expect(() => applyDiffToString(`${header}-same\n+changed\n`, 'same\nsame\n')).toThrow(/couldn't resolve hunk: its context matched 2 times/);
+    expect(() => applyDiffToString(`${header}-same\n+changed\n`, 'same\nsame\n')).toThrow(FormatError);
+  });
+
+  it("fails with couldn't resolve hunk when the context is absent", () => {
+    expect(() => applyDiffToString(`${header} nowhere\n+x\n`, 'a\n')).toThrow("couldn't resolve hunk: its context was not found");
+  });
+
+  it('tolerates a missing final newline at end of text (no "No newline" marker)', () => {
+    expect(applyDiffToString(`${header} a\n-b\n+c\n`, 'a\nb')).toBe('a\nc');
+    // An insertion after the phantom newline is clamped before it, as upstream does.
+    expect(applyDiffToString(`${header} a\n+b\n`, 'a')).toBe('ab');
+  });
+
+  it('returns the text unchanged for an empty diff', () => {
+    expect(applyDiffToString('', 'same')).toBe('same');
+  });
+
+  it('reports the byte offset where the first hunk matched', () => {
+    const { text, firstHunkOffset } = applyDiffWithHunkOffset(`${header} b\n-c\n+C\n`, 'é\nb\nc\n');
+    expect(text).toBe('é\nb\nC\n');
+    expect(firstHunkOffset).toBe(3);
+  });
+});

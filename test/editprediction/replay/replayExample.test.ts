@@ -1,0 +1,93 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { replayExample } from '../../../src/editprediction/replay/replayExample.js';
+import { ConfigError, FormatError, SandboxError } from '../../../src/errors.js';
+import { git } from './gitFixture.js';
+import { writeFixtures } from '../fixtureDir.js';
+import { APP_V1, localExample } from './localExample.js';
+
+const REPLAYED = 'import os\nimport sys\n\n\ndef greet(name):\n    return "hello, " + name\n\n\ndef main():\n    print(greet("world"))\n    print(greet("you"))\n';
+
+describe('replayExample on a local repository', () => {
+  it('checks out the revision, applies the uncommitted diff and the edit history, and finds the cursor', async () => {
+    const { example, shas } = await localExample();
+    const cacheDir = await writeFixtures({});
+    const result = await replayExample(example, { cacheDir });
+    expect(result.commit).toBe(shas[0]);
+    expect(result.worktree).toBe(path.join(cacheDir, 'worktrees', 'src-repos', 'demo'));
+    expect(result.cursorPath).toBe('src/app.py');
+    expect(result.cursorFileText).toBe(REPLAYED);
+    // The caret sits at byte column 23: the end of '    print(greet("you"))'.
+    const cursorIndex = REPLAYED.indexOf('    print(greet("you"))') + 23;
+    expect(result.cursorOffset).toBe(Buffer.byteLength(REPLAYED.slice(0, cursorIndex)));
+    expect(result.excerptOffset).toBe(REPLAYED.indexOf('def main():'));
+    // The uncommitted diff is in the worktree; the edit history only in the replayed buffer.
+    expect(await readFile(path.join(result.worktree, 'src/app.py'), 'utf8')).toBe(APP_V1.replace('import os\n', 'import os\nimport sys\n'));
+    expect(result.events.map((event) => [event.path, event.old_path, event.predicted])).toEqual([
+      ['demo/src/app.py', 'demo/src/app.py', false],
+      ['demo/src/app.py', 'demo/src/app.py', true],
+    ]);
+    expect(result.events[0]?.diff).toContain('-    return "hello " + name\n+    return "hello, " + name\n');
+    expect(result.events[1]?.diff).toMatch(/^@@ -8,3 \+8,4 @@\n/);
+  });
+
+  it('accepts a file:// URL and reuses the cached worktree for another revision', async () => {
+    const { example, shas } = await localExample({ fileUrl: true });
+    const cacheDir = await writeFixtures({});
+    await replayExample(example, { cacheDir });
+    const second = await replayExample({ ...example, revision: shas[1] as string, uncommitted_diff: '' }, { cacheDir });
+    expect(second.commit).toBe(shas[1]);
+    expect(await readFile(path.join(second.worktree, 'src/app.py'), 'utf8')).toContain('# added later');
+    expect(await git(second.worktree, ['status', '--porcelain'])).toBe('');
+  });
+
+  it('names the example, file and history line when a hunk context is missing or repeated', async () => {
+    const cacheDir = await writeFixtures({});
+    const missing = await localExample({ parts: { history: '```diff\n--- a/src/app.py\n+++ b/src/app.py\n@@ -1 +1 @@\n-import nothing\n+import x\n```' } });
+    const failure = replayExample(missing.example, { cacheDir });
+    await expect(failure).rejects.toThrow(FormatError);
+    await expect(failure).rejects.toThrow(/^local-demo: edit_history line 3 \(src\/app\.py\): Failed to match context/);
+
+    // An empty context line is "\n", which the 10-line file holds 10 times.
+    const repeated = await localExample({ parts: { history: '```diff\n--- a/src/app.py\n+++ b/src/app.py\n \n+# here?\n```' } });
+    await expect(replayExample(repeated.example, { cacheDir })).rejects.toThrow(/^local-demo: edit_history line 3 \(src\/app\.py\): Context is not unique enough \(found 10 times\)/);
+  });
+
+  it('fails when the cursor excerpt is absent or ambiguous', async () => {
+    const cacheDir = await writeFixtures({});
+    const absent = await localExample({ parts: { cursor: '```src/app.py\ndef nowhere():<|user_cursor|>\n```' } });
+    await expect(replayExample(absent.example, { cacheDir })).rejects.toThrow(/^local-demo: Cursor excerpt did not exist in buffer src\/app\.py/);
+    const ambiguous = await localExample({ parts: { cursor: '```src/app.py\n    print(greet(\n#  ^[CURSOR_POSITION]\n```' } });
+    await expect(replayExample(ambiguous.example, { cacheDir })).rejects.toThrow('local-demo: More than one cursor position match found: the excerpt occurs 2 times in src/app.py');
+  });
+
+  it('fails clearly for a missing cursor file, a bad revision and an uncommitted diff that does not apply', async () => {
+    const cacheDir = await writeFixtures({});
+    const { example } = await localExample();
+    await expect(replayExample({ ...example, cursor_path: 'src/none.py' }, { cacheDir })).rejects.toThrow('local-demo: cursor_path "src/none.py" does not exist in demo');
+    await expect(replayExample({ ...example, revision: 'no-such-rev' }, { cacheDir })).rejects.toThrow(/revision "no-such-rev" is not in /);
+    const bad = replayExample({ ...example, uncommitted_diff: '--- a/src/app.py\n+++ b/src/app.py\n@@ -1 +1 @@\n-absent line\n+x\n' }, { cacheDir });
+    await expect(bad).rejects.toThrow(SandboxError);
+    await expect(bad).rejects.toThrow(/^local-demo: uncommitted_diff does not apply at /);
+  });
+
+  it('never fetches a remote repository that is not in the cache', async () => {
+    const { example } = await localExample();
+    const cacheDir = await writeFixtures({});
+    const remote = replayExample({ ...example, repository_url: 'https://github.com/pallets/flask' }, { cacheDir });
+    await expect(remote).rejects.toThrow(ConfigError);
+    await expect(remote).rejects.toThrow(
+      `https://github.com/pallets/flask: no local clone at ${path.join(cacheDir, 'repos', 'pallets', 'flask')}, and evalflow does not fetch from the network by default.`,
+    );
+  });
+
+  it('uses a pre-cloned remote repository from the cache without touching the network', async () => {
+    const { example, repo, shas } = await localExample();
+    const cacheDir = await writeFixtures({});
+    await git(path.dirname(repo), ['clone', '--quiet', repo, path.join(cacheDir, 'repos', 'octo', 'demo')]);
+    const result = await replayExample({ ...example, repository_url: 'git@github.com:octo/demo.git' }, { cacheDir });
+    expect(result.commit).toBe(shas[0]);
+    expect(result.cursorFileText).toBe(REPLAYED);
+  });
+});
