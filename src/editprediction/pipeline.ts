@@ -55,8 +55,9 @@ export interface ScoreOptions {
 }
 
 /**
- * Score every prediction against all expected patches on the prompt's cursor excerpt (Zed
- * G3) and store one `score` entry per prediction. Fails when `prompt_inputs` is missing or an
+ * Score every prediction against all expected patches on the prompt's cursor excerpt (as Zed's
+ * latest metrics do; see *Metrics* in docs/edit-prediction.md) and store one `score` entry per
+ * prediction. Fails when `prompt_inputs` is missing or an
  * expected patch does not apply to the excerpt ("Expected patch did not apply").
  */
 export function scoreExample(example: Example, options: ScoreOptions = {}): Example {

@@ -14,7 +14,7 @@ export interface CursorExcerpt {
 }
 
 /**
- * Decode a `cursor_position` block (spec 1.6). The inline `<|user_cursor|>` wins; otherwise
+ * Decode a `cursor_position` block (*Cursor markers* in docs/edit-prediction.md). The inline `<|user_cursor|>` wins; otherwise
  * the first line holding `[CURSOR_POSITION]` sits below the cursor line and gives the column
  * with `^` (its byte index) or `<` (the byte index of the line's first non-whitespace
  * character). That line is removed and trailing LFs are stripped; the column is not clamped.
@@ -93,7 +93,7 @@ export interface PatchCursor {
 }
 
 /**
- * Decode the `#…[CURSOR_POSITION]` line of an expected patch (spec 1.7). The offset counts
+ * Decode the `#…[CURSOR_POSITION]` line of an expected patch. The offset counts
  * UTF-8 bytes over the new-side text (added and context lines, each plus LF) of the whole
  * patch, from the start of the line the marker follows; the `#` occupies the diff prefix
  * column, hence the −1. Marker lines are removed; the last one wins.

@@ -3,7 +3,7 @@ import { SPEC_FIELDS } from './schema.js';
 import type { ExampleSpec } from './schema.js';
 
 /**
- * The stable identity of an example: a hash of its spec fields (spec section 2.1) in a
+ * The stable identity of an example: a hash of its spec fields (the ExampleSpec ones) in a
  * canonical JSON form. The name is left out, so the same example read from another file (whose
  * stem becomes its name) keeps its key; pipeline state (`prompt_inputs`, predictions, scores)
  * is left out, so an example keeps its key through `ep predict` and `ep score`. `-o` resume and

@@ -1,10 +1,10 @@
 import type { ExampleSpec, RecentFile } from './schema.js';
 
 /**
- * Write an example in Zed's Markdown format, as `to_markdown` does (spec 1.1): TOML front
+ * Write an example in Zed's Markdown format, as `to_markdown` does: TOML front
  * matter, `# name`, then Reasoning, Uncommitted Diff, Recently Opened/Viewed Files (when
  * set), Edit History (always), Cursor Position (always), Expected Patch (always) and
- * Rejected Patch (when set). Only the spec is written; pipeline state is not. One deliberate
+ * Rejected Patch (when set). Only the spec fields are written; pipeline state is not. One deliberate
  * difference: when a block's content has a line starting with ``` the fence is made longer
  * so the block survives (Zed would write a broken file).
  */

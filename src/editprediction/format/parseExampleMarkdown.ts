@@ -5,7 +5,7 @@ import { scanMarkdownBlocks } from './markdownBlocks.js';
 import type { ExampleSpec, RecentFile } from './schema.js';
 import { rustLines, rustTrim, rustTrimStart } from './rustStr.js';
 
-/** The paragraph that flags the next Edit History block as an accepted prediction (spec 1.5). */
+/** The paragraph that flags the next Edit History block as a prediction the user accepted. */
 export const ACCEPTED_PREDICTION_MARKER = '// User accepted prediction:';
 
 /** Front matter keys; anything else is ignored, and a mismatch ignores the whole block. */
@@ -29,7 +29,8 @@ const SECTION_HEADINGS: Array<[string, Section]> = [
 ];
 
 /**
- * Read an example in Zed's Markdown format (spec 1.1–1.10). `source` names the file in
+ * Read an example in Zed's Markdown format (*Markdown files* in docs/edit-prediction.md).
+ * `source` names the file in
  * errors. The name is the H1 text, or "" when there is none (the caller substitutes the
  * file stem). Broken front matter is ignored, as Zed does; a missing cursor block, an H5/H6
  * heading or an indented code block is an error.
@@ -144,7 +145,7 @@ function applyFrontMatter(spec: ExampleSpec, toml: string): void {
   spec.uncommitted_diff_contains_edit_history = parsed.data.uncommitted_diff_requires_edit_history_rollback;
 }
 
-/** `path` or `path<TAB>offset` per line; a bad offset keeps the path (spec 1.8). */
+/** `path` or `path<TAB>offset` per line (split at the last tab); a bad offset keeps the path. */
 export function parsePathList(text: string): RecentFile[] {
   return rustLines(text)
     .map((line) => rustTrim(line))

@@ -14,7 +14,7 @@ export interface ReadExamplesOptions {
 }
 
 /**
- * Read example inputs as `ep` does (spec 2.3): `.md`, `.json` (one object), `.jsonl` (one
+ * Read example inputs as `ep` does: `.md`, `.json` (one object), `.jsonl` (one
  * object per line) and `-` (stdin, JSONL), in the order given. An empty name becomes the
  * file stem, or `<stem>-<0-based line index>` for JSONL. Errors name the file (and line).
  */

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 
 /**
- * The example format of Zed's `ep` CLI as JSON (spec section 2): the ExampleSpec fields at the
+ * The example format of Zed's `ep` CLI as JSON (*Example fields* in docs/edit-prediction.md):
+ * the ExampleSpec fields at the
  * top level, then the pipeline state (`prompt_inputs`, `prompt`, `predictions`, `score`,
  * `qa`). Field names are Zed's snake_case; objects are loose so fields evalflow does not know
  * (newer or older Zed versions) survive a read → write round trip. `null` is accepted wherever
@@ -49,7 +50,7 @@ export const exampleSpecShape = {
   recently_viewed_files: z.array(RecentFileSchema).default([]),
   uncommitted_diff_contains_edit_history: z.boolean().default(false),
   cursor_path: z.string(),
-  cursor_position: z.string().describe('Excerpt of the cursor file with a cursor marker (spec 1.6).'),
+  cursor_position: z.string().describe('Excerpt of the cursor file with a cursor marker: an inline <|user_cursor|>, or a [CURSOR_POSITION] line below the cursor line.'),
   edit_history: z.string().describe('Unified diff(s), possibly with accepted-prediction markers.'),
   expected_patches: z.array(z.string()).describe('Alternative acceptable patches, may encode a cursor.'),
   rejected_patch: option(z.string()),
@@ -125,7 +126,7 @@ export const PredictionSchema = z.looseObject({
 });
 export type Prediction = z.infer<typeof PredictionSchema>;
 
-/** Zed's G3 `PredictionScore` (serde defaults where Zed has them). */
+/** Zed's `PredictionScore` of its current metrics (serde defaults where Zed has them). */
 export const PredictionScoreSchema = z.looseObject({
   delta_chr_f: z.number(),
   delta_chr_f_true_positives: count.default(0),

@@ -18,7 +18,7 @@ export async function writeJsonl(file: string, examples: Example[], mode: 'appen
   else await writeFile(file, formatJsonl(examples), 'utf8');
 }
 
-/** Characters replaced by `-` in file names (spec 4.1, `ExampleSpec::filename`). */
+/** An example's name as a file name: the characters Zed's `ExampleSpec::filename` replaces become `-`. */
 export function sanitizedFileName(name: string): string {
   return name.replace(/[ :~^?*[\\@{/<>|"]/g, '-');
 }
@@ -29,7 +29,7 @@ export function markdownFileName(example: Example): string {
 }
 
 /**
- * Write one `<sanitized name>.md` per example into `dir` (spec only, as `ep --markdown`).
+ * Write one `<sanitized name>.md` per example into `dir` (spec fields only, as `ep --markdown`).
  * Returns the paths written.
  */
 export async function writeMarkdownDir(dir: string, examples: Example[]): Promise<string[]> {

@@ -3,7 +3,7 @@ import { bag, classify } from './classification.js';
 import type { Classification } from './classification.js';
 
 /**
- * Exact lines (spec 3.3): the bags of changed lines (`+…`/`-…`, prefix and whitespace
+ * Exact lines: the bags of changed lines (`+…`/`-…`, prefix and whitespace
  * included, headers excluded) of the two patches, compared as multisets.
  */
 export function exactLinesMatch(expectedPatch: string, actualPatch: string): Classification {

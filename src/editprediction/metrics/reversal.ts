@@ -6,7 +6,7 @@ import { granularEdits } from './granularEdits.js';
 import type { GranularEdit } from './granularEdits.js';
 
 /**
- * Reversal ratio (spec 3.5): the share of the prediction's edit characters that undo the
+ * Reversal ratio: the share of the prediction's edit characters that undo the
  * user's most recent edit to the cursor file (deleting what the user just typed, or
  * re-typing what the user just deleted). 0 when there is no such edit, when it was an
  * accepted prediction, or when the prediction changes nothing.

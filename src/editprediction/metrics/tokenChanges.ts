@@ -8,7 +8,7 @@ export interface TokenChanges {
 }
 
 /**
- * Inserted and deleted tokens of a patch (spec 3.7): per contiguous block of `-`/`+` lines,
+ * Inserted and deleted tokens of a patch: per contiguous block of `-`/`+` lines,
  * a token-level diff of the old against the new text, so a modified line counts only its
  * changed tokens.
  */

@@ -4,8 +4,8 @@ import { parseDiff } from './parseDiff.js';
 import type { Hunk } from './parseDiff.js';
 
 /**
- * String patch application used in scoring (spec section 5, last paragraph): each hunk's
- * context is searched in the current text; a missing final LF is tolerated at end of text;
+ * String patch application used in scoring (*Patch application* in docs/edit-prediction.md):
+ * each hunk's context is searched in the current text; a missing final LF is tolerated at end of text;
  * several matches are disambiguated by the hunk's old start line; edits apply right to left,
  * and the next hunk sees the updated text. File paths in the diff are ignored.
  */

@@ -17,7 +17,8 @@ export interface ReplayedHistory {
 }
 
 /**
- * Replay an edit history into buffers (spec 5, step 5). Each `--- a/<path>` section opens
+ * Replay an edit history into buffers (step 3 of *Replay* in docs/edit-prediction.md). Each
+ * `--- a/<path>` section opens
  * its buffer (the path may carry the repository name as first component); every hunk's
  * context must occur exactly once in the buffer as it was when the section began; all the
  * section's edits then apply together, and a new path renames the buffer. Sections build on

@@ -1,8 +1,8 @@
 import { rustLines } from '../format/rustStr.js';
 
 /**
- * Unified diff parsing with the exact line rules of Zed's `zeta_prompt::udiff` (spec section
- * 5): hunk header counts are ignored (only the old start line is kept, to disambiguate), a
+ * Unified diff parsing with the exact line rules of Zed's `zeta_prompt::udiff` (*Diff lines*
+ * in docs/edit-prediction.md): hunk header counts are ignored (only the old start line is kept, to disambiguate), a
  * line that is not a header, `@@`, ` `, `-`, `+`, empty or `\ No newline` is "garbage" and
  * ends the current file section, and `\ No newline at end of file` drops the trailing LF of
  * the last line it follows. Hunk offsets here are UTF-16 indices into `hunk.context`.

@@ -16,7 +16,7 @@ export interface ReplayOptions extends WorktreeOptions {
   cwd?: string;
 }
 
-/** The buffer an example describes, rebuilt from its repository (spec section 5). */
+/** The buffer an example describes, rebuilt from its repository (*Replay* in docs/edit-prediction.md). */
 export interface ReplayResult {
   worktree: string;
   commit: string;

@@ -5,7 +5,7 @@ import { sanitizedFileName } from '../format/writeExamples.js';
 import type { Example } from '../format/schema.js';
 
 /**
- * What `ep` leaves behind for a failed example (spec 4.1, unless `--failed skip-no-files`):
+ * What `ep` leaves behind for a failed example (unless `--failed skip-no-files`):
  * `<dir>/failed/<name>.json` (the example in its partial state, pretty JSON),
  * `<dir>/failed/<name>_err.txt` (the error) and a line in `<dir>/failed.jsonl`. Returns the
  * JSON file's path.

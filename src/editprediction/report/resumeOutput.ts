@@ -5,7 +5,7 @@ import { exampleKey } from '../format/exampleKey.js';
 import { ExampleSchema } from '../format/schema.js';
 
 /**
- * `-o` resume (spec 4.1): keep the lines of an existing JSONL output whose example key is one
+ * `-o` resume, as Zed's `ep`: keep the lines of an existing JSONL output whose example key is one
  * of `wanted` (the file is rewritten with just those, in their order) and return those keys,
  * so the caller skips their examples. A missing file resumes nothing. A line that is not an
  * example is an error naming the file and line: evalflow never drops output it cannot read.

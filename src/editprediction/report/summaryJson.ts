@@ -3,7 +3,7 @@ import { asF32 } from '../metrics/float32.js';
 import type { Example, PredictionScore } from '../format/schema.js';
 
 /**
- * Zed's `--summary-json` object (spec 3.8), key for key. Means are over scored predictions;
+ * Zed's `--summary-json` object, key for key. Means are over scored predictions;
  * `?` keys of Zed are left out when not computed (QA and context-coverage keys are never
  * computed by evalflow); `isolated_whitespace_rate` is always written, null when empty.
  */

@@ -15,7 +15,7 @@ async function corpus(name: string) {
   return parseExampleMarkdown(await readFile(path.join(CORPUS_DIR, `${name}.md`), 'utf8'), `${name}.md`);
 }
 
-describe('worked numbers of the spec', () => {
+describe('cursor offsets of Zed corpus examples', () => {
   it('zed--add-eprintln: cursor 355 (end of "        epr"), expected-patch cursor 75', async () => {
     const spec = await corpus('zed--add-eprintln');
     const { excerpt, offset } = decodeCursorExcerpt(spec.cursor_position);
