@@ -1,5 +1,6 @@
 import { FormatError } from '../../errors.js';
-import { byteToIndex, indexToByte, isRustWhitespace, rustLines, utf8Length } from './rustStr.js';
+import { splitLines } from './lineEndings.js';
+import { byteToIndex, indexToByte, isRustWhitespace, utf8Length } from './rustStr.js';
 import { parseDiffLine } from '../replay/parseDiff.js';
 
 /** The inline cursor marker of the Cursor Position block (checked first). */
@@ -14,10 +15,11 @@ export interface CursorExcerpt {
 }
 
 /**
- * Decode a `cursor_position` block (*Cursor markers* in docs/edit-prediction.md). The inline `<|user_cursor|>` wins; otherwise
- * the first line holding `[CURSOR_POSITION]` sits below the cursor line and gives the column
- * with `^` (its byte index) or `<` (the byte index of the line's first non-whitespace
- * character). That line is removed and trailing LFs are stripped; the column is not clamped.
+ * Decode a `cursor_position` block (*Cursor markers* in docs/edit-prediction.md). The inline
+ * `<|user_cursor|>` wins; otherwise the first line holding `[CURSOR_POSITION]` sits below the
+ * cursor line and gives the column with `^` (its byte index) or `<` (the byte index of the
+ * line's first non-whitespace character). That line is removed and trailing LFs are stripped
+ * (only LFs, as Zed: a CRLF excerpt keeps the CR of its last line); the column is not clamped.
  */
 export function decodeCursorExcerpt(cursorPosition: string): CursorExcerpt {
   const inline = cursorPosition.indexOf(INLINE_CURSOR_MARKER);
@@ -56,7 +58,9 @@ export function decodeCursorExcerpt(cursorPosition: string): CursorExcerpt {
 
 /**
  * Encode an excerpt and cursor as a `cursor_position` block with a comment marker line
- * (`set_cursor_excerpt`): `<` when the column is inside the comment prefix, else `^`.
+ * (`set_cursor_excerpt`): `<` when the column is inside the comment prefix, else `^`. The
+ * marker line ends as the cursor line does (CRLF after a CRLF line), so decoding gives the
+ * excerpt back byte for byte.
  */
 export function encodeCursorExcerpt(excerpt: string, offset: number, commentPrefix: string): string {
   const cursorIndex = byteToIndex(excerpt, offset);
@@ -82,7 +86,7 @@ export function encodeCursorExcerpt(excerpt: string, offset: number, commentPref
   let result = excerpt.slice(0, lineEnd);
   if (!result.endsWith('\n')) result += '\n';
   result += markerLine;
-  if (lineEnd < excerpt.length) result += `\n${excerpt.slice(lineEnd)}`;
+  if (lineEnd < excerpt.length) result += `${cursorLine.endsWith('\r\n') ? '\r\n' : '\n'}${excerpt.slice(lineEnd)}`;
   return result;
 }
 
@@ -93,17 +97,18 @@ export interface PatchCursor {
 }
 
 /**
- * Decode the `#…[CURSOR_POSITION]` line of an expected patch. The offset counts
- * UTF-8 bytes over the new-side text (added and context lines, each plus LF) of the whole
- * patch, from the start of the line the marker follows; the `#` occupies the diff prefix
- * column, hence the −1. Marker lines are removed; the last one wins.
+ * Decode the `#…[CURSOR_POSITION]` line of an expected patch. The offset counts UTF-8 bytes
+ * over the new-side text (added and context lines, each plus LF, a CRLF line's CR included)
+ * of the whole patch, from the start of the line the marker follows; the `#` occupies the diff
+ * prefix column, hence the −1. Marker lines are removed; the last one wins; every other byte
+ * of the patch is kept.
  */
 export function extractCursorFromPatch(patch: string): PatchCursor {
   const kept: string[] = [];
   let cursorOffset: number | undefined;
   let lineStart = 0;
   let previousLineStart = 0;
-  for (const line of rustLines(patch)) {
+  for (const line of splitLines(patch)) {
     const parsed = parseDiffLine(line);
     if (parsed.kind === 'garbage' && isCursorMarkerLine(parsed.text)) {
       const caret = parsed.text.indexOf('^');
@@ -125,11 +130,12 @@ export function extractCursorFromPatch(patch: string): PatchCursor {
 /**
  * Encode a cursor into a clean patch: existing marker lines are dropped first (idempotent),
  * then `#` + spaces + `^[CURSOR_POSITION]` goes after the first added line containing the
- * offset. A cursor that falls only on context lines is not encoded.
+ * offset (ending in CRLF when that line does). A cursor that falls only on context lines is
+ * not encoded.
  */
 export function encodeCursorInPatch(patch: string, cursorOffset: number | undefined): string {
   if (cursorOffset === undefined) return patch;
-  const lines = rustLines(patch).filter((line) => {
+  const lines = splitLines(patch).filter((line) => {
     const parsed = parseDiffLine(line);
     return !(parsed.kind === 'garbage' && isCursorMarkerLine(parsed.text));
   });
@@ -142,7 +148,7 @@ export function encodeCursorInPatch(patch: string, cursorOffset: number | undefi
     if (parsed.kind !== 'addition' && parsed.kind !== 'context') continue;
     const length = utf8Length(parsed.text);
     if (!placed && parsed.kind === 'addition' && cursorOffset >= lineStart && cursorOffset <= lineStart + length) {
-      out.push(`#${' '.repeat(cursorOffset - lineStart)}^${CURSOR_POSITION_MARKER}`);
+      out.push(`#${' '.repeat(cursorOffset - lineStart)}^${CURSOR_POSITION_MARKER}${line.endsWith('\r') ? '\r' : ''}`);
       placed = true;
     }
     lineStart += length + 1;

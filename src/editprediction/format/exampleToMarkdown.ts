@@ -1,74 +1,85 @@
+import { isCrlfThroughout } from './lineEndings.js';
 import type { ExampleSpec, RecentFile } from './schema.js';
 
 /**
- * Write an example in Zed's Markdown format, as `to_markdown` does: TOML front
- * matter, `# name`, then Reasoning, Uncommitted Diff, Recently Opened/Viewed Files (when
- * set), Edit History (always), Cursor Position (always), Expected Patch (always) and
- * Rejected Patch (when set). Only the spec fields are written; pipeline state is not. One deliberate
- * difference: when a block's content has a line starting with ``` the fence is made longer
- * so the block survives (Zed would write a broken file).
+ * Write an example in Zed's Markdown format, as `to_markdown` does: TOML front matter,
+ * `# name`, then Reasoning, Uncommitted Diff, Recently Opened/Viewed Files (when set), Edit
+ * History (always), Cursor Position (always), Expected Patch (always) and Rejected Patch (when
+ * set). Only the spec fields are written; pipeline state is not. Block texts are written byte
+ * for byte. The file's own lines end in LF, or in CRLF when every line of every block does (so
+ * a CRLF file reads and writes back identically). One deliberate difference: when a block's
+ * content has a line starting with ``` the fence is made longer so the block survives (Zed
+ * would write a broken file).
  */
 export function exampleToMarkdown(spec: ExampleSpec): string {
-  let markdown = '+++\n';
-  markdown += frontMatter(spec);
-  markdown += '+++\n\n';
-  markdown += `# ${spec.name}\n\n`;
+  const nl = markdownLineEnding(spec);
+  let markdown = `+++${nl}`;
+  markdown += frontMatter(spec, nl);
+  markdown += `+++${nl}${nl}`;
+  markdown += `# ${spec.name}${nl}${nl}`;
 
   if (spec.reasoning !== undefined && spec.reasoning !== null) {
-    markdown += '## Reasoning\n\n';
+    markdown += `## Reasoning${nl}${nl}`;
     markdown += spec.reasoning;
-    if (!markdown.endsWith('\n')) markdown += '\n';
-    markdown += '\n';
+    if (!markdown.endsWith('\n')) markdown += nl;
+    markdown += nl;
   }
   if (spec.uncommitted_diff !== '') {
-    markdown += '## Uncommitted Diff\n\n';
-    markdown = codeBlock(markdown, 'diff', spec.uncommitted_diff);
+    markdown += `## Uncommitted Diff${nl}${nl}`;
+    markdown = codeBlock(markdown, 'diff', spec.uncommitted_diff, nl);
   }
-  markdown = pathList(markdown, 'Recently Opened Files', spec.recently_opened_files);
-  markdown = pathList(markdown, 'Recently Viewed Files', spec.recently_viewed_files);
+  markdown = pathList(markdown, 'Recently Opened Files', spec.recently_opened_files, nl);
+  markdown = pathList(markdown, 'Recently Viewed Files', spec.recently_viewed_files, nl);
 
-  markdown += '## Edit History\n\n';
-  if (spec.edit_history === '') markdown += '(No edit history)\n\n';
-  else markdown = codeBlock(markdown, 'diff', spec.edit_history);
+  markdown += `## Edit History${nl}${nl}`;
+  if (spec.edit_history === '') markdown += `(No edit history)${nl}${nl}`;
+  else markdown = codeBlock(markdown, 'diff', spec.edit_history, nl);
 
-  markdown += '## Cursor Position\n\n';
-  markdown = codeBlock(markdown, spec.cursor_path, spec.cursor_position);
+  markdown += `## Cursor Position${nl}${nl}`;
+  markdown = codeBlock(markdown, spec.cursor_path, spec.cursor_position, nl);
 
-  markdown += '## Expected Patch\n\n';
-  for (const patch of spec.expected_patches) markdown = codeBlock(markdown, 'diff', patch);
+  markdown += `## Expected Patch${nl}${nl}`;
+  for (const patch of spec.expected_patches) markdown = codeBlock(markdown, 'diff', patch, nl);
 
   if (spec.rejected_patch !== undefined && spec.rejected_patch !== null) {
-    markdown += '## Rejected Patch\n\n';
-    markdown = codeBlock(markdown, 'diff', spec.rejected_patch);
+    markdown += `## Rejected Patch${nl}${nl}`;
+    markdown = codeBlock(markdown, 'diff', spec.rejected_patch, nl);
   }
   return markdown;
 }
 
-function codeBlock(markdown: string, info: string, content: string): string {
-  const longestRun = Math.max(2, ...Array.from(content.matchAll(/^ {0,3}(`{3,})/gm), (match) => (match[1] as string).length));
-  const fence = '`'.repeat(longestRun + 1);
-  let out = `${markdown}${fence}${info}\n${content}`;
-  if (!out.endsWith('\n')) out += '\n';
-  return `${out}${fence}\n\n`;
+/** CRLF when the block texts have line ends and every one is a CRLF; LF otherwise (as Zed). */
+function markdownLineEnding(spec: ExampleSpec): '\n' | '\r\n' {
+  const blocks = [spec.uncommitted_diff, spec.edit_history, spec.cursor_position, ...spec.expected_patches, spec.rejected_patch ?? ''];
+  const withLines = blocks.filter((block) => block.includes('\n'));
+  return withLines.length > 0 && withLines.every(isCrlfThroughout) ? '\r\n' : '\n';
 }
 
-function pathList(markdown: string, heading: string, files: RecentFile[]): string {
+function codeBlock(markdown: string, info: string, content: string, nl: string): string {
+  const longestRun = Math.max(2, ...Array.from(content.matchAll(/^ {0,3}(`{3,})/gm), (match) => (match[1] as string).length));
+  const fence = '`'.repeat(longestRun + 1);
+  let out = `${markdown}${fence}${info}${nl}${content}`;
+  if (!out.endsWith('\n')) out += nl;
+  return `${out}${fence}${nl}${nl}`;
+}
+
+function pathList(markdown: string, heading: string, files: RecentFile[], nl: string): string {
   if (files.length === 0) return markdown;
-  let out = `${markdown}## ${heading}\n\n\`\`\`\n`;
+  let out = `${markdown}## ${heading}${nl}${nl}\`\`\`${nl}`;
   for (const file of files) {
     out += file.path;
     if (file.cursor_position !== undefined && file.cursor_position !== null) out += `\t${file.cursor_position}`;
-    out += '\n';
+    out += nl;
   }
-  return `${out}\`\`\`\n\n`;
+  return `${out}\`\`\`${nl}${nl}`;
 }
 
 /** TOML as toml-rs `to_string_pretty` lays it out for these four keys. */
-function frontMatter(spec: ExampleSpec): string {
-  let toml = `repository_url = ${tomlString(spec.repository_url)}\n`;
-  toml += `revision = ${tomlString(spec.revision)}\n`;
-  if (spec.tags.length > 0) toml += `tags = [\n${spec.tags.map((tag) => `    ${tomlString(tag)},\n`).join('')}]\n`;
-  if (spec.uncommitted_diff_contains_edit_history) toml += 'uncommitted_diff_requires_edit_history_rollback = true\n';
+function frontMatter(spec: ExampleSpec, nl: string): string {
+  let toml = `repository_url = ${tomlString(spec.repository_url)}${nl}`;
+  toml += `revision = ${tomlString(spec.revision)}${nl}`;
+  if (spec.tags.length > 0) toml += `tags = [${nl}${spec.tags.map((tag) => `    ${tomlString(tag)},${nl}`).join('')}]${nl}`;
+  if (spec.uncommitted_diff_contains_edit_history) toml += `uncommitted_diff_requires_edit_history_rollback = true${nl}`;
   return toml;
 }
 

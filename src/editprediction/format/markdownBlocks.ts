@@ -1,3 +1,5 @@
+import { withoutCr } from './lineEndings.js';
+
 /**
  * A small block-level Markdown scanner, faithful to CommonMark for what the `ep` example
  * format needs: ATX and setext headings, paragraphs, fenced code blocks (``` or ~~~, any
@@ -9,6 +11,11 @@
  * inline markup is not parsed (heading and paragraph text is the raw text with backslash
  * escapes resolved, lines joined without a separator as pulldown-cmark's soft breaks are);
  * link reference definitions are treated as paragraphs; entities are not decoded.
+ *
+ * Line endings: lines end at LF, and a line's structure (fence, heading, blank) is read
+ * without the CR of a CRLF line, so CRLF files parse as LF ones do; a fenced block's content
+ * keeps every byte, CRs included (pulldown-cmark turns a CRLF there into LF). A lone CR does
+ * not end a line.
  */
 export type MarkdownBlock =
   | { kind: 'heading'; level: number; text: string; line: number }
@@ -23,7 +30,7 @@ export type MarkdownBlock =
 export function scanMarkdownBlocks(text: string, firstLine = 1): MarkdownBlock[] {
   const rawLines = text.split('\n');
   if (rawLines[rawLines.length - 1] === '') rawLines.pop();
-  const lines = rawLines.map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line));
+  const lines = rawLines.map(withoutCr);
   const blocks: MarkdownBlock[] = [];
   let paragraph: { lines: string[]; line: number } | undefined;
   let container: { kind: 'list' | 'quote'; blankSeen: boolean } | undefined;

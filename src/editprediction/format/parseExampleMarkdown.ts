@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { FormatError } from '../../errors.js';
 import { scanMarkdownBlocks } from './markdownBlocks.js';
 import type { ExampleSpec, RecentFile } from './schema.js';
-import { rustLines, rustTrim, rustTrimStart } from './rustStr.js';
+import { splitLines } from './lineEndings.js';
+import { rustTrim, rustTrimStart } from './rustStr.js';
 
 /** The paragraph that flags the next Edit History block as a prediction the user accepted. */
 export const ACCEPTED_PREDICTION_MARKER = '// User accepted prediction:';
@@ -30,10 +31,10 @@ const SECTION_HEADINGS: Array<[string, Section]> = [
 
 /**
  * Read an example in Zed's Markdown format (*Markdown files* in docs/edit-prediction.md).
- * `source` names the file in
- * errors. The name is the H1 text, or "" when there is none (the caller substitutes the
- * file stem). Broken front matter is ignored, as Zed does; a missing cursor block, an H5/H6
- * heading or an indented code block is an error.
+ * `source` names the file in errors. The name is the H1 text, or "" when there is none (the
+ * caller substitutes the file stem). Broken front matter is ignored, as Zed does; a missing
+ * cursor block, an H5/H6 heading or an indented code block is an error. Block texts keep their
+ * bytes, CRs included (Zed's Markdown parser turns a CRLF inside a block into LF).
  */
 export function parseExampleMarkdown(markdown: string, source: string): ExampleSpec {
   const spec: ExampleSpec = {
@@ -58,12 +59,14 @@ export function parseExampleMarkdown(markdown: string, source: string): ExampleS
 
   let body = markdown;
   let firstLine = 1;
-  if (markdown.startsWith('+++\n')) {
-    const rest = markdown.slice(4);
-    const close = rest.indexOf('+++\n');
-    if (close !== -1) {
-      applyFrontMatter(spec, rest.slice(0, close));
-      const after = rest.slice(close + 4);
+  // Zed knows only `+++` LF; a CRLF file (`+++` CRLF) is read the same way.
+  const open = /^\+\+\+\r?\n/.exec(markdown);
+  if (open) {
+    const rest = markdown.slice(open[0].length);
+    const close = /\+\+\+\r?\n/.exec(rest);
+    if (close) {
+      applyFrontMatter(spec, rest.slice(0, close.index));
+      const after = rest.slice(close.index + close[0].length);
       body = rustTrimStart(after);
       const consumed = markdown.length - body.length;
       firstLine = 1 + countNewlines(markdown.slice(0, consumed));
@@ -147,7 +150,7 @@ function applyFrontMatter(spec: ExampleSpec, toml: string): void {
 
 /** `path` or `path<TAB>offset` per line (split at the last tab); a bad offset keeps the path. */
 export function parsePathList(text: string): RecentFile[] {
-  return rustLines(text)
+  return splitLines(text)
     .map((line) => rustTrim(line))
     .filter((line) => line !== '')
     .map((line) => {

@@ -28,17 +28,6 @@ export function indexToByte(text: string, index: number): number {
   return utf8Length(text.slice(0, index));
 }
 
-/**
- * Rust `str::lines`: split on `\n`, drop one trailing `\r` from each line, and yield no final
- * empty line when the text ends with a newline.
- */
-export function rustLines(text: string): string[] {
-  if (text === '') return [];
-  const parts = text.split('\n');
-  if (parts[parts.length - 1] === '') parts.pop();
-  return parts.map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line));
-}
-
 /** Rust `char::is_whitespace` (the Unicode White_Space property). */
 export function isRustWhitespace(char: string): boolean {
   return /^\p{White_Space}$/u.test(char);

@@ -1,6 +1,6 @@
 import { applyDiffToString } from '../replay/applyDiff.js';
 import type { EditEvent } from '../format/schema.js';
-import { rustLines } from '../format/rustStr.js';
+import { splitLines } from '../format/lineEndings.js';
 import { filterHunksByExcerpt, formatHistoryHunk, parseHistoryHunks, reverseDiff } from './historyHunks.js';
 import { granularEdits } from './granularEdits.js';
 import type { GranularEdit } from './granularEdits.js';
@@ -68,7 +68,7 @@ export function reversalOverlap(original: string, current: string, predicted: st
 
 /** The excerpt before the user's last edit, using only the diff lines inside the excerpt. */
 function rollBackInExcerpt(diff: string, excerpt: string, excerptStartRow: number): string {
-  const rowCount = Math.max(rustLines(excerpt).length, 1);
+  const rowCount = Math.max(splitLines(excerpt).length, 1);
   const filtered = filterHunksByExcerpt(diff, excerptStartRow, rowCount);
   if (filtered === '') return excerpt;
   try {

@@ -7,7 +7,7 @@ const BYTES_PER_TOKEN = 3;
 const CURSOR_EXCERPT_TOKENS = 8192;
 
 interface Lines {
-  /** Byte length of each line, without its LF. */
+  /** Byte length of each line, without its line end (LF, or the CRLF of a CRLF line). */
   lengths: number[];
   /** Byte offset where each line starts. */
   starts: number[];
@@ -18,7 +18,7 @@ interface Lines {
 export interface CursorExcerptWindow {
   startRow: number;
   endRow: number;
-  /** Byte range of the excerpt in the file (from the start of `startRow` to the end of `endRow`, LF excluded). */
+  /** Byte range of the excerpt in the file (from the start of `startRow` to the end of `endRow`, its line end excluded). */
   range: ByteRange;
   cursorOffsetInExcerpt: number;
 }
@@ -26,6 +26,7 @@ export interface CursorExcerptWindow {
 /**
  * Zed's `compute_cursor_excerpt`: the largest line-wise symmetric region around the cursor's
  * row within an 8192-token budget, growing one line down then one line up. Offsets are bytes.
+ * A CRLF counts as the line end, as LF does, so a CRLF file gets the rows its LF twin gets.
  */
 export function computeCursorExcerpt(text: string, cursorOffset: number): CursorExcerptWindow {
   const lines = lineTable(text);
@@ -71,13 +72,17 @@ export function computeExcerptRanges(excerpt: string, cursorOffset: number): Rec
 }
 
 function lineTable(text: string): Lines {
-  const lengths = text.split('\n').map(utf8Length);
+  const lengths: number[] = [];
   const starts: number[] = [];
   let at = 0;
-  for (const length of lengths) {
+  const lines = text.split('\n');
+  lines.forEach((line, index) => {
+    const length = utf8Length(line);
+    const crlf = index < lines.length - 1 && line.endsWith('\r');
     starts.push(at);
+    lengths.push(crlf ? length - 1 : length);
     at += length + 1;
-  }
+  });
   return { lengths, starts, total: utf8Length(text) };
 }
 

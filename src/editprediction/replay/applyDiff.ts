@@ -40,23 +40,29 @@ export function applyDiffWithHunkOffset(diff: string, text: string): { text: str
 /**
  * All offsets where the hunk's context occurs. When there is none and the context ends with
  * LF, retry without it, accepting only a match that ends exactly at end of text (a diff that
- * lacks `\ No newline at end of file`); the hunk is then trimmed and its edits clamped.
+ * lacks `\ No newline at end of file`); the hunk is then trimmed and its edits clamped. The
+ * missing line end may also be a whole CRLF (a CRLF text cut at the end of a line, as the
+ * prompt's cursor excerpt is), in which case an edit ending in CRLF loses both bytes.
  */
 export function findContextCandidates(text: string, hunk: Hunk): number[] {
   const exact = matchIndices(text, hunk.context);
   if (exact.length > 0 || !hunk.context.endsWith('\n')) return exact;
-  const trimmed = hunk.context.slice(0, -1);
-  if (trimmed === '') return [];
-  const atEnd = matchIndices(text, trimmed).filter((offset) => offset + trimmed.length === text.length);
-  if (atEnd.length === 0) return [];
-  hunk.context = trimmed;
-  for (const edit of hunk.edits) {
-    const touchedPhantom = edit.end > trimmed.length;
-    edit.start = Math.min(edit.start, trimmed.length);
-    edit.end = Math.min(edit.end, trimmed.length);
-    if (touchedPhantom && edit.text.endsWith('\n')) edit.text = edit.text.slice(0, -1);
+  const endings = hunk.context.endsWith('\r\n') ? ['\n', '\r\n'] : ['\n'];
+  for (const ending of endings) {
+    const trimmed = hunk.context.slice(0, -ending.length);
+    if (trimmed === '') return [];
+    const atEnd = matchIndices(text, trimmed).filter((offset) => offset + trimmed.length === text.length);
+    if (atEnd.length === 0) continue;
+    hunk.context = trimmed;
+    for (const edit of hunk.edits) {
+      const touchedPhantom = edit.end > trimmed.length;
+      edit.start = Math.min(edit.start, trimmed.length);
+      edit.end = Math.min(edit.end, trimmed.length);
+      if (touchedPhantom && edit.text.endsWith(ending)) edit.text = edit.text.slice(0, -ending.length);
+    }
+    return atEnd;
   }
-  return atEnd;
+  return [];
 }
 
 function disambiguateByLineNumber(candidates: number[], startLine: number | undefined, text: string): number | undefined {

@@ -1,7 +1,8 @@
 import { FormatError } from '../../errors.js';
 import { ACCEPTED_PREDICTION_MARKER } from '../format/parseExampleMarkdown.js';
 import type { EditEvent } from '../format/schema.js';
-import { matchIndices, rustLines, rustTrim } from '../format/rustStr.js';
+import { splitLines } from '../format/lineEndings.js';
+import { matchIndices, rustTrim } from '../format/rustStr.js';
 import { parseDiff, parseDiffLine } from './parseDiff.js';
 import type { Hunk } from './parseDiff.js';
 import { unifiedDiff } from './unifiedDiff.js';
@@ -104,7 +105,7 @@ function locateHunk(text: string, hunk: Hunk, example: string, path: string): nu
 
 /** For each `--- ` file section in order, whether the accepted-prediction marker precedes it. */
 function acceptedSections(history: string): boolean[] {
-  const lines = rustLines(history);
+  const lines = splitLines(history);
   const flags: boolean[] = [];
   lines.forEach((line, index) => {
     if (parseDiffLine(line).kind === 'oldPath') flags.push(index > 0 && rustTrim(lines[index - 1] as string) === ACCEPTED_PREDICTION_MARKER);

@@ -1,11 +1,13 @@
-import { rustLines } from '../format/rustStr.js';
+import { splitLines, withoutCr } from '../format/lineEndings.js';
 
 /**
- * Unified diff parsing with the exact line rules of Zed's `zeta_prompt::udiff` (*Diff lines*
- * in docs/edit-prediction.md): hunk header counts are ignored (only the old start line is kept, to disambiguate), a
- * line that is not a header, `@@`, ` `, `-`, `+`, empty or `\ No newline` is "garbage" and
- * ends the current file section, and `\ No newline at end of file` drops the trailing LF of
- * the last line it follows. Hunk offsets here are UTF-16 indices into `hunk.context`.
+ * Unified diff parsing with the line rules of Zed's `zeta_prompt::udiff` (*Diff lines* in
+ * docs/edit-prediction.md): hunk header counts are ignored (only the old start line is kept,
+ * to disambiguate), a line that is not a header, `@@`, ` `, `-`, `+`, empty or `\ No newline`
+ * is "garbage" and ends the current file section, and `\ No newline at end of file` drops the
+ * trailing LF of the last line it follows. Lines are split at LF only: the CR of a CRLF line
+ * is part of the line's text, so a CRLF diff finds and writes CRLF lines (Zed, which splits
+ * with `str::lines`, drops it). Hunk offsets here are UTF-16 indices into `hunk.context`.
  */
 
 export interface HunkLocation {
@@ -49,21 +51,26 @@ export type DiffEvent =
   | { kind: 'hunk'; path: string; hunk: Hunk; status: FileStatus }
   | { kind: 'fileEnd'; oldPath: string; newPath: string; renamedTo: string | undefined };
 
-/** Classify one diff line (already split by {@link rustLines}). */
+/**
+ * Classify one diff line (already split by {@link splitLines}). Headers, `@@` and
+ * `\ No newline` lines are recognised without the CR of a CRLF line; context, deleted and
+ * added lines keep it in their text, and a line that is only that CR is an empty context line.
+ */
 export function parseDiffLine(line: string): DiffLine {
-  if (line.startsWith('\\ No newline')) return { kind: 'noNewline' };
-  const oldHeader = line.startsWith('---') ? eatRequiredWhitespace(line.slice(3)) : undefined;
+  const bare = withoutCr(line);
+  if (bare.startsWith('\\ No newline')) return { kind: 'noNewline' };
+  const oldHeader = bare.startsWith('---') ? eatRequiredWhitespace(bare.slice(3)) : undefined;
   if (oldHeader !== undefined) return { kind: 'oldPath', path: parseHeaderPath('a/', oldHeader) };
-  const newHeader = line.startsWith('+++') ? eatRequiredWhitespace(line.slice(3)) : undefined;
+  const newHeader = bare.startsWith('+++') ? eatRequiredWhitespace(bare.slice(3)) : undefined;
   if (newHeader !== undefined) return { kind: 'newPath', path: parseHeaderPath('b/', newHeader) };
-  const hunkHeader = line.startsWith('@@') ? eatRequiredWhitespace(line.slice(2)) : undefined;
+  const hunkHeader = bare.startsWith('@@') ? eatRequiredWhitespace(bare.slice(2)) : undefined;
   if (hunkHeader !== undefined) {
     if (hunkHeader.startsWith('...')) return { kind: 'hunkHeader', location: undefined };
     const location = parseHunkLocation(hunkHeader);
     return location ? { kind: 'hunkHeader', location } : { kind: 'garbage', text: line };
   }
   if (line.startsWith('-')) return { kind: 'deletion', text: line.slice(1) };
-  if (line === '') return { kind: 'context', text: '' };
+  if (bare === '') return { kind: 'context', text: line };
   if (line.startsWith(' ')) return { kind: 'context', text: line.slice(1) };
   if (line.startsWith('+')) return { kind: 'addition', text: line.slice(1) };
   return { kind: 'garbage', text: line };
@@ -98,7 +105,7 @@ export function parseDiff(diff: string): DiffEvent[] {
     file = undefined;
   };
 
-  const lines = rustLines(diff);
+  const lines = splitLines(diff);
   for (let index = 0; index < lines.length; index += 1) {
     const parsed = parseDiffLine(lines[index] as string);
     if (parsed.kind === 'oldPath' || parsed.kind === 'garbage') {
@@ -167,7 +174,7 @@ export function parseDiff(diff: string): DiffEvent[] {
 export function stripDiffPathPrefix(diff: string, prefix: string): string {
   if (prefix === '') return diff;
   const withSlash = `${prefix}/`;
-  const lines = rustLines(diff);
+  const lines = splitLines(diff);
   const needsRewrite = lines.some((line) => {
     const parsed = parseDiffLine(line);
     return (parsed.kind === 'oldPath' || parsed.kind === 'newPath') && parsed.path.startsWith(withSlash);
@@ -177,8 +184,9 @@ export function stripDiffPathPrefix(diff: string, prefix: string): string {
     .map((line) => {
       const parsed = parseDiffLine(line);
       const strip = (path: string) => (path.startsWith(withSlash) ? path.slice(withSlash.length) : path);
-      if (parsed.kind === 'oldPath') return `--- a/${strip(parsed.path)}\n`;
-      if (parsed.kind === 'newPath') return `+++ b/${strip(parsed.path)}\n`;
+      const cr = line.endsWith('\r') ? '\r' : '';
+      if (parsed.kind === 'oldPath') return `--- a/${strip(parsed.path)}${cr}\n`;
+      if (parsed.kind === 'newPath') return `+++ b/${strip(parsed.path)}${cr}\n`;
       return `${line}\n`;
     })
     .join('');

@@ -2,19 +2,27 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { FormatError, SandboxError } from '../../errors.js';
 import { decodeCursorExcerpt } from '../format/cursorMarkers.js';
+import type { CursorExcerpt } from '../format/cursorMarkers.js';
+import { normalizeLineEndings } from '../format/lineEndings.js';
+import type { EditEvent, ExampleSpec } from '../format/schema.js';
 import { replayEditHistory } from './editHistory.js';
 import { runGit } from './git.js';
+import { locateCursor } from './locateCursor.js';
+import { stripDiffPathPrefix } from './parseDiff.js';
 import { parseRepositoryUrl } from './repositoryLocation.js';
 import { prepareWorktree } from './worktree.js';
 import type { WorktreeOptions } from './worktree.js';
-import type { EditEvent, ExampleSpec } from '../format/schema.js';
-import { byteToIndex, indexToByte, matchIndices } from '../format/rustStr.js';
-import { stripDiffPathPrefix } from './parseDiff.js';
 
 export interface ReplayOptions extends WorktreeOptions {
   /** Relative local repository paths resolve against this directory (default: process cwd). */
   cwd?: string;
 }
+
+/**
+ * How the repository's files were read: `asIs`, their bytes; `normalized`, with every CRLF and
+ * lone CR as LF, as Zed's editor buffers hold them (only when the example matches no other way).
+ */
+export type ReplayLineEndings = 'asIs' | 'normalized';
 
 /** The buffer an example describes, rebuilt from its repository (*Replay* in docs/edit-prediction.md). */
 export interface ReplayResult {
@@ -22,7 +30,7 @@ export interface ReplayResult {
   commit: string;
   /** Repository-relative path of the cursor file as found in the worktree. */
   cursorPath: string;
-  /** Full text of the cursor file after the uncommitted diff and the edit history (LF line ends). */
+  /** Full text of the cursor file after the uncommitted diff and the edit history, line endings as `lineEndings` says. */
   cursorFileText: string;
   /** UTF-8 byte offset of the cursor in `cursorFileText`. */
   cursorOffset: number;
@@ -31,17 +39,27 @@ export interface ReplayResult {
   excerptOffset: number;
   /** Edit history events, one per edited file section, in order. */
   events: EditEvent[];
+  lineEndings: ReplayLineEndings;
 }
 
 /**
  * Rebuild the example's buffer: the repository at `revision` in a cached worktree, then the
  * uncommitted diff (`git apply`), then the edit history replayed in memory, then the cursor
- * excerpt located exactly once in the cursor file. Every failure names the example and step.
+ * excerpt located exactly once in the cursor file. Files are read byte for byte; when the
+ * example does not match them and one of them has CRs, the history and cursor are tried once
+ * more on the files with their line endings normalised to LF (what an example captured by
+ * Zed, whose buffers are LF, was written against). Every failure names the example and step.
  */
 export async function replayExample(spec: ExampleSpec, options: ReplayOptions): Promise<ReplayResult> {
   const name = spec.name || spec.cursor_path;
   const location = parseRepositoryUrl(spec.repository_url, options.cwd ?? process.cwd());
   if (spec.revision.trim() === '') throw new FormatError(`${name}: revision: expected a git revision, found an empty string`);
+  let decoded: CursorExcerpt;
+  try {
+    decoded = decodeCursorExcerpt(spec.cursor_position);
+  } catch (error) {
+    throw new FormatError(`${name}: ${(error as Error).message}`, undefined, { cause: error });
+  }
   const prepared = await prepareWorktree(location, spec.revision, options);
 
   if (spec.uncommitted_diff !== '') {
@@ -53,37 +71,39 @@ export async function replayExample(spec: ExampleSpec, options: ReplayOptions): 
     }
   }
 
-  const readWorktreeFile = async (relative: string): Promise<string | undefined> => {
-    const absolute = path.resolve(prepared.worktree, relative);
-    if (!absolute.startsWith(`${prepared.worktree}${path.sep}`)) return undefined;
-    try {
-      // Zed's buffers hold LF line endings whatever the file uses.
-      return (await readFile(absolute, 'utf8')).replace(/\r\n/g, '\n');
-    } catch {
-      return undefined;
-    }
+  let sawCarriageReturn = false;
+  const rebuild = async (lineEndings: ReplayLineEndings) => {
+    const readWorktreeFile = async (relative: string): Promise<string | undefined> => {
+      const absolute = path.resolve(prepared.worktree, relative);
+      if (!absolute.startsWith(`${prepared.worktree}${path.sep}`)) return undefined;
+      let content: string;
+      try {
+        content = await readFile(absolute, 'utf8');
+      } catch {
+        return undefined;
+      }
+      if (content.includes('\r')) sawCarriageReturn = true;
+      return lineEndings === 'normalized' ? normalizeLineEndings(content) : content;
+    };
+    const history = await replayEditHistory(spec.edit_history, location.name, readWorktreeFile, name);
+    const { cursorPath, text } = await openCursorFile(spec.cursor_path, location.name, history.buffers, readWorktreeFile, name, spec.revision);
+    const { excerptOffset, cursorOffset } = locateCursor(text, decoded, cursorPath, name);
+    return { cursorPath, cursorFileText: text, cursorOffset, excerptOffset, events: history.events, lineEndings };
   };
-  const history = await replayEditHistory(spec.edit_history, location.name, readWorktreeFile, name);
 
-  const { cursorPath, text } = await openCursorFile(spec.cursor_path, location.name, history.buffers, readWorktreeFile, name, spec.revision);
-  let decoded: { excerpt: string; offset: number };
+  let rebuilt: Awaited<ReturnType<typeof rebuild>>;
   try {
-    decoded = decodeCursorExcerpt(spec.cursor_position);
+    rebuilt = await rebuild('asIs');
   } catch (error) {
-    throw new FormatError(`${name}: ${(error as Error).message}`, undefined, { cause: error });
+    if (!(error instanceof FormatError) || !sawCarriageReturn) throw error;
+    try {
+      rebuilt = await rebuild('normalized');
+    } catch {
+      // Normalising did not help either: the error about the files as they are is the one to fix.
+      throw error;
+    }
   }
-  const { excerpt, offset } = decoded;
-  const matches = matchIndices(text, excerpt);
-  if (matches.length === 0) {
-    throw new FormatError(`${name}: Cursor excerpt did not exist in buffer ${cursorPath} (after the edit history); the excerpt was:\n${excerpt}`);
-  }
-  if (matches.length > 1) {
-    throw new FormatError(`${name}: More than one cursor position match found: the excerpt occurs ${matches.length} times in ${cursorPath}; include more lines around the cursor`);
-  }
-  const excerptOffset = indexToByte(text, matches[0] as number);
-  // Keep the cursor on a character boundary even when an unclamped `<` column spills over.
-  const cursorOffset = indexToByte(text, byteToIndex(text, excerptOffset + offset));
-  return { worktree: prepared.worktree, commit: prepared.commit, cursorPath, cursorFileText: text, cursorOffset, excerpt, excerptOffset, events: history.events };
+  return { worktree: prepared.worktree, commit: prepared.commit, excerpt: decoded.excerpt, ...rebuilt };
 }
 
 async function openCursorFile(

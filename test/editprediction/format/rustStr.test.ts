@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { byteToIndex, indexToByte, matchIndices, rustLines, utf8Length } from '../../../src/editprediction/format/rustStr.js';
+import { byteToIndex, indexToByte, matchIndices, utf8Length } from '../../../src/editprediction/format/rustStr.js';
 
 describe('byte offsets', () => {
   it('converts between UTF-16 indices and UTF-8 byte offsets for multi-byte text', () => {
@@ -14,14 +14,6 @@ describe('byte offsets', () => {
   it('rounds a byte offset inside a character down to its start and clamps past the end', () => {
     expect(byteToIndex('a😀', 3)).toBe(1);
     expect(byteToIndex('ab', 99)).toBe(2);
-  });
-});
-
-describe('rustLines', () => {
-  it('splits like Rust str::lines: no final empty line, CR of CRLF dropped', () => {
-    expect(rustLines('a\r\nb\n')).toEqual(['a', 'b']);
-    expect(rustLines('a\n\nb')).toEqual(['a', '', 'b']);
-    expect(rustLines('')).toEqual([]);
   });
 });
 
