@@ -105,7 +105,8 @@ export function parseExampleMarkdown(markdown: string, source: string): ExampleS
         else if (section === 'recentlyOpened') spec.recently_opened_files = parsePathList(content);
         else if (section === 'recentlyViewed') spec.recently_viewed_files = parsePathList(content);
         else if (section === 'editHistory') {
-          if (nextIsPredicted) spec.edit_history += `${ACCEPTED_PREDICTION_MARKER}\n`;
+          // The marker line ends as the block's first line does (CRLF in a CRLF block).
+          if (nextIsPredicted) spec.edit_history += `${ACCEPTED_PREDICTION_MARKER}${/^[^\n]*\r\n/.test(content) ? '\r\n' : '\n'}`;
           nextIsPredicted = false;
           spec.edit_history += content;
         } else if (section === 'cursorPosition') {

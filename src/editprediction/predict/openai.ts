@@ -67,11 +67,11 @@ export function predictionFromReply(output: string, layout: ExcerptLayout, provi
 
 /**
  * A model shown a CRLF file tends to answer in LF. When every line of the excerpt ends in CRLF
- * and the reply has no CR at all, the reply's LFs become CRLFs (and its cursor moves by the CRs
- * added before it), so the patch holds the edit rather than a change of every line end.
+ * and the reply has no CRLF at all, the reply's LFs become CRLFs (and its cursor moves by the
+ * CRs added before it), so the patch holds the edit rather than a change of every line end.
  */
 function adoptCrlf(text: string, cursor: number | undefined, excerpt: string): { text: string; cursor: number | undefined } {
-  if (!isCrlfThroughout(excerpt) || text.includes('\r')) return { text, cursor };
+  if (!isCrlfThroughout(excerpt) || text.includes('\r\n')) return { text, cursor };
   const before = cursor === undefined ? '' : text.slice(0, byteToIndex(text, cursor));
   const added = before.split('\n').length - 1;
   return { text: text.replace(/\n/g, '\r\n'), cursor: cursor === undefined ? undefined : cursor + added };

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -139,5 +139,96 @@ describe('commentPrefixForPath', () => {
     expect(commentPrefixForPath('README')).toBe('#');
     expect(commentPrefixForPath('src/main.rs')).toBe('//');
     expect(commentPrefixForPath('query.sql')).toBe('--');
+  });
+});
+
+describe('cursor markers in CRLF and mixed texts', () => {
+  const crlf = (text: string) => text.replace(/\n/g, '\r\n');
+  const lfCount = (text: string) => text.split('\n').length - 1;
+
+  it('decodes a CRLF cursor block byte for byte: only LFs are trimmed, so the last line keeps its CR', () => {
+    const block = 'def main():\n    print(greet("world"))\n#         ^[CURSOR_POSITION]\n';
+    expect(decodeCursorExcerpt(block)).toEqual({ excerpt: 'def main():\n    print(greet("world"))', offset: 12 + 10 });
+    expect(decodeCursorExcerpt(crlf(block))).toEqual({ excerpt: 'def main():\r\n    print(greet("world"))\r', offset: 13 + 10 });
+  });
+
+  it('keeps a mixed block as it is: inline marker, lone CR and CRLF lines', () => {
+    expect(decodeCursorExcerpt('a\r\nb\rc<|user_cursor|>d\n')).toEqual({ excerpt: 'a\r\nb\rcd\n', offset: 6 });
+    expect(decodeCursorExcerpt('a\r\n\tb\r\n   // <[CURSOR_POSITION]\r\nc\n')).toEqual({ excerpt: 'a\r\n\tb\r\nc', offset: 3 + 3 });
+  });
+
+  it('decodes every corpus cursor block in CRLF to its LF excerpt with CRs, the cursor on the same character', async () => {
+    const files = (await readdir(CORPUS_DIR)).filter((file) => file.endsWith('.md'));
+    expect(files).toHaveLength(19);
+    for (const file of files) {
+      const spec = parseExampleMarkdown(await readFile(path.join(CORPUS_DIR, file), 'utf8'), file);
+      const lf = decodeCursorExcerpt(spec.cursor_position);
+      const twin = decodeCursorExcerpt(crlf(spec.cursor_position));
+      const lfBefore = Buffer.from(lf.excerpt).subarray(0, lf.offset).toString();
+      // Trailing LFs are trimmed, their CRs stay: what follows the CRLF twin is CRLFs and a CR.
+      expect(twin.excerpt.startsWith(crlf(lf.excerpt)), file).toBe(true);
+      expect(twin.excerpt.slice(crlf(lf.excerpt).length), file).toMatch(/^(\r\n)*\r?$/);
+      if (file === 'terraform--add-comment.md') {
+        // The `<` column (3) is past the end of the 2-byte cursor line "\t/": in LF it spills
+        // over the LF to the next line's start, in CRLF only over the CR, onto the LF.
+        expect(twin.offset, file).toBe(lf.offset + lfCount(lfBefore) - 1);
+      } else {
+        expect(twin.offset, file).toBe(lf.offset + lfCount(lfBefore));
+      }
+    }
+  });
+
+  it('encodes a CRLF excerpt with a CRLF marker line, the CRLF twin of the LF encoding, and decodes it back', () => {
+    const excerpt = 'fn main() {\n    let x = 42;\n    println!("{}", x);\n}';
+    for (const [lfOffset, extra] of [[excerpt.indexOf('42'), 1], [excerpt.indexOf('    let'), 1], [excerpt.indexOf('x);'), 2]] as const) {
+      const encoded = encodeCursorExcerpt(crlf(excerpt), lfOffset + extra, '//');
+      expect(encoded).toBe(crlf(encodeCursorExcerpt(excerpt, lfOffset, '//')));
+      expect(decodeCursorExcerpt(encoded)).toEqual({ excerpt: crlf(excerpt), offset: lfOffset + extra });
+    }
+    const lastLine = 'a\r\nb';
+    expect(decodeCursorExcerpt(encodeCursorExcerpt(lastLine, 4, '#'))).toEqual({ excerpt: lastLine, offset: 4 });
+    const endsInCr = 'a\r\nb\r';
+    expect(decodeCursorExcerpt(encodeCursorExcerpt(endsInCr, 4, '#'))).toEqual({ excerpt: endsInCr, offset: 4 });
+  });
+
+  const clean = '--- a/test.rs\n+++ b/test.rs\n@@ -1,3 +1,4 @@\n+// prints a greeting\n fn main() {\n-    println!("hi");\n+    println!("hello, {}", );\n     let x = 42;\n }\n';
+  const newContent = '// prints a greeting\nfn main() {\n    println!("hello, {}", );\n    let x = 42;\n}\n';
+
+  it('keeps every CR of a CRLF patch and counts CR bytes in its cursor offset', () => {
+    const cursor = crlf(newContent).indexOf(');');
+    const encoded = encodeCursorInPatch(crlf(clean), cursor);
+    expect(encoded).toBe(crlf(encodeCursorInPatch(clean, newContent.indexOf(');'))));
+    expect(extractCursorFromPatch(encoded)).toEqual({ patch: crlf(clean), cursorOffset: cursor });
+  });
+
+  it('keeps a mixed patch byte for byte when removing its marker line', () => {
+    const patch = '@@ -1,2 +1,3 @@\n a\r\n+b\rc\n#  ^[CURSOR_POSITION]\r\n+d\r\n';
+    // New side: "a\r\n" (3 bytes), then "b\rc": the caret at column 3 is byte 2 of that line.
+    expect(extractCursorFromPatch(patch)).toEqual({ patch: '@@ -1,2 +1,3 @@\n a\r\n+b\rc\n+d\r\n', cursorOffset: 3 + 2 });
+  });
+
+  it('decodes the cursor of every corpus expected patch in CRLF one byte later per new-side line before the cursor’s line', async () => {
+    const isNewSide = (line: string) => (line.startsWith('+') && !line.startsWith('+++')) || line.startsWith(' ') || line === '';
+    let cursors = 0;
+    for (const file of (await readdir(CORPUS_DIR)).filter((name) => name.endsWith('.md'))) {
+      const spec = parseExampleMarkdown(await readFile(path.join(CORPUS_DIR, file), 'utf8'), file);
+      for (const patch of spec.expected_patches) {
+        const lf = extractCursorFromPatch(patch);
+        const twin = extractCursorFromPatch(crlf(patch));
+        expect(twin.patch, file).toBe(crlf(lf.patch));
+        if (lf.cursorOffset === undefined) {
+          expect(twin.cursorOffset, file).toBeUndefined();
+          continue;
+        }
+        cursors += 1;
+        // The cursor counts from the start of the line the (last) marker follows; each new-side
+        // line before that one is a byte longer in CRLF.
+        const lines = patch.split('\n');
+        const marker = lines.findLastIndex((line) => line.startsWith('#') && line.includes('[CURSOR_POSITION]'));
+        const before = lines.slice(0, marker - 1).filter(isNewSide).length;
+        expect(twin.cursorOffset, file).toBe(lf.cursorOffset + before);
+      }
+    }
+    expect(cursors).toBeGreaterThan(5);
   });
 });

@@ -96,3 +96,41 @@ describe('parseExampleMarkdown', () => {
     expect(() => parseExampleMarkdown(`${FRONT}## Edit History\n\n    --- a/x\n\n${CURSOR}`, 'indent.md')).toThrow(/^indent\.md:8: Unexpected indented codeblock/);
   });
 });
+
+describe('parseExampleMarkdown on CRLF and mixed files', () => {
+  const crlf = (text: string) => text.replace(/\n/g, '\r\n');
+  const BLOCK_FIELDS = ['uncommitted_diff', 'cursor_position', 'edit_history', 'rejected_patch'] as const;
+
+  it('reads every corpus file saved with CRLF as its LF twin, every block text with its CRs', async () => {
+    for (const file of (await readdir(CORPUS_DIR)).filter((name) => name.endsWith('.md'))) {
+      const markdown = await readFile(path.join(CORPUS_DIR, file), 'utf8');
+      const lf = parseExampleMarkdown(markdown, file);
+      const twin = parseExampleMarkdown(crlf(markdown), file);
+      expect(twin.repository_url, file).toBe(lf.repository_url);
+      expect(twin.revision, file).toBe(lf.revision);
+      expect(twin.cursor_path, file).toBe(lf.cursor_path);
+      for (const field of BLOCK_FIELDS) expect(twin[field], `${file} ${field}`).toBe(lf[field] === undefined ? undefined : crlf(lf[field]));
+      expect(twin.expected_patches, file).toEqual(lf.expected_patches.map(crlf));
+    }
+  });
+
+  it('keeps CRLF, LF and lone CR lines of a block in an LF file exactly', () => {
+    const cursor = 'fn main() {\r\n    let x = 1;\n    let y = 2;\r// a lone CR\r\n//  ^[CURSOR_POSITION]\r\n';
+    const history = '--- a/src/main.rs\n+++ b/src/main.rs\n@@ -1 +1 @@\r\n-a\r\n+b\n';
+    const spec = parseExampleMarkdown(`${FRONT}## Edit History\n\n\`\`\`diff\n${history}\`\`\`\n\n## Cursor Position\n\n\`\`\`src/main.rs\n${cursor}\`\`\`\n`, 'x.md');
+    expect(spec.cursor_position).toBe(cursor);
+    expect(spec.edit_history).toBe(history);
+    expect(spec.cursor_path).toBe('src/main.rs');
+  });
+
+  it('reads CRLF front matter, which Zed would ignore, and still ignores broken front matter', () => {
+    expect(parseExampleMarkdown(crlf(`${FRONT}${CURSOR}`), 'x.md')).toMatchObject({ repository_url: 'https://github.com/example/repo', revision: 'abc123' });
+    expect(parseExampleMarkdown(crlf(`+++\nrepository_url = "u"\n+++\n\n${CURSOR}`), 'x.md').repository_url).toBe('');
+  });
+
+  it('ends the accepted-prediction marker line in CRLF before a CRLF block', () => {
+    const history = crlf('```diff\n-a\n+b\n```\n\n// User accepted prediction:\n```diff\n--- a/x\n+++ b/x\n-b\n+c\n```\n');
+    const spec = parseExampleMarkdown(crlf(`${FRONT}## Edit History\n\n`) + history + crlf(`\n${CURSOR}`), 'x.md');
+    expect(spec.edit_history).toBe('-a\r\n+b\r\n// User accepted prediction:\r\n--- a/x\r\n+++ b/x\r\n-b\r\n+c\r\n');
+  });
+});

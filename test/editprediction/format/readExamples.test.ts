@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
@@ -87,5 +87,55 @@ describe('JSONL round trip', () => {
     const [example] = parseExampleText(markdown, 'flask--rename-accepted-prediction.md');
     const [again] = parseExampleText(formatJsonl([example!]), 'x.jsonl');
     expect(again).toEqual(example);
+  });
+});
+
+describe('JSON and JSONL with CRLF and mixed texts', () => {
+  const crlf = (text: string) => text.replace(/\n/g, '\r\n');
+  const corpusInCrlf = async () => {
+    const files = (await readdir(CORPUS_DIR)).filter((file) => file.endsWith('.md'));
+    expect(files).toHaveLength(19);
+    return Promise.all(files.map(async (file) => parseExampleText(crlf(await readFile(path.join(CORPUS_DIR, file), 'utf8')), file)[0]!));
+  };
+
+  it('round-trips JSONL of CRLF examples byte for byte, and reads back every CR', async () => {
+    const examples = await corpusInCrlf();
+    const jsonl = formatJsonl(examples);
+    expect(jsonl).toContain('\\r\\n');
+    const again = parseExampleText(jsonl, 'set.jsonl');
+    expect(formatJsonl(again)).toBe(jsonl);
+    expect(again.map((example) => example.cursor_position)).toEqual(examples.map((example) => example.cursor_position));
+    expect(again.map((example) => example.expected_patches)).toEqual(examples.map((example) => example.expected_patches));
+  });
+
+  it('round-trips a Zed JSONL line with mixed texts (CRLF, LF, lone CR) byte for byte', () => {
+    // Zed's serde order, so the written line can equal it.
+    const line = JSON.stringify({
+      name: 'mixed',
+      repository_url: 'https://github.com/o/r',
+      revision: 'abc',
+      uncommitted_diff: '--- a/a.rs\r\n+++ b/a.rs\r\n-q\r\n+r\r\n',
+      cursor_path: 'a.rs',
+      cursor_position: 'a\r\nb\rc\n// ^[CURSOR_POSITION]\r\n',
+      edit_history: '--- a/a.rs\n+++ b/a.rs\r\n-x\r\n+y\n',
+      expected_patches: ['-a\r\n+b\r\n', '-a\n+c\r'],
+    });
+    const [example] = parseExampleText(`${line}\n`, 'z.jsonl');
+    expect(example?.cursor_position).toBe('a\r\nb\rc\n// ^[CURSOR_POSITION]\r\n');
+    expect(formatJsonl([example!])).toBe(`${line}\n`);
+  });
+
+  it('reads a JSONL file with CRLF line ends and a pretty .json file with CRLF lines: the CRs outside strings are not text', async () => {
+    const example = { ...LINE, cursor_position: 'x\r\n// ^[CURSOR_POSITION]\r\n' };
+    const dir = await writeFixtures({
+      'set.jsonl': `${JSON.stringify(example)}\r\n${JSON.stringify({ ...example, name: 'second' })}\r\n`,
+      'one.json': crlf(JSON.stringify(example, null, 2)),
+    });
+    const read = await readExamples(['set.jsonl', 'one.json'], { cwd: dir });
+    expect(read.map((item) => [item.name, item.cursor_position])).toEqual([
+      ['set-0', 'x\r\n// ^[CURSOR_POSITION]\r\n'],
+      ['second', 'x\r\n// ^[CURSOR_POSITION]\r\n'],
+      ['one', 'x\r\n// ^[CURSOR_POSITION]\r\n'],
+    ]);
   });
 });

@@ -47,3 +47,37 @@ describe('computeExcerptRanges', () => {
     expect(ranges.context_8192).toEqual({ start: 0, end: 19 });
   });
 });
+
+describe('excerpt windows of CRLF and mixed files', () => {
+  const crlf = (text: string) => text.replace(/\n/g, '\r\n');
+
+  it('gives a CRLF file the rows of its LF twin, the excerpt ending before the last row’s CRLF', () => {
+    // 299-byte lines are 99 tokens; counting the CR as content would make them 300 bytes, 100
+    // tokens. 8192 − 99 leaves room for 81 lines of 99 tokens: 41 down and 40 up, rows 60–141.
+    const text = lines(200, 299);
+    const cursorRow = 100;
+    const lfWindow = computeCursorExcerpt(text, cursorRow * 300 + 5);
+    const crlfWindow = computeCursorExcerpt(crlf(text), cursorRow * 301 + 5);
+    expect(lfWindow).toMatchObject({ startRow: 60, endRow: 141 });
+    expect(crlfWindow).toMatchObject({ startRow: 60, endRow: 141, cursorOffsetInExcerpt: 40 * 301 + 5 });
+    expect(crlfWindow.range).toEqual({ start: 60 * 301, end: 141 * 301 + 299 });
+    expect(crlf(text).slice(crlfWindow.range.start, crlfWindow.range.end)).toBe(crlf(text.slice(lfWindow.range.start, lfWindow.range.end)));
+  });
+
+  it('computes the editable and context ranges of a CRLF excerpt on the LF twin’s rows', () => {
+    const text = lines(100, 29);
+    const lfRanges = computeExcerptRanges(text, 50 * 30 + 3);
+    const crlfRanges = computeExcerptRanges(crlf(text), 50 * 31 + 3);
+    for (const [key, range] of Object.entries(lfRanges)) {
+      const crlfRange = crlfRanges[key]!;
+      expect(crlf(text).slice(crlfRange.start, crlfRange.end), key).toBe(crlf(text.slice(range!.start, range!.end)));
+    }
+    // 29-byte lines are 9 tokens (10 if the CR counted). editable_150: 112 tokens symmetric from
+    // row 50 (rows 45–56, 4 left), then 42 line-wise, up first: rows 43–58.
+    expect(crlfRanges.editable_150).toEqual({ start: 43 * 31, end: 58 * 31 + 29 });
+  });
+
+  it('keeps a lone CR as part of its line', () => {
+    expect(computeCursorExcerpt('a\rb\nc\r', 0)).toEqual({ startRow: 0, endRow: 1, range: { start: 0, end: 6 }, cursorOffsetInExcerpt: 0 });
+  });
+});

@@ -45,3 +45,31 @@ describe('applyDiffToString', () => {
     expect(firstHunkOffset).toBe(3);
   });
 });
+
+describe('applyDiffToString on CRLF and mixed texts', () => {
+  const crlf = (text: string) => text.replace(/\n/g, '\r\n');
+
+  it('applies a CRLF diff to a CRLF text byte for byte, as its LF twin applies', () => {
+    const diff = `${header}@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n`;
+    expect(applyDiffToString(crlf(diff), crlf('a\nb\nc\n'))).toBe(crlf(applyDiffToString(diff, 'a\nb\nc\n')));
+  });
+
+  it('keeps each line’s own ending in a mixed text, a lone CR included', () => {
+    expect(applyDiffToString(`${header} a\r\n-b\n+B\r\n c\rd\n`, 'a\r\nb\nc\rd\n')).toBe('a\r\nB\r\nc\rd\n');
+  });
+
+  it('does not match an LF context in a CRLF text (line endings are bytes)', () => {
+    expect(() => applyDiffToString(`${header} a\n-b\n+B\n`, 'a\r\nb\r\n')).toThrow("couldn't resolve hunk: its context was not found");
+  });
+
+  it('tolerates a whole CRLF missing at end of text, as an LF one', () => {
+    expect(applyDiffToString(crlf(`${header} a\n-b\n+c\n`), 'a\r\nb')).toBe('a\r\nc');
+    expect(applyDiffToString(crlf(`${header} a\n+b\n`), 'a')).toBe('ab');
+    // A text that ends in a lone CR still loses only the LF.
+    expect(applyDiffToString(crlf(`${header} a\n-b\n+c\n`), 'a\r\nb\r')).toBe('a\r\nc\r');
+  });
+
+  it('counts the CRs in the first hunk’s byte offset', () => {
+    expect(applyDiffWithHunkOffset(crlf(`${header} b\n-c\n+C\n`), crlf('é\nb\nc\n')).firstHunkOffset).toBe(4);
+  });
+});

@@ -11,14 +11,16 @@ const GIT_ENV = {
   GIT_CONFIG_NOSYSTEM: '1',
 };
 
+/** Git in `cwd`; it never rewrites line endings, so fixtures commit exactly the bytes given. */
 export async function git(cwd: string, args: string[]): Promise<string> {
-  const result = await execa('git', args, { cwd, env: GIT_ENV });
+  const result = await execa('git', ['-c', 'core.autocrlf=false', ...args], { cwd, env: GIT_ENV });
   return String(result.stdout).trim();
 }
 
 /**
  * A git repository in a temp dir with one commit per entry of `commits` (path→content each,
- * applied on top of the previous). Returns the repo path and the commit shas in order.
+ * applied on top of the previous, byte for byte: CRLF and lone CR stay). Returns the repo
+ * path and the commit shas in order.
  */
 export async function createGitRepo(commits: Array<Record<string, string>>, name = 'demo'): Promise<{ repo: string; shas: string[] }> {
   const root = await writeFixtures({});

@@ -76,3 +76,40 @@ describe('stripDiffPathPrefix', () => {
     expect(stripDiffPathPrefix('--- a/src/x\n', 'tree-sitter')).toBe('--- a/src/x\n');
   });
 });
+
+describe('CRLF diffs', () => {
+  it('reads headers, @@ and No newline lines without their CR and keeps it in content lines', () => {
+    expect(parseDiffLine('--- a/src/x.rs\r')).toEqual({ kind: 'oldPath', path: 'src/x.rs' });
+    expect(parseDiffLine('+++ b/src/x.rs\r')).toEqual({ kind: 'newPath', path: 'src/x.rs' });
+    expect(parseDiffLine('@@ -5,3 +5,4 @@\r')).toEqual({ kind: 'hunkHeader', location: { startLineOld: 4, countOld: 3, startLineNew: 4, countNew: 4 } });
+    expect(parseDiffLine('\\ No newline at end of file\r')).toEqual({ kind: 'noNewline' });
+    expect(parseDiffLine(' ctx\r')).toEqual({ kind: 'context', text: 'ctx\r' });
+    expect(parseDiffLine('-old\r')).toEqual({ kind: 'deletion', text: 'old\r' });
+    expect(parseDiffLine('+new\r')).toEqual({ kind: 'addition', text: 'new\r' });
+    expect(parseDiffLine('+a\rb')).toEqual({ kind: 'addition', text: 'a\rb' });
+  });
+
+  it('treats a CRLF "---" line as a deleted "--" line and a bare CR as an empty context line, as their LF twins', () => {
+    expect(parseDiffLine('---\r')).toEqual({ kind: 'deletion', text: '--\r' });
+    expect(parseDiffLine('\r')).toEqual({ kind: 'context', text: '\r' });
+  });
+
+  it('builds CRLF hunk contexts and edits from a CRLF diff, with the offsets of the bytes', () => {
+    const events = parseDiff('--- a/f\r\n+++ b/f\r\n@@ -1,3 +1,3 @@\r\n one\r\n-two\r\n+TWO\r\n\r\n');
+    expect(events[0]).toEqual({
+      kind: 'hunk',
+      path: 'f',
+      status: 'modified',
+      hunk: { context: 'one\r\ntwo\r\n\r\n', edits: [{ start: 5, end: 10, text: 'TWO\r\n' }], startLine: 0, diffLine: 3 },
+    });
+  });
+
+  it('drops only the LF of the line a No newline marker follows', () => {
+    const [event] = parseDiff('--- a/f\n+++ b/f\n@@ -1 +1 @@\n-a\r\n\\ No newline at end of file\n+b\n');
+    expect(event).toMatchObject({ hunk: { context: 'a\r', edits: [{ start: 0, end: 2, text: 'b\n' }] } });
+  });
+
+  it('keeps the CR of rewritten headers when stripping the repository name', () => {
+    expect(stripDiffPathPrefix('--- a/demo/x\r\n+++ b/demo/x\r\n@@ -1 +1 @@\r\n-a\r\n+b\r\n', 'demo')).toBe('--- a/x\r\n+++ b/x\r\n@@ -1 +1 @@\r\n-a\r\n+b\r\n');
+  });
+});

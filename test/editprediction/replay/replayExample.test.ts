@@ -3,9 +3,10 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { replayExample } from '../../../src/editprediction/replay/replayExample.js';
 import { ConfigError, FormatError, SandboxError } from '../../../src/errors.js';
-import { git } from './gitFixture.js';
+import { createGitRepo, git } from './gitFixture.js';
 import { writeFixtures } from '../fixtureDir.js';
-import { APP_V1, localExample } from './localExample.js';
+import { APP_V1, lineEndingExample, localExample } from './localExample.js';
+import type { LineEndingVariant } from './localExample.js';
 
 const REPLAYED = 'import os\nimport sys\n\n\ndef greet(name):\n    return "hello, " + name\n\n\ndef main():\n    print(greet("world"))\n    print(greet("you"))\n';
 
@@ -89,5 +90,77 @@ describe('replayExample on a local repository', () => {
     const result = await replayExample({ ...example, repository_url: 'git@github.com:octo/demo.git' }, { cacheDir });
     expect(result.commit).toBe(shas[0]);
     expect(result.cursorFileText).toBe(REPLAYED);
+  });
+});
+
+describe('replayExample with CRLF and mixed line endings', () => {
+  const crlf = (text: string) => text.replace(/\n/g, '\r\n');
+  const replay = async (variant: LineEndingVariant) => replayExample((await lineEndingExample(variant)).example, { cacheDir: await writeFixtures({}) });
+  const LF_TEXT = 'import os\nimport sys\n\n\ndef greet(name):\n    return "hello, " + name\n\n\ndef main():\r# entry\n    print(greet("world"))\n    print(greet("you"))\n';
+
+  it('replays the CRLF twin byte for byte: worktree, buffer, cursor and events carry every CR', async () => {
+    const lf = await replay('lf');
+    const twin = await replay('crlf');
+    expect(lf.cursorFileText).toBe(LF_TEXT);
+    expect(twin.lineEndings).toBe('asIs');
+    expect(twin.cursorFileText).toBe(crlf(LF_TEXT));
+    // Ten lines (ten CRs) before the cursor's line; the excerpt starts after eight of them.
+    expect(twin.cursorOffset).toBe(lf.cursorOffset + 10);
+    expect(twin.excerptOffset).toBe(lf.excerptOffset + 8);
+    // Only LFs are trimmed from the end of the cursor block: the CRLF excerpt ends in CR.
+    expect(twin.excerpt).toBe(`${crlf(lf.excerpt)}\r`);
+    expect(await readFile(path.join(twin.worktree, 'src/app.py'), 'utf8')).toBe(crlf(await readFile(path.join(lf.worktree, 'src/app.py'), 'utf8')));
+    const withCrs = (diff: string) => diff.split('\n').map((line) => (/^[ +-]/.test(line) ? `${line}\r` : line)).join('\n');
+    expect(twin.events.map((event) => event.diff)).toEqual(lf.events.map((event) => withCrs(event.diff)));
+  });
+
+  it('replays the mixed twin byte for byte: each line keeps its own ending, the lone CR stays text', async () => {
+    const lf = await replay('lf');
+    const twin = await replay('mixed');
+    expect(twin.lineEndings).toBe('asIs');
+    expect(twin.cursorFileText).toBe('import os\r\nimport sys\r\n\n\ndef greet(name):\r\n    return "hello, " + name\r\n\n\ndef main():\r# entry\r\n    print(greet("world"))\n    print(greet("you"))\n');
+    // CRLF lines before the cursor: import os, import sys, def greet, return, def main.
+    expect(twin.cursorOffset).toBe(lf.cursorOffset + 5);
+    expect(twin.events.map((event) => event.diff.replace(/\r\n/g, '\n'))).toEqual(lf.events.map((event) => event.diff));
+  });
+
+  it('replays an LF example captured by Zed on the CRLF repository on the files read as LF, as Zed’s buffers hold them', async () => {
+    const zed = await replay('lfExampleOnCrlfRepo');
+    expect(zed.lineEndings).toBe('normalized');
+    expect(zed.cursorFileText).toBe(LF_TEXT.replace('\r', '\n'));
+    expect(zed.cursorFileText.slice(Buffer.from(zed.cursorFileText).subarray(0, zed.cursorOffset).toString().length)).toBe('\n');
+    expect(zed.events.every((event) => !event.diff.includes('\r'))).toBe(true);
+  });
+
+  it('does not normalise an LF file to fit a CRLF example, and says why the excerpt is missing', async () => {
+    const { example } = await lineEndingExample('crlf');
+    const lfOnly = LF_TEXT.replace('\r', '\n');
+    const { repo, shas } = await createGitRepo([{ 'src/app.py': lfOnly }], 'demo');
+    const cursor = crlf('def main():\n# entry\n    print(greet("world"))\n    print(greet("you"))\n#                      ^[CURSOR_POSITION]\n');
+    const onLf = { ...example, repository_url: repo, revision: shas[0] as string, uncommitted_diff: '', edit_history: '', cursor_position: cursor };
+    await expect(replayExample(onLf, { cacheDir: await writeFixtures({}) })).rejects.toThrow(
+      'twin: Cursor excerpt did not exist in buffer src/app.py (after the edit history) (the excerpt has CR line endings, the file has none)',
+    );
+  });
+
+  it('reports the error about the files as they are when normalising does not help either', async () => {
+    const { example } = await lineEndingExample('crlf');
+    const broken = { ...example, edit_history: '--- a/src/app.py\n+++ b/src/app.py\n-absent\n+x\n' };
+    await expect(replayExample(broken, { cacheDir: await writeFixtures({}) })).rejects.toThrow(/^twin: edit_history line 3 \(src\/app\.py\): Failed to match context/);
+  });
+
+  it('checks out the repository’s bytes even when the user’s git config asks for core.autocrlf', async () => {
+    const { example } = await lineEndingExample('lf');
+    const home = await writeFixtures({ 'gitconfig': '[core]\n\tautocrlf = true\n' });
+    const saved = process.env.GIT_CONFIG_GLOBAL;
+    process.env.GIT_CONFIG_GLOBAL = path.join(home, 'gitconfig');
+    try {
+      const result = await replayExample(example, { cacheDir: await writeFixtures({}) });
+      expect(result.lineEndings).toBe('asIs');
+      expect(result.cursorFileText).toBe(LF_TEXT);
+    } finally {
+      if (saved === undefined) delete process.env.GIT_CONFIG_GLOBAL;
+      else process.env.GIT_CONFIG_GLOBAL = saved;
+    }
   });
 });

@@ -39,3 +39,28 @@ describe('unifiedDiff', () => {
     expect(applyDiffToString(unifiedDiff(before, after, { path: 'f' }), before)).toBe(after);
   });
 });
+
+describe('unifiedDiff on CRLF and mixed texts', () => {
+  it('writes each line with its own ending, and the LF twin’s diff with CRs where the lines have them', () => {
+    const crlf = (text: string) => text.replace(/\n/g, '\r\n');
+    const before = 'l1\nl2\nl3\nl4\nl5\n';
+    const after = 'l1\nl2\nL3\nl4\nl5\n';
+    const lfDiff = unifiedDiff(before, after, { path: 'f' });
+    const crlfDiff = unifiedDiff(crlf(before), crlf(after), { path: 'f' });
+    expect(crlfDiff).toBe(lfDiff.replace(/^([ +-].*)$/gm, (line) => (line.startsWith('---') || line.startsWith('+++') ? line : `${line}\r`)));
+    expect(crlfDiff).toBe('--- a/f\n+++ b/f\n@@ -1,5 +1,5 @@\n l1\r\n l2\r\n-l3\r\n+L3\r\n l4\r\n l5\r\n');
+  });
+
+  const cases: Array<[string, string]> = [
+    ['a\r\nb\r\nc\r\n', 'a\r\nc\r\n'],
+    ['a\r\nb\nc\r\n', 'a\r\nB\nc\r\n'],
+    ['a\r\n', 'a\n'],
+    ['a\rb\r\n', 'a\rB\r\n'],
+    ['a\r\nb', 'a\r\nc'],
+    ['a\r\nb\r', 'a\r\nb'],
+    ['', 'new\r\nfile\r\n'],
+  ];
+  it.each(cases)('round-trips through Zed-style application byte for byte: %j → %j', (before, after) => {
+    expect(applyDiffToString(unifiedDiff(before, after, { path: 'f' }), before)).toBe(after);
+  });
+});

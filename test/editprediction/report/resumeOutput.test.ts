@@ -21,6 +21,16 @@ describe('resumeOutput', () => {
     expect(await readFile(file, 'utf8')).toBe(formatJsonl([examples[0]!, examples[2]!]));
   });
 
+  it('keeps the kept lines byte for byte: CRLF examples, and a file whose lines end in CRLF', async () => {
+    const crlfExamples = examples.map((example) => ({ ...example, cursor_position: example.cursor_position.replace(/\n/g, '\r\n') }));
+    const lines = formatJsonl(crlfExamples).replace(/\n/g, '\r\n');
+    const dir = await writeTree({ 'out.jsonl': lines });
+    dirs.push(dir);
+    const file = join(dir, 'out.jsonl');
+    expect(await resumeOutput(file, new Set([exampleKey(crlfExamples[1]!)]))).toEqual(new Set([exampleKey(crlfExamples[1]!)]));
+    expect(await readFile(file, 'utf8')).toBe(`${formatJsonl([crlfExamples[1]!]).slice(0, -1)}\r\n`);
+  });
+
   it('resumes nothing from a missing file', async () => {
     expect(await resumeOutput('/nonexistent/evalflow/out.jsonl', new Set(['x']))).toEqual(new Set());
   });
