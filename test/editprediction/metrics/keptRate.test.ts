@@ -55,6 +55,11 @@ describe('computeKeptRate on CRLF texts', () => {
     expect([twin.keptRate, twin.recallRate]).toEqual([lf.keptRate, lf.recallRate]);
     // New units: "x" and a line end ("\n", or "\r\n": one more byte).
     expect([lf.keptChars, twin.keptChars]).toEqual([2, 3]);
+    // Candidate adds "x\n" and "y\n", the reference "x\n": kept [x, line end] of the
+    // candidate's [x, line end, y, line end], so 2/4 bytes in LF and 3/6 in CRLF.
+    const partial = computeKeptRate(crlf('a\nb\n'), crlf('a\nx\ny\nb\n'), crlf('a\nx\nb\n'));
+    expect(partial).toMatchObject({ candidateNewChars: 6, referenceNewChars: 3, keptChars: 3, keptRate: 0.5, recallRate: 1 });
+    expect(computeKeptRate('a\nb\n', 'a\nx\ny\nb\n', 'a\nx\nb\n')).toMatchObject({ candidateNewChars: 4, keptChars: 2, keptRate: 0.5, recallRate: 1 });
   });
 
   it('keeps only the shared part when the candidate’s new line ends in LF and the reference’s in CRLF (hand-computed)', () => {

@@ -82,6 +82,13 @@ describe('predictionReversalRatio on CRLF texts', () => {
       const lf = predictionReversalRatio(excerpt, [event(diff)], row, predicted, 'src/a.txt');
       expect(predictionReversalRatio(crlf(excerpt), [event(crlf(diff))], row, crlf(predicted), 'src/a.txt'), `${row} ${predicted}`).toBe(lf);
     }
+    // An empty context line that lost its space: "" in LF, a bare CR in CRLF.
+    const withBlank = '@@ -1,4 +1,5 @@\n a\n\n+new line\n b\n c\n';
+    for (const row of [undefined, 0]) {
+      const lf = predictionReversalRatio('a\n\nnew line\nb\nc\n', [event(withBlank)], row, 'a\n\nb\nc\n', 'src/a.txt');
+      expect(lf).toBe(1);
+      expect(predictionReversalRatio(crlf('a\n\nnew line\nb\nc\n'), [event(crlf(withBlank))], row, crlf('a\n\nb\nc\n'), 'src/a.txt'), `${row}`).toBe(lf);
+    }
     expect(predictionReversalRatio(crlf(current), [event(crlf(diff))], 0, crlf('a\nb\nc\n'), 'src/a.txt')).toBe(1);
   });
 

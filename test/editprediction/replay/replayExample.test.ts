@@ -150,14 +150,16 @@ describe('replayExample with CRLF and mixed line endings', () => {
   });
 
   it('checks out the repository’s bytes even when the user’s git config asks for core.autocrlf', async () => {
-    const { example } = await lineEndingExample('lf');
+    // localExample's file has no lone CR (git would not convert a file that has one).
+    const { example } = await localExample();
     const home = await writeFixtures({ 'gitconfig': '[core]\n\tautocrlf = true\n' });
     const saved = process.env.GIT_CONFIG_GLOBAL;
     process.env.GIT_CONFIG_GLOBAL = path.join(home, 'gitconfig');
     try {
       const result = await replayExample(example, { cacheDir: await writeFixtures({}) });
       expect(result.lineEndings).toBe('asIs');
-      expect(result.cursorFileText).toBe(LF_TEXT);
+      expect(result.cursorFileText).toBe(REPLAYED);
+      expect(await readFile(path.join(result.worktree, 'README'), 'utf8')).toBe('demo\n');
     } finally {
       if (saved === undefined) delete process.env.GIT_CONFIG_GLOBAL;
       else process.env.GIT_CONFIG_GLOBAL = saved;
