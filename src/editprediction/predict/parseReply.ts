@@ -13,7 +13,8 @@ const END = EDITABLE_REGION_END.trim();
 /**
  * Read a model reply: `NO_EDITS`, or the rewritten region between the region markers (the
  * last such block; one line end, LF or CRLF, after the start marker and before the end marker
- * belongs to the markers) with an optional cursor marker. Anything else is malformed, never an exception.
+ * belongs to the markers) with an optional cursor marker. Anything else is malformed, never an
+ * exception.
  */
 export function parseModelReply(reply: string): ModelReply {
   const start = reply.lastIndexOf(START);

@@ -5,9 +5,10 @@ import type { Hunk } from './parseDiff.js';
 
 /**
  * String patch application used in scoring (*Patch application* in docs/edit-prediction.md):
- * each hunk's context is searched in the current text; a missing final LF is tolerated at end of text;
- * several matches are disambiguated by the hunk's old start line; edits apply right to left,
- * and the next hunk sees the updated text. File paths in the diff are ignored.
+ * each hunk's context is searched in the current text, byte for byte; a missing final line end
+ * is tolerated at end of text; several matches are disambiguated by the hunk's old start line;
+ * edits apply right to left, and the next hunk sees the updated text. File paths in the diff
+ * are ignored.
  */
 export function applyDiffToString(diff: string, text: string): string {
   return applyDiffWithHunkOffset(diff, text).text;
