@@ -22,7 +22,7 @@ export type { ExampleRow, PredictionRow, ScoreRow } from './format/storedExample
 
 // replay: the buffer rebuilt from the repository, diffs and patch application
 export { replayExample } from './replay/replayExample.js';
-export type { ReplayOptions, ReplayResult } from './replay/replayExample.js';
+export type { ReplayLineEndings, ReplayOptions, ReplayResult } from './replay/replayExample.js';
 export { parseRepositoryUrl } from './replay/repositoryLocation.js';
 export type { RepositoryLocation } from './replay/repositoryLocation.js';
 export { parseDiff, parseDiffLine, stripDiffPathPrefix } from './replay/parseDiff.js';
