@@ -58,7 +58,7 @@ export function editPredictionActivities(deps: ActivityDeps) {
   }
 
   return {
-    /** Replay the example (spec section 5) and save its prompt inputs with it, unless it has them already. */
+    /** Replay the example (rebuild its buffer from the repository) and save its prompt inputs with it, unless it has them already. */
     async loadEpExample({ batchId, exampleKey, cwd }: EpExampleRef & { cwd: string }): Promise<EpLoadOutput> {
       const { row, example } = await readExample(exampleKey);
       const predictions = (await deps.store.getEpPredictions(batchId, exampleKey)).length;

@@ -61,7 +61,7 @@ export interface EpOptions {
 }
 
 /**
- * `evalflow ep read|predict|score|eval INPUTS...`, mirroring Zed's `ep` (spec section 4):
+ * `evalflow ep read|predict|score|eval INPUTS...`, mirroring the subcommands of Zed's `ep` CLI:
  * read and select the examples, skip those a previous `-o` run finished, then (except for
  * `read`) run them as one durable edit-prediction batch and write the examples, the report
  * (`eval`) and the summary JSON. Exit 1 when an example failed.

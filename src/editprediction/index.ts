@@ -1,10 +1,11 @@
-export * from './schema.js';
-export { parseExampleMarkdown, parsePathList, ACCEPTED_PREDICTION_MARKER } from './markdown.js';
-export { exampleToMarkdown, sanitizedFileName } from './markdownWrite.js';
-export { exampleToJson, exampleToJsonLine } from './exampleJson.js';
-export { readExamples, parseExampleText } from './read.js';
-export type { ReadExamplesOptions } from './read.js';
-export { formatJsonl, writeJsonl, writeMarkdownDir, markdownFileName } from './write.js';
+// format: the example format (schema, Markdown and JSON, cursor markers, keys, store rows)
+export * from './format/schema.js';
+export { parseExampleMarkdown, parsePathList, ACCEPTED_PREDICTION_MARKER } from './format/parseExampleMarkdown.js';
+export { exampleToMarkdown } from './format/exampleToMarkdown.js';
+export { exampleToJson, exampleToJsonLine } from './format/exampleToJson.js';
+export { readExamples, parseExampleText } from './format/readExamples.js';
+export type { ReadExamplesOptions } from './format/readExamples.js';
+export { formatJsonl, writeJsonl, writeMarkdownDir, markdownFileName, sanitizedFileName } from './format/writeExamples.js';
 export {
   decodeCursorExcerpt,
   encodeCursorExcerpt,
@@ -13,18 +14,33 @@ export {
   commentPrefixForPath,
   INLINE_CURSOR_MARKER,
   CURSOR_POSITION_MARKER,
-} from './cursor.js';
-export type { CursorExcerpt, PatchCursor } from './cursor.js';
-export { parseDiff, parseDiffLine, stripDiffPathPrefix } from './udiff.js';
-export type { DiffEvent, DiffLine, Hunk, HunkEdit } from './udiff.js';
-export { applyDiffToString, applyDiffWithHunkOffset } from './applyDiff.js';
-export { unifiedDiff } from './unifiedDiff.js';
-export type { UnifiedDiffOptions } from './unifiedDiff.js';
-export { computeCursorExcerpt, computeExcerptRanges } from './excerptRanges.js';
-export { replayExample } from './replay.js';
-export type { ReplayOptions, ReplayResult } from './replay.js';
+} from './format/cursorMarkers.js';
+export type { CursorExcerpt, PatchCursor } from './format/cursorMarkers.js';
+export { exampleKey } from './format/exampleKey.js';
+export { exampleFromRows, exampleRow, predictionRows, storedPrediction } from './format/storedExample.js';
+export type { ExampleRow, PredictionRow, ScoreRow } from './format/storedExample.js';
+
+// replay: the buffer rebuilt from the repository, diffs and patch application
+export { replayExample } from './replay/replayExample.js';
+export type { ReplayLineEndings, ReplayOptions, ReplayResult } from './replay/replayExample.js';
 export { parseRepositoryUrl } from './replay/repositoryLocation.js';
 export type { RepositoryLocation } from './replay/repositoryLocation.js';
+export { parseDiff, parseDiffLine, stripDiffPathPrefix } from './replay/parseDiff.js';
+export type { DiffEvent, DiffLine, Hunk, HunkEdit } from './replay/parseDiff.js';
+export { applyDiffToString, applyDiffWithHunkOffset } from './replay/applyDiff.js';
+export { unifiedDiff } from './replay/unifiedDiff.js';
+export type { UnifiedDiffOptions } from './replay/unifiedDiff.js';
+
+// predict: prompt inputs and providers
+export { computeCursorExcerpt, computeExcerptRanges } from './predict/excerptRanges.js';
+export type { EditPredictionProvider, PredictionOutcome } from './predict/provider.js';
+export { createNoopProvider } from './predict/noop.js';
+export { createOpenAiProvider, predictionFromReply } from './predict/openai.js';
+export type { OpenAiProviderOptions } from './predict/openai.js';
+export { createPredictionProvider, PROVIDER_NAMES } from './predict/registry.js';
+export type { ProviderName, ProviderDeps } from './predict/registry.js';
+
+// metrics
 export { deltaChrF, DEFAULT_DELTA_CHRF_BETA } from './metrics/deltaChrF.js';
 export { exactLinesMatch } from './metrics/exactLines.js';
 export { bracesDisbalance } from './metrics/braces.js';
@@ -40,23 +56,20 @@ export type { PreparedExpectedPatch } from './metrics/expectedPatches.js';
 export { scorePrediction } from './metrics/scorePrediction.js';
 export type { PredictionScoringInput } from './metrics/scorePrediction.js';
 export type { Classification } from './metrics/classification.js';
-export { formatEvalReport } from './report.js';
-export { summaryJson } from './summary.js';
-export type { SummaryJson } from './summary.js';
-export type { EditPredictionProvider, PredictionOutcome } from './predict/provider.js';
-export { createNoopProvider } from './predict/noop.js';
-export { createOpenAiProvider, predictionFromReply } from './predict/openai.js';
-export type { OpenAiProviderOptions } from './predict/openai.js';
-export { createPredictionProvider, PROVIDER_NAMES } from './predict/registry.js';
-export type { ProviderName, ProviderDeps } from './predict/registry.js';
+
+// report: the eval report, summary JSON, failure artifacts and -o resume
+export { formatEvalReport } from './report/evalReport.js';
+export { summaryJson } from './report/summaryJson.js';
+export type { SummaryJson } from './report/summaryJson.js';
+export { writeFailureArtifacts } from './report/failureArtifacts.js';
+export { resumeOutput } from './report/resumeOutput.js';
+
+// the per-example steps, example selection and the batch workflow's contract
 export { loadProject, predictExample, scoreExample, promptInputsFromSpec } from './pipeline.js';
 export type { ScoreOptions } from './pipeline.js';
 export { selectExamples, groupExamplesByRepository } from './selection.js';
 export type { SelectionOptions } from './selection.js';
-export { exampleKey } from './exampleKey.js';
-export { exampleFromRows, exampleRow, predictionRows, storedPrediction } from './storedExample.js';
-export type { ExampleRow, PredictionRow, ScoreRow } from './storedExample.js';
-export { MAX_FAILURES_KEPT } from './batchSpec.js';
+export { MAX_FAILURES_KEPT } from './epBatch.js';
 export type {
   EpBatchCounts,
   EpBatchExample,
@@ -67,6 +80,4 @@ export type {
   EpExampleFailure,
   EpModelEndpoint,
   EpProviderSpec,
-} from './batchSpec.js';
-export { resumeOutput } from './resumeOutput.js';
-export { writeFailureArtifacts } from './failureArtifacts.js';
+} from './epBatch.js';

@@ -1,16 +1,16 @@
 import { FormatError } from '../errors.js';
-import { extractCursorFromPatch } from './cursor.js';
-import { computeCursorExcerpt, computeExcerptRanges } from './excerptRanges.js';
+import { extractCursorFromPatch } from './format/cursorMarkers.js';
+import { computeCursorExcerpt, computeExcerptRanges } from './predict/excerptRanges.js';
 import { prepareExpectedPatches } from './metrics/expectedPatches.js';
 import type { PreparedExpectedPatch } from './metrics/expectedPatches.js';
 import { DEFAULT_DELTA_CHRF_BETA } from './metrics/deltaChrF.js';
 import { scorePrediction } from './metrics/scorePrediction.js';
 import { extractEditableRegion } from './predict/prompt.js';
 import type { EditPredictionProvider } from './predict/provider.js';
-import { replayExample } from './replay.js';
-import type { ReplayOptions } from './replay.js';
-import type { Example, PromptInputs } from './schema.js';
-import { byteToIndex, indexToByte, utf8Length } from './text.js';
+import { replayExample } from './replay/replayExample.js';
+import type { ReplayOptions } from './replay/replayExample.js';
+import type { Example, PromptInputs } from './format/schema.js';
+import { byteToIndex, indexToByte, utf8Length } from './format/rustStr.js';
 
 /**
  * The per-example steps of `ep load-project`, `predict` and `score`, as plain functions the
@@ -55,8 +55,9 @@ export interface ScoreOptions {
 }
 
 /**
- * Score every prediction against all expected patches on the prompt's cursor excerpt (Zed
- * G3) and store one `score` entry per prediction. Fails when `prompt_inputs` is missing or an
+ * Score every prediction against all expected patches on the prompt's cursor excerpt (as Zed's
+ * latest metrics do; see *Metrics* in docs/edit-prediction.md) and store one `score` entry per
+ * prediction. Fails when `prompt_inputs` is missing or an
  * expected patch does not apply to the excerpt ("Expected patch did not apply").
  */
 export function scoreExample(example: Example, options: ScoreOptions = {}): Example {

@@ -1,4 +1,4 @@
-import type { Example } from './schema.js';
+import type { Example } from './format/schema.js';
 
 export interface SelectionOptions {
   /** Skip the first N examples in input order (`--offset`, applied before sorting). */
@@ -12,7 +12,7 @@ export interface SelectionOptions {
 }
 
 /**
- * The examples `ep` processes, in its order (spec 4.1): `--offset` on the input order, then
+ * The examples `ep` processes, in its order: `--offset` on the input order, then
  * sorted by repository_url ascending and revision descending, then the `--name`/`--repo`
  * filters, then `--limit`.
  */

@@ -1,5 +1,5 @@
 import { defineQuery } from '@temporalio/workflow';
-import type { EpBatchOutcome } from '../editprediction/batchSpec.js';
+import type { EpBatchOutcome } from '../editprediction/epBatch.js';
 import type { BatchProgress, RunProgress } from '../run/progress.js';
 
 /**

@@ -1,6 +1,6 @@
 import { ActivityFailure, ApplicationFailure, continueAsNew, isCancellation, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-// batchSpec.ts has no imports at all, so its constant is safe in the workflow bundle.
+// epBatch.ts has no imports at all, so its constant is safe in the workflow bundle.
 import {
   MAX_FAILURES_KEPT,
   type EpBatchExample,
@@ -8,7 +8,7 @@ import {
   type EpBatchOutcome,
   type EpBatchResult,
   type EpExampleFailure,
-} from '../editprediction/batchSpec.js';
+} from '../editprediction/epBatch.js';
 import { epBatchProgressQuery, type EpBatchProgress } from './definitions.js';
 import { epLoadProfile, epPredictProfile, epScoreProfile, sharedProfile } from './profiles.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ExampleSchema } from '../../src/editprediction/schema.js';
+import { ExampleSchema } from '../../src/editprediction/format/schema.js';
 import { groupExamplesByRepository, selectExamples } from '../../src/editprediction/selection.js';
 
 const example = (name: string, repository_url: string, revision: string) =>

@@ -6,7 +6,7 @@ export interface CursorMetrics {
 }
 
 /**
- * Cursor placement (spec 3.6): both present → distance and exact match; neither → not
+ * Cursor placement: both present → distance and exact match; neither → not
  * evaluated; exactly one → a miss without distance.
  */
 export function cursorMetrics(expected: number | undefined, actual: number | undefined): CursorMetrics {

@@ -1,8 +1,8 @@
-import { isRustWhitespace } from '../text.js';
+import { isRustWhitespace } from '../format/rustStr.js';
 import { addCounts, bag, classify, NO_COUNTS, precision, recall } from './classification.js';
 import type { Classification } from './classification.js';
 
-/** Zed's latest β (precision-weighted); G2 used 2.0. */
+/** Zed's current β (precision-weighted); its older metrics used 2.0, so scores are not comparable across the two. */
 export const DEFAULT_DELTA_CHRF_BETA = 0.5;
 const CHAR_ORDER = 6;
 /** Characters kept on each side of a change so boundary n-grams are counted. */
@@ -20,9 +20,10 @@ export interface DeltaChrF {
 }
 
 /**
- * Delta chrF (spec 3.2): compares the character n-gram *changes* original→expected with
+ * Delta chrF: compares the character n-gram *changes* original→expected with
  * original→actual, for n = 1..6, after collapsing whitespace runs. Deletions count as "¬g"
- * n-grams. Characters are Unicode scalar values, as Rust's `chars()`.
+ * n-grams. Characters are Unicode scalar values, as Rust's `chars()`. The steps are listed
+ * under *Delta chrF* in docs/edit-prediction.md.
  */
 export function deltaChrF(original: string, expected: string, actual: string, beta = DEFAULT_DELTA_CHRF_BETA): DeltaChrF {
   if (original === expected && expected === actual) {

@@ -2,7 +2,7 @@ import { parseMetricsPatch } from './metricsPatch.js';
 
 /**
  * Zed's proxy for a prediction that rewrote the wrong editable region: its first hunk starts
- * with three or more deleted lines (spec 3.7, "WrgER").
+ * with three or more deleted lines ("WrgER" in the report).
  */
 export function isEditableRegionCorrect(patch: string): boolean {
   const first = parseMetricsPatch(patch)[0];

@@ -1,10 +1,10 @@
-import { rustLines } from '../text.js';
+import { splitLines } from '../format/lineEndings.js';
 import { bag, classify } from './classification.js';
 import type { Classification } from './classification.js';
 
 /**
- * Exact lines (spec 3.3): the bags of changed lines (`+…`/`-…`, prefix and whitespace
- * included, headers excluded) of the two patches, compared as multisets.
+ * Exact lines: the bags of changed lines (`+…`/`-…`, prefix and whitespace included, the CR of
+ * a CRLF line too, headers excluded) of the two patches, compared as multisets.
  */
 export function exactLinesMatch(expectedPatch: string, actualPatch: string): Classification {
   return classify(changedLines(expectedPatch), changedLines(actualPatch));
@@ -13,7 +13,7 @@ export function exactLinesMatch(expectedPatch: string, actualPatch: string): Cla
 /** The changed lines of a patch, counted. */
 export function changedLines(patch: string): Map<string, number> {
   return bag(
-    rustLines(patch).filter(
+    splitLines(patch).filter(
       (line) =>
         (line.startsWith('+') || line.startsWith('-')) &&
         !line.startsWith('---') &&

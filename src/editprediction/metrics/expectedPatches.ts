@@ -1,6 +1,6 @@
 import { FormatError } from '../../errors.js';
-import { applyDiffToString, applyDiffWithHunkOffset } from '../applyDiff.js';
-import type { PatchCursor } from '../cursor.js';
+import { applyDiffToString, applyDiffWithHunkOffset } from '../replay/applyDiff.js';
+import type { PatchCursor } from '../format/cursorMarkers.js';
 
 /** An expected patch ready for scoring: its clean text, the text it produces, its cursor. */
 export interface PreparedExpectedPatch {

@@ -1,5 +1,5 @@
-import { diffSequences } from '../sequenceDiff.js';
-import { splitWithTerminators } from '../unifiedDiff.js';
+import { diffSequences } from '../replay/sequenceDiff.js';
+import { splitWithTerminators } from '../replay/unifiedDiff.js';
 import { tokenize } from './tokenize.js';
 
 /** One replacement: `old[start, end)` (UTF-16 indices into the old text) becomes `newText`. */

@@ -1,4 +1,4 @@
-import { rustLines } from '../text.js';
+import { splitLines } from '../format/lineEndings.js';
 
 /** A hunk of an edit-history event diff, read strictly from its `@@ -a,b +c,d @@` header. */
 export interface HistoryHunk {
@@ -9,11 +9,14 @@ export interface HistoryHunk {
   lines: Array<{ kind: 'context' | 'addition' | 'deletion'; text: string }>;
 }
 
-/** Hunks of an event diff; lines before the first header and unknown lines are dropped. */
+/**
+ * Hunks of an event diff; lines before the first header and unknown lines are dropped. A CRLF
+ * line keeps its CR in `text` (a line that is only a CR is an empty context line).
+ */
 export function parseHistoryHunks(diff: string): HistoryHunk[] {
   const hunks: HistoryHunk[] = [];
   let current: HistoryHunk | undefined;
-  for (const line of rustLines(diff)) {
+  for (const line of splitLines(diff)) {
     const header = parseHeader(line);
     if (header) {
       if (current) hunks.push(current);
@@ -22,7 +25,7 @@ export function parseHistoryHunks(diff: string): HistoryHunk[] {
       if (line.startsWith('+')) current.lines.push({ kind: 'addition', text: line.slice(1) });
       else if (line.startsWith('-')) current.lines.push({ kind: 'deletion', text: line.slice(1) });
       else if (line.startsWith(' ')) current.lines.push({ kind: 'context', text: line.slice(1) });
-      else if (line === '') current.lines.push({ kind: 'context', text: '' });
+      else if (line === '' || line === '\r') current.lines.push({ kind: 'context', text: line });
     }
   }
   if (current) hunks.push(current);
@@ -36,7 +39,7 @@ export function formatHistoryHunk(hunk: HistoryHunk): string {
 
 /** Swap the sides of a diff: headers, additions and deletions. */
 export function reverseDiff(diff: string): string {
-  const reversed = rustLines(diff)
+  const reversed = splitLines(diff)
     .map((line) => {
       if (line.startsWith('--- ')) return `+++ ${line.slice(4)}`;
       if (line.startsWith('+++ ')) return `--- ${line.slice(4)}`;

@@ -1,10 +1,10 @@
-import { rustTrim } from '../text.js';
+import { rustTrim } from '../format/rustStr.js';
 import { parseMetricsPatch } from './metricsPatch.js';
 import type { PatchLine } from './metricsPatch.js';
 
 /**
  * Whether the patch adds or deletes a whitespace-only line with no non-whitespace change in
- * its run of adjacent changed lines (spec 3.7). A blank line added on the cursor's row
+ * its run of adjacent changed lines. A blank line added on the cursor's row
  * (0-based `cursorRow`, in new-file lines) is exempt.
  */
 export function hasIsolatedWhitespaceChanges(patch: string, cursorRow: number | undefined): boolean {

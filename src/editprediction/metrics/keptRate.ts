@@ -1,4 +1,4 @@
-import { utf8Length } from '../text.js';
+import { utf8Length } from '../format/rustStr.js';
 import { isIdentifierToken, tokenize } from './tokenize.js';
 
 /** Beyond this difference in how much the two edits change the length, both rates are 0. */
@@ -19,7 +19,7 @@ export interface KeptRate {
 }
 
 /**
- * Kept and recall rates (spec 3.7) by token LCS: units are tokens with consecutive
+ * Kept and recall rates by token LCS: units are tokens with consecutive
  * identifier pieces merged; "new" units are those not on an LCS with the base; kept = bytes
  * of candidate-new units on an LCS with reference-new units; deleted = base units off the
  * LCS with the candidate (resp. reference). Sizes are UTF-8 bytes.

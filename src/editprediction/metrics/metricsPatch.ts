@@ -1,4 +1,4 @@
-import { rustLines } from '../text.js';
+import { splitLines } from '../format/lineEndings.js';
 
 export type PatchLine =
   | { kind: 'context'; text: string }
@@ -21,7 +21,7 @@ export function parseMetricsPatch(patch: string): PatchHunk[] {
   const hunks: PatchHunk[] = [];
   let hunk: PatchHunk = { oldStart: 0, newStart: 0, lines: [] };
   let inHeader = true;
-  for (const line of rustLines(patch)) {
+  for (const line of splitLines(patch)) {
     if (line.startsWith('--- ') || line.startsWith('+++') || line.startsWith('@@')) inHeader = false;
     if (inHeader) continue;
     if (line.startsWith('@@')) {

@@ -1,12 +1,12 @@
-import { applyDiffToString } from '../applyDiff.js';
-import type { EditEvent } from '../schema.js';
-import { rustLines } from '../text.js';
+import { applyDiffToString } from '../replay/applyDiff.js';
+import type { EditEvent } from '../format/schema.js';
+import { splitLines } from '../format/lineEndings.js';
 import { filterHunksByExcerpt, formatHistoryHunk, parseHistoryHunks, reverseDiff } from './historyHunks.js';
 import { granularEdits } from './granularEdits.js';
 import type { GranularEdit } from './granularEdits.js';
 
 /**
- * Reversal ratio (spec 3.5): the share of the prediction's edit characters that undo the
+ * Reversal ratio: the share of the prediction's edit characters that undo the
  * user's most recent edit to the cursor file (deleting what the user just typed, or
  * re-typing what the user just deleted). 0 when there is no such edit, when it was an
  * accepted prediction, or when the prediction changes nothing.
@@ -68,7 +68,7 @@ export function reversalOverlap(original: string, current: string, predicted: st
 
 /** The excerpt before the user's last edit, using only the diff lines inside the excerpt. */
 function rollBackInExcerpt(diff: string, excerpt: string, excerptStartRow: number): string {
-  const rowCount = Math.max(rustLines(excerpt).length, 1);
+  const rowCount = Math.max(splitLines(excerpt).length, 1);
   const filtered = filterHunksByExcerpt(diff, excerptStartRow, rowCount);
   if (filtered === '') return excerpt;
   try {

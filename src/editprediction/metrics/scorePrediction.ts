@@ -1,5 +1,5 @@
-import { applyDiffToString } from '../applyDiff.js';
-import type { EditEvent, PredictionScore } from '../schema.js';
+import { applyDiffToString } from '../replay/applyDiff.js';
+import type { EditEvent, PredictionScore } from '../format/schema.js';
 import { bracesDisbalance } from './braces.js';
 import { f1 } from './classification.js';
 import { cursorMetrics } from './cursorMetrics.js';
@@ -15,7 +15,7 @@ import { predictionReversalRatio } from './reversal.js';
 import { countPatchTokenChanges } from './tokenChanges.js';
 
 export interface PredictionScoringInput {
-  /** The text predictions are scored on (Zed G3: the prompt's cursor excerpt). */
+  /** The text predictions are scored on: the prompt's cursor excerpt, as Zed's latest metrics do. */
   originalText: string;
   expectedPatches: PreparedExpectedPatch[];
   /** The predicted patch; `undefined` when the prediction produced none (scored as no change). */

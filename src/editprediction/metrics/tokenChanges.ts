@@ -1,5 +1,5 @@
-import { rustLines } from '../text.js';
-import { diffSequences } from '../sequenceDiff.js';
+import { splitLines, withoutCr } from '../format/lineEndings.js';
+import { diffSequences } from '../replay/sequenceDiff.js';
 import { tokenize } from './tokenize.js';
 
 export interface TokenChanges {
@@ -8,7 +8,7 @@ export interface TokenChanges {
 }
 
 /**
- * Inserted and deleted tokens of a patch (spec 3.7): per contiguous block of `-`/`+` lines,
+ * Inserted and deleted tokens of a patch: per contiguous block of `-`/`+` lines,
  * a token-level diff of the old against the new text, so a modified line counts only its
  * changed tokens.
  */
@@ -18,8 +18,8 @@ export function countPatchTokenChanges(patch: string): TokenChanges {
   let newLines: string[] = [];
   const flush = () => {
     if (oldLines.length === 0 && newLines.length === 0) return;
-    const oldTokens = tokenize(oldLines.map((line) => line.slice(1)).join('\n'));
-    const newTokens = tokenize(newLines.map((line) => line.slice(1)).join('\n'));
+    const oldTokens = tokenize(blockText(oldLines));
+    const newTokens = tokenize(blockText(newLines));
     for (const block of diffSequences(oldTokens, newTokens)) {
       counts.deletedTokens += block.oldEnd - block.oldStart;
       counts.insertedTokens += block.newEnd - block.newStart;
@@ -27,7 +27,7 @@ export function countPatchTokenChanges(patch: string): TokenChanges {
     oldLines = [];
     newLines = [];
   };
-  for (const line of rustLines(patch)) {
+  for (const line of splitLines(patch)) {
     if (/^(---|\+\+\+|@@|diff |index )/.test(line)) flush();
     else if (line.startsWith('-')) oldLines.push(line);
     else if (line.startsWith('+')) newLines.push(line);
@@ -35,4 +35,12 @@ export function countPatchTokenChanges(patch: string): TokenChanges {
   }
   flush();
   return counts;
+}
+
+/**
+ * The text of a run of `-` (or `+`) lines: the lines joined by their line ends, without the
+ * last one's (for a CRLF line, neither its LF nor its CR, so a CRLF run counts as its LF twin).
+ */
+function blockText(lines: string[]): string {
+  return withoutCr(lines.map((line) => line.slice(1)).join('\n'));
 }

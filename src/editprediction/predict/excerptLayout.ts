@@ -1,7 +1,7 @@
 import { FormatError } from '../../errors.js';
-import { computeExcerptRanges } from '../excerptRanges.js';
-import type { ByteRange, Example, PromptInputs } from '../schema.js';
-import { byteToIndex } from '../text.js';
+import { computeExcerptRanges } from './excerptRanges.js';
+import type { ByteRange, Example, PromptInputs } from '../format/schema.js';
+import { byteToIndex } from '../format/rustStr.js';
 
 /** Which of Zed's precomputed ranges the openai provider uses (Zed's teacher default size). */
 const EDITABLE_KEY = 'editable_180';

@@ -1,9 +1,10 @@
-import { extractCursorFromPatch, INLINE_CURSOR_MARKER } from '../cursor.js';
-import { applyDiffWithHunkOffset } from '../applyDiff.js';
+import { extractCursorFromPatch, INLINE_CURSOR_MARKER } from '../format/cursorMarkers.js';
+import { isCrlfThroughout } from '../format/lineEndings.js';
+import { applyDiffWithHunkOffset } from '../replay/applyDiff.js';
 import type { LlmClient, LlmRole } from '../../llm/port.js';
-import type { ActualCursor, Example, Prediction } from '../schema.js';
-import { byteToIndex, indexToByte, utf8Length } from '../text.js';
-import { unifiedDiff } from '../unifiedDiff.js';
+import type { ActualCursor, Example, Prediction } from '../format/schema.js';
+import { byteToIndex, indexToByte, utf8Length } from '../format/rustStr.js';
+import { unifiedDiff } from '../replay/unifiedDiff.js';
 import { excerptLayout } from './excerptLayout.js';
 import type { ExcerptLayout } from './excerptLayout.js';
 import { parseModelReply } from './parseReply.js';
@@ -56,11 +57,24 @@ export function predictionFromReply(output: string, layout: ExcerptLayout, provi
   if (reply.kind === 'noEdits') return { actual_patch: '', actual_output: output, provider };
 
   const { excerpt, editable } = layout;
-  const predicted = excerpt.slice(0, editable.start) + reply.text + excerpt.slice(editable.end);
+  const region = adoptCrlf(reply.text, reply.cursor, excerpt);
+  const predicted = excerpt.slice(0, editable.start) + region.text + excerpt.slice(editable.end);
   const patch = unifiedDiff(excerpt, predicted, { path: layout.cursorPath, lineOffset: layout.excerptStartRow });
   const prediction: Prediction = { actual_patch: patch, actual_output: output, provider };
-  if (reply.cursor !== undefined) prediction.actual_cursor = actualCursor(predicted, editable.start, reply.cursor, layout);
+  if (region.cursor !== undefined) prediction.actual_cursor = actualCursor(predicted, editable.start, region.cursor, layout);
   return prediction;
+}
+
+/**
+ * A model shown a CRLF file tends to answer in LF. When every line of the excerpt ends in CRLF
+ * and the reply has no CRLF at all, the reply's LFs become CRLFs (and its cursor moves by the
+ * CRs added before it), so the patch holds the edit rather than a change of every line end.
+ */
+function adoptCrlf(text: string, cursor: number | undefined, excerpt: string): { text: string; cursor: number | undefined } {
+  if (!isCrlfThroughout(excerpt) || text.includes('\r\n')) return { text, cursor };
+  const before = cursor === undefined ? '' : text.slice(0, byteToIndex(text, cursor));
+  const added = before.split('\n').length - 1;
+  return { text: text.replace(/\n/g, '\r\n'), cursor: cursor === undefined ? undefined : cursor + added };
 }
 
 function actualCursor(predicted: string, regionStart: number, cursorInRegion: number, layout: ExcerptLayout): ActualCursor {

@@ -1,6 +1,6 @@
-import { ACCEPTED_PREDICTION_MARKER } from '../markdown.js';
-import type { Example } from '../schema.js';
-import { INLINE_CURSOR_MARKER } from '../cursor.js';
+import { ACCEPTED_PREDICTION_MARKER } from '../format/parseExampleMarkdown.js';
+import type { Example } from '../format/schema.js';
+import { INLINE_CURSOR_MARKER } from '../format/cursorMarkers.js';
 import type { ExcerptLayout } from './excerptLayout.js';
 
 export const EDITABLE_REGION_START = '<|editable_region_start|>\n';

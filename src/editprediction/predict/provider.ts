@@ -1,4 +1,4 @@
-import type { Example, Prediction, Prompt } from '../schema.js';
+import type { Example, Prediction, Prompt } from '../format/schema.js';
 
 /** What one prediction call produces: the prediction, and the prompt when one was built. */
 export interface PredictionOutcome {

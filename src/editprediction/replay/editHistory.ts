@@ -1,10 +1,11 @@
 import { FormatError } from '../../errors.js';
-import { ACCEPTED_PREDICTION_MARKER } from '../markdown.js';
-import type { EditEvent } from '../schema.js';
-import { matchIndices, rustLines, rustTrim } from '../text.js';
-import { parseDiff, parseDiffLine } from '../udiff.js';
-import type { Hunk } from '../udiff.js';
-import { unifiedDiff } from '../unifiedDiff.js';
+import { ACCEPTED_PREDICTION_MARKER } from '../format/parseExampleMarkdown.js';
+import type { EditEvent } from '../format/schema.js';
+import { splitLines } from '../format/lineEndings.js';
+import { matchIndices, rustTrim } from '../format/rustStr.js';
+import { parseDiff, parseDiffLine } from './parseDiff.js';
+import type { Hunk } from './parseDiff.js';
+import { unifiedDiff } from './unifiedDiff.js';
 
 /** Reads a repository-relative file of the worktree; `undefined` when it does not exist. */
 export type ReadWorktreeFile = (relativePath: string) => Promise<string | undefined>;
@@ -17,7 +18,8 @@ export interface ReplayedHistory {
 }
 
 /**
- * Replay an edit history into buffers (spec 5, step 5). Each `--- a/<path>` section opens
+ * Replay an edit history into buffers (step 3 of *Replay* in docs/edit-prediction.md). Each
+ * `--- a/<path>` section opens
  * its buffer (the path may carry the repository name as first component); every hunk's
  * context must occur exactly once in the buffer as it was when the section began; all the
  * section's edits then apply together, and a new path renames the buffer. Sections build on
@@ -103,7 +105,7 @@ function locateHunk(text: string, hunk: Hunk, example: string, path: string): nu
 
 /** For each `--- ` file section in order, whether the accepted-prediction marker precedes it. */
 function acceptedSections(history: string): boolean[] {
-  const lines = rustLines(history);
+  const lines = splitLines(history);
   const flags: boolean[] = [];
   lines.forEach((line, index) => {
     if (parseDiffLine(line).kind === 'oldPath') flags.push(index > 0 && rustTrim(lines[index - 1] as string) === ACCEPTED_PREDICTION_MARKER);

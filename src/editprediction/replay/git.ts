@@ -3,10 +3,13 @@ import { SandboxError } from '../../errors.js';
 
 /**
  * Run git in `cwd` and return its stdout (trimmed). Failures become a SandboxError naming
- * the command and the end of git's stderr. Git never prompts (no credentials are asked for).
+ * the command and the end of git's stderr. Git never prompts (no credentials are asked for),
+ * and never rewrites line endings on its own (`core.autocrlf` is off whatever the user's
+ * configuration says; a repository's own `.gitattributes` still apply), so checked-out files
+ * hold the repository's bytes on every machine.
  */
 export async function runGit(cwd: string, args: string[], input?: string): Promise<string> {
-  const result = await execa('git', args, {
+  const result = await execa('git', ['-c', 'core.autocrlf=false', ...args], {
     cwd,
     input,
     reject: false,

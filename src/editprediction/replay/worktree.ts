@@ -23,7 +23,7 @@ export interface PreparedWorktree {
 }
 
 /**
- * Check out `revision` in the repository's worktree (spec 5, steps 1–2): a clone per
+ * Check out `revision` in the repository's worktree: a clone per
  * `owner/repo` under the cache (a local source is cloned from its path, never touched
  * itself), one worktree per repository reset and cleaned on reuse. Callers must not prepare
  * two examples of the same repository at once (they share the worktree), as in Zed.

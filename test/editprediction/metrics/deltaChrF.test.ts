@@ -137,3 +137,19 @@ function bruteForce(original: string, expected: string, actual: string) {
   r /= 6;
   return { score: p + r === 0 ? 0 : fBeta(p, r, 0.5), counts };
 }
+
+describe('deltaChrF when texts differ only in line endings', () => {
+  it('scores an LF line where a CRLF line was expected by the " \\n" the CR leaves after collapsing (hand-computed)', () => {
+    // Collapsed: O = "a␠\n", E = "a␠\nb␠\n", A = "a␠\nb\n" (no suffix, so the regions are whole).
+    // Per order n = 1…6, P: 1, 1/2, 1/2, 1/2, 0, 0 and R: 2/3, 1/3, 1/3, 1/3, 0, 0;
+    // TP 2+1+1+1 = 5, FP 0+1+1+1+1 = 4, FN 1+2+2+2+2+1 = 10. P = 5/12, R = 5/18.
+    const result = deltaChrF('a\r\n', 'a\r\nb\r\n', 'a\r\nb\n');
+    expect(result.precision).toBeCloseTo(5 / 12, 12);
+    expect(result.recall).toBeCloseTo(5 / 18, 12);
+    expect(result.counts).toEqual({ truePositives: 5, falsePositives: 4, falseNegatives: 10 });
+    expect(result.score).toBeCloseTo(fBeta(5 / 12, 5 / 18, 0.5), 10);
+    expect(result.score).toBeCloseTo(2500 / 66, 10);
+    // The LF twin: the prediction is exactly the expected change.
+    expect(deltaChrF('a\n', 'a\nb\n', 'a\nb\n').score).toBe(100);
+  });
+});

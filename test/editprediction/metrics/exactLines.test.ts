@@ -24,3 +24,18 @@ describe('exactLinesMatch', () => {
     expect(exactLinesMatch('', '')).toEqual({ truePositives: 0, falsePositives: 0, falseNegatives: 0 });
   });
 });
+
+describe('exactLinesMatch on CRLF patches', () => {
+  const crlf = (text: string) => text.replace(/\n/g, '\r\n');
+
+  it('scores CRLF twins of patches as their LF twins are scored', () => {
+    const expected = '--- a/f\n+++ b/f\n@@ -1,3 +1,3 @@\n ctx\n-old 1\n-old 2\n+new 1\n+new 2\n';
+    const actual = '-old 1\n+new 1\n+extra line\n';
+    expect(exactLinesMatch(crlf(expected), crlf(actual))).toEqual(exactLinesMatch(expected, actual));
+  });
+
+  it('counts a line that differs only in its CR as a miss on both sides', () => {
+    // "+new\r" (CRLF) and "+new" (LF) are different lines: one false positive, one false negative.
+    expect(exactLinesMatch('-old\r\n+new\r\n', '-old\r\n+new\n')).toEqual({ truePositives: 1, falsePositives: 1, falseNegatives: 1 });
+  });
+});

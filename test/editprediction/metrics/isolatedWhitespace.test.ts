@@ -26,3 +26,19 @@ describe('hasIsolatedWhitespaceChanges', () => {
     expect(hasIsolatedWhitespaceChanges('@@ -1,4 +1,3 @@\n fn main() {\n-\n     println!("hello");\n }\n', 1)).toBe(true);
   });
 });
+
+describe('hasIsolatedWhitespaceChanges on CRLF patches', () => {
+  it('flags the CRLF twin of a patch exactly when it flags the LF twin', () => {
+    const crlf = (text: string) => text.replace(/\n/g, '\r\n');
+    const patches = [
+      addedBlank,
+      '@@ -1,4 +1,3 @@\n fn main() {\n-\n     println!("hello");\n }\n',
+      '@@ -1,3 +1,4 @@\n fn main() {\n+\n+    let x = 1;\n     println!("hello");\n }\n',
+      '@@ -1,3 +1,3 @@\n fn main() {\n-    a();\n+    b();\n }\n',
+    ];
+    for (const patch of patches) {
+      for (const row of [undefined, 0, 1]) expect(hasIsolatedWhitespaceChanges(crlf(patch), row), `${row} ${patch}`).toBe(hasIsolatedWhitespaceChanges(patch, row));
+    }
+    expect(hasIsolatedWhitespaceChanges(crlf(addedBlank), undefined)).toBe(true);
+  });
+});

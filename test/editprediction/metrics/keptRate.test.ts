@@ -45,3 +45,36 @@ describe('lcsKeepMasks', () => {
     expect(lcsKeepMasks([], ['x'])).toEqual([[], [false]]);
   });
 });
+
+describe('computeKeptRate on CRLF texts', () => {
+  const crlf = (text: string) => text.replace(/\n/g, '\r\n');
+
+  it('gives CRLF twins the LF twins’ rates, a CRLF counting one byte more than an LF', () => {
+    const lf = computeKeptRate('a\nb\n', 'a\nx\nb\n', 'a\nx\nb\n');
+    const twin = computeKeptRate(crlf('a\nb\n'), crlf('a\nx\nb\n'), crlf('a\nx\nb\n'));
+    expect([twin.keptRate, twin.recallRate]).toEqual([lf.keptRate, lf.recallRate]);
+    // New units: "x" and a line end ("\n", or "\r\n": one more byte).
+    expect([lf.keptChars, twin.keptChars]).toEqual([2, 3]);
+    // Candidate adds "x\n" and "y\n", the reference "x\n": kept [x, line end] of the
+    // candidate's [x, line end, y, line end], so 2/4 bytes in LF and 3/6 in CRLF.
+    const partial = computeKeptRate(crlf('a\nb\n'), crlf('a\nx\ny\nb\n'), crlf('a\nx\nb\n'));
+    expect(partial).toMatchObject({ candidateNewChars: 6, referenceNewChars: 3, keptChars: 3, keptRate: 0.5, recallRate: 1 });
+    expect(computeKeptRate('a\nb\n', 'a\nx\ny\nb\n', 'a\nx\nb\n')).toMatchObject({ candidateNewChars: 4, keptChars: 2, keptRate: 0.5, recallRate: 1 });
+  });
+
+  it('keeps only the shared part when the candidate’s new line ends in LF and the reference’s in CRLF (hand-computed)', () => {
+    // Base [a, "\r\n"]; candidate new [b, "\n"] (2 bytes), reference new [b, "\r\n"] (3 bytes);
+    // only "b" is on their common subsequence: kept 1, discarded 1.
+    expect(computeKeptRate('a\r\n', 'a\r\nb\n', 'a\r\nb\r\n')).toEqual({
+      candidateNewChars: 2,
+      referenceNewChars: 3,
+      candidateDeletedChars: 0,
+      referenceDeletedChars: 0,
+      keptChars: 1,
+      correctlyDeletedChars: 0,
+      discardedChars: 1,
+      keptRate: 0.5,
+      recallRate: 1 / 3,
+    });
+  });
+});

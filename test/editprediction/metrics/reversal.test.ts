@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { predictionReversalRatio, reversalOverlap } from '../../../src/editprediction/metrics/reversal.js';
-import type { EditEvent } from '../../../src/editprediction/schema.js';
+import type { EditEvent } from '../../../src/editprediction/format/schema.js';
 
 describe('reversalOverlap (cases from Zed’s reversal tests)', () => {
   const cases: Array<[string, string, string, string, number, number]> = [
@@ -63,5 +63,37 @@ describe('predictionReversalRatio', () => {
     const excerpt = 'new line\nb\nc\n';
     expect(predictionReversalRatio(excerpt, [event(diff)], 1, 'b\nc\n', 'src/a.txt')).toBe(1);
     expect(predictionReversalRatio(excerpt, [event(diff)], 1, 'new line\nb\nc\nd\n', 'src/a.txt')).toBe(0);
+  });
+});
+
+describe('predictionReversalRatio on CRLF texts', () => {
+  const crlf = (text: string) => text.replace(/\n/g, '\r\n');
+  const event = (diff: string): EditEvent => ({ event: 'BufferChange', path: 'repo/src/a.txt', old_path: 'repo/src/a.txt', diff, predicted: false, in_open_source_repo: false });
+  const current = 'a\nnew line\nb\nc\n';
+  const diff = '@@ -1,3 +1,4 @@\n a\n+new line\n b\n c\n';
+
+  it('gives the CRLF twin of the history and texts the LF twin’s ratio, with and without the excerpt row', () => {
+    for (const [row, excerpt, predicted] of [
+      [undefined, current, 'a\nb\nc\n'],
+      [0, current, 'a\nb\nc\n'],
+      [1, 'new line\nb\nc\n', 'b\nc\n'],
+      [undefined, current, 'a\nnew\nb\nc\n'],
+    ] as const) {
+      const lf = predictionReversalRatio(excerpt, [event(diff)], row, predicted, 'src/a.txt');
+      expect(predictionReversalRatio(crlf(excerpt), [event(crlf(diff))], row, crlf(predicted), 'src/a.txt'), `${row} ${predicted}`).toBe(lf);
+    }
+    // An empty context line that lost its space: "" in LF, a bare CR in CRLF.
+    const withBlank = '@@ -1,4 +1,5 @@\n a\n\n+new line\n b\n c\n';
+    for (const row of [undefined, 0]) {
+      const lf = predictionReversalRatio('a\n\nnew line\nb\nc\n', [event(withBlank)], row, 'a\n\nb\nc\n', 'src/a.txt');
+      expect(lf).toBe(1);
+      expect(predictionReversalRatio(crlf('a\n\nnew line\nb\nc\n'), [event(crlf(withBlank))], row, crlf('a\n\nb\nc\n'), 'src/a.txt'), `${row}`).toBe(lf);
+    }
+    expect(predictionReversalRatio(crlf(current), [event(crlf(diff))], 0, crlf('a\nb\nc\n'), 'src/a.txt')).toBe(1);
+  });
+
+  it('finds the user’s edit in an excerpt that ends before its last CRLF', () => {
+    // The prompt's excerpt stops before the last row's line end; the CRLF context still fits.
+    expect(predictionReversalRatio('a\r\nnew line\r\nb\r\nc', [event(crlf(diff))], 0, 'a\r\nb\r\nc', 'src/a.txt')).toBe(1);
   });
 });

@@ -1,10 +1,10 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { decodeCursorExcerpt, extractCursorFromPatch } from '../../../src/editprediction/cursor.js';
+import { decodeCursorExcerpt, extractCursorFromPatch } from '../../../src/editprediction/format/cursorMarkers.js';
 import { prepareExpectedPatches } from '../../../src/editprediction/metrics/expectedPatches.js';
 import { scorePrediction } from '../../../src/editprediction/metrics/scorePrediction.js';
-import { parseExampleText } from '../../../src/editprediction/read.js';
+import { parseExampleText } from '../../../src/editprediction/format/readExamples.js';
 import { CORPUS_DIR } from '../fixtureDir.js';
 
 /** Corpus examples whose expected patches all apply to the example's own cursor excerpt. */
@@ -93,6 +93,60 @@ describe('scorePrediction on real corpus examples with scripted predictions', ()
     const score = scorePrediction({ originalText: 'f()\n', expectedPatches: prepared, actualPatch: '--- a/f\n+++ b/f\n-f()\n+f((1)\n', beta: 2 });
     expect(score.braces_disbalance).toBe(1);
     expect(score.delta_chr_f_beta).toBe(2);
+  });
+});
+
+describe('scorePrediction on CRLF texts', () => {
+  const crlf = (text: string) => text.replace(/\n/g, '\r\n');
+  /** Fields that count characters or bytes, which a CRLF adds to; every other field must agree. */
+  const CHARACTER_COUNTS = ['delta_chr_f_true_positives', 'delta_chr_f_false_positives', 'delta_chr_f_false_negatives', 'kept_chars', 'correctly_deleted_chars'];
+  const withoutCounts = (score: object) => Object.fromEntries(Object.entries(score).filter(([key]) => !CHARACTER_COUNTS.includes(key)));
+
+  it('scores the CRLF twin of every corpus excerpt, expected patch and prediction as its LF twin', async () => {
+    const examples = await scorableCorpus();
+    expect(examples.length).toBeGreaterThanOrEqual(14);
+    for (const example of examples) {
+      const twinPatches = example.patches.map((patch) => ({ patch: crlf(patch.patch), cursorOffset: undefined }));
+      const lfPatches = example.patches.map((patch) => ({ patch: patch.patch, cursorOffset: undefined }));
+      const twinPrepared = prepareExpectedPatches(twinPatches, crlf(example.excerpt));
+      const lfPrepared = prepareExpectedPatches(lfPatches, example.excerpt);
+      expect(twinPrepared.map((prepared) => prepared.text), example.name).toEqual(lfPrepared.map((prepared) => crlf(prepared.text)));
+      for (const actual of [...example.patches.map((patch) => patch.patch), '']) {
+        const lf = scorePrediction({ originalText: example.excerpt, expectedPatches: lfPrepared, actualPatch: actual });
+        const twin = scorePrediction({ originalText: crlf(example.excerpt), expectedPatches: twinPrepared, actualPatch: crlf(actual) });
+        expect(withoutCounts(twin), `${example.name} ${actual.slice(0, 40)}`).toEqual(withoutCounts(lf));
+        expect(twin.kept_chars, example.name).toBeGreaterThanOrEqual(lf.kept_chars ?? 0);
+      }
+    }
+  });
+
+  it('scores a prediction whose new line ends in LF where the expected one ends in CRLF by hand-computed numbers', () => {
+    const original = 'a\r\n';
+    const prepared = prepareExpectedPatches([{ patch: '--- a/f\r\n+++ b/f\r\n@@ -1,1 +1,2 @@\r\n a\r\n+b\r\n', cursorOffset: undefined }], original);
+    const score = scorePrediction({ originalText: original, expectedPatches: prepared, actualPatch: '--- a/f\n+++ b/f\n@@ -1,1 +1,2 @@\n a\r\n+b\n' });
+    expect(score).toMatchObject({
+      // deltaChrF('a\r\n', 'a\r\nb\r\n', 'a\r\nb\n'): P = 5/12, R = 5/18, score 2500/66 as an f32.
+      delta_chr_f: 37.878788,
+      delta_chr_f_true_positives: 5,
+      delta_chr_f_false_positives: 4,
+      delta_chr_f_false_negatives: 10,
+      // "+b" is not "+b\r".
+      exact_lines_tp: 0,
+      exact_lines_fp: 1,
+      exact_lines_fn: 1,
+      // Of the prediction's new [b, "\n"] only b is the reference's: kept 1 of 2, recalled 1 of 3.
+      kept_rate: 0.5,
+      recall_rate: 1 / 3,
+      kept_chars: 1,
+      discarded_chars: 1,
+      inserted_tokens: 1,
+      deleted_tokens: 0,
+      braces_disbalance: 0,
+      wrong_editable_region: false,
+      has_isolated_whitespace_changes: false,
+    });
+    expect(score.delta_chr_f_precision).toBeCloseTo(5 / 12, 12);
+    expect(score.delta_chr_f_recall).toBeCloseTo(5 / 18, 12);
   });
 });
 

@@ -1,13 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { applyDiffToString } from '../../../src/editprediction/applyDiff.js';
-import { decodeCursorExcerpt } from '../../../src/editprediction/cursor.js';
+import { applyDiffToString } from '../../../src/editprediction/replay/applyDiff.js';
+import { decodeCursorExcerpt } from '../../../src/editprediction/format/cursorMarkers.js';
 import { promptInputsFromSpec, scoreExample } from '../../../src/editprediction/pipeline.js';
-import { createOpenAiProvider } from '../../../src/editprediction/predict/openai.js';
+import { createOpenAiProvider, predictionFromReply } from '../../../src/editprediction/predict/openai.js';
 import { extractEditableRegion } from '../../../src/editprediction/predict/prompt.js';
-import { parseExampleText } from '../../../src/editprediction/read.js';
-import type { Example } from '../../../src/editprediction/schema.js';
+import { parseExampleText } from '../../../src/editprediction/format/readExamples.js';
+import type { Example } from '../../../src/editprediction/format/schema.js';
 import { LlmError } from '../../../src/errors.js';
 import { CORPUS_DIR } from '../fixtureDir.js';
 import { fakeLlm } from './fakeLlm.js';
@@ -71,5 +71,23 @@ describe('openai provider', () => {
     await expect(createOpenAiProvider({ llm: fakeLlm([]) }).predict({ ...example, prompt_inputs: undefined })).rejects.toThrow(
       'zed--add-eprintln: prompt_inputs.cursor_excerpt is required to predict',
     );
+  });
+});
+
+describe('predictionFromReply on a CRLF excerpt', () => {
+  const excerpt = 'fn main() {\r\n    let x = 1;\r\n}\r\n';
+  const layout = { cursorPath: 'src/main.rs', excerpt, excerptStartRow: 0, cursor: 0, editable: { start: 0, end: excerpt.length }, context: { start: 0, end: excerpt.length } };
+
+  it('reads an LF reply as CRLF, moving its cursor by the CRs before it', () => {
+    const reply = '<|editable_region_start|>\nfn main() {\n    let x = 1;\n    let y<|user_cursor|> = 2;\n}\n\n<|editable_region_end|>';
+    const prediction = predictionFromReply(reply, layout, 'openai');
+    expect(prediction.actual_patch).toBe('--- a/src/main.rs\n+++ b/src/main.rs\n@@ -1,3 +1,4 @@\n fn main() {\r\n     let x = 1;\r\n+    let y = 2;\r\n }\r\n');
+    // "fn main() {\r\n    let x = 1;\r\n    let y": two CRs more than in the LF reply.
+    expect(prediction.actual_cursor).toMatchObject({ row: 2, column: 9, editable_region_offset: 29 + 9 });
+  });
+
+  it('keeps a reply that has CRLFs of its own as it is', () => {
+    const reply = '<|editable_region_start|>\nfn main() {\r\n    let x = 2;\n}\r\n\n<|editable_region_end|>';
+    expect(predictionFromReply(reply, layout, 'openai').actual_patch).toBe('--- a/src/main.rs\n+++ b/src/main.rs\n@@ -1,3 +1,3 @@\n fn main() {\r\n-    let x = 1;\r\n+    let x = 2;\n }\r\n');
   });
 });

@@ -20,3 +20,10 @@ describe('parseModelReply', () => {
     expect(parseModelReply('<|editable_region_start|>\nx')).toMatchObject({ kind: 'malformed', reason: expect.stringContaining('no <|editable_region_end|> marker') });
   });
 });
+
+describe('parseModelReply with CRLF', () => {
+  it('takes a CRLF after the start marker and before the end marker as the markers’ own, keeping the region’s CRs', () => {
+    expect(parseModelReply('<|editable_region_start|>\r\na\r\nb\r\n<|editable_region_end|>')).toEqual({ kind: 'region', text: 'a\r\nb', cursor: undefined });
+    expect(parseModelReply('<|editable_region_start|>\na\r\n<|user_cursor|>b\r\n\n<|editable_region_end|>')).toEqual({ kind: 'region', text: 'a\r\nb\r\n', cursor: 3 });
+  });
+});

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createPredictionProvider } from '../../../src/editprediction/predict/registry.js';
-import { ExampleSchema } from '../../../src/editprediction/schema.js';
+import { ExampleSchema } from '../../../src/editprediction/format/schema.js';
 import { ConfigError } from '../../../src/errors.js';
 import { fakeLlm } from './fakeLlm.js';
 
