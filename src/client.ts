@@ -47,6 +47,13 @@ program
   .action((runIds: string[], options) => dispatch('rejudge', { ...options, runIds }));
 
 program
+  .command('resume')
+  .description('continue an infra_error run from its kept sandbox; finished turns are not run again')
+  .argument('<run_id>')
+  .addOption(configOption)
+  .action((runId: string, options) => dispatch('resume', { ...options, runId }));
+
+program
   .command('validate')
   .description('check eval cases without running anything; exits 1 on any problem')
   .argument('[paths...]', 'eval bank folders or case folders (default: eval_sets)')

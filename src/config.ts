@@ -4,7 +4,8 @@ import { homedir } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import type { CandidateSpec, ModelEndpoint } from './run/runSpec.js';
+import { DEFAULT_RECOVERY } from './run/recovery.js';
+import type { CandidateSpec, ModelEndpoint, Recovery } from './run/runSpec.js';
 import { ConfigError, FormatError } from './errors.js';
 import { parseOrThrow } from './format.js';
 import { isSecretName } from './transcript/redact.js';
@@ -54,6 +55,13 @@ export const ConfigFileSchema = z
       })
       .strict()
       .default({}),
+    recovery: z
+      .object({
+        model_outage_s: z.number().int().positive().optional().describe('How long a failing model endpoint is waited out before the step fails (default 3600)'),
+        host_lost_after_s: z.number().int().positive().optional().describe('How long a host may have no worker before its runs start again elsewhere (default 600)'),
+      })
+      .strict()
+      .default({}),
     store: z
       .object({
         database_url_env: z.string().default('DATABASE_URL'),
@@ -96,6 +104,8 @@ export interface Settings {
   parallelism: number;
   runsPerCase: number;
   turnTimeoutS: number;
+  /** How long runs wait out a failing model endpoint or a host without a worker. */
+  recovery: Recovery;
   databaseUrl: string | undefined;
   pgliteDir: string;
   storeSchema: string | undefined;
@@ -204,6 +214,10 @@ export async function loadSettings(cwd: string, env: NodeJS.ProcessEnv, override
     parallelism: file.defaults.parallelism ?? 2,
     runsPerCase: file.defaults.runs_per_case ?? 1,
     turnTimeoutS: file.defaults.turn_timeout_s ?? 900,
+    recovery: {
+      modelOutageS: file.recovery.model_outage_s ?? DEFAULT_RECOVERY.modelOutageS,
+      hostLostAfterS: file.recovery.host_lost_after_s ?? DEFAULT_RECOVERY.hostLostAfterS,
+    },
     databaseUrl,
     pgliteDir: at(file.store.pglite_dir ?? resolve(stateDir, 'pglite')),
     storeSchema: env.EVALFLOW_STORE_SCHEMA ?? file.store.schema,

@@ -1,11 +1,13 @@
-import { existsSync } from 'node:fs';
 import { readFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bundleWorkflowCode, DefaultLogger, type NativeConnection, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { Client } from '@temporalio/client';
+import { type NativeConnection, Worker } from '@temporalio/worker';
+import { failActivitiesOfDeadWorkers } from './temporal/failover.js';
 import { installQuietRuntime } from './temporal/runtime.js';
-import { createActivities, type ActivityDeps, type CandidateFactory } from './activities/index.js';
+import { workflowBundle } from './temporal/workflowBundle.js';
+import { createActivities, inflightDir, type ActivityDeps, type CandidateFactory } from './activities/index.js';
 import { createAgentCliLlm, createCandidateFactory } from './candidates/index.js';
 import type { ModelEndpoint, Settings } from './config.js';
 import { createOpenAiClient } from './llm/openaiClient.js';
@@ -66,22 +68,26 @@ export async function startWorkers(options: WorkerOptions): Promise<RunningWorke
     if (run.status === 'pending' || run.status === 'running') return 'active';
     return run.parked_host === hostId ? 'parked' : 'over';
   });
-  if (swept.killed > 0 || swept.removed.length > 0) {
-    deps.log.warn(`worker start on ${hostId}: killed ${swept.killed} process(es) left by a dead worker, removed ${swept.removed.length} sandbox(es) of finished runs`);
+  // Then the attempts a dead worker here was running fail now, to be retried at once, not after their heartbeat timeout.
+  const failedOver = await failActivitiesOfDeadWorkers(inflightDir(deps.sandboxRoot), new Client({ connection: options.connection, namespace: options.namespace }));
+  if (swept.killed > 0 || swept.removed.length > 0 || failedOver.length > 0) {
+    deps.log.warn(
+      `worker start on ${hostId}: ${failedOver.length} activity attempt(s) of a dead worker failed over for retry, ${swept.killed} process(es) it left killed, ${swept.removed.length} sandbox(es) of finished runs removed`,
+    );
   }
   const activities = createActivities(deps);
   // Heartbeats are sent at least every 2 s (not the SDK's 0.8 × heartbeat timeout), so
   // cancellation reaches an activity at once and a dead worker's activity times out soon.
-  // A workflow task left on a dead worker's sticky queue moves to the shared queue after 5 s.
+  // A workflow task left on a dead worker's sticky queue moves to the shared queue after 3 s.
   const common = {
     connection: options.connection,
     namespace: options.namespace,
     activities,
     maxHeartbeatThrottleInterval: '2s',
     defaultHeartbeatThrottleInterval: '2s',
-    stickyQueueScheduleToStartTimeout: '5s',
+    stickyQueueScheduleToStartTimeout: '3s',
   };
-  const shared = await Worker.create({ ...common, taskQueue: SHARED_TASK_QUEUE, workflowBundle: await workflowBundle() });
+  const shared = await Worker.create({ ...common, taskQueue: SHARED_TASK_QUEUE, workflowBundle: await workflowBundle(options.env) });
   const host = await Worker.create({ ...common, taskQueue: hostTaskQueue(hostId) });
   const done = Promise.all([shared.run(), host.run()]).then(() => undefined);
   return {
@@ -106,17 +112,4 @@ function llmForEndpoint(role: LlmRole, endpoint: ModelEndpoint, env: NodeJS.Proc
   return createOpenAiClient({
     [role]: { model: endpoint.model, ...(baseUrl ? { baseUrl } : {}), ...(apiKey ? { apiKey } : {}) },
   });
-}
-
-let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
-
-/** Bundled once per process: from dist/ after a build, from src/ under tsx and vitest. */
-function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
-  bundle ??= bundleWorkflowCode({ workflowsPath: workflowsPath(), logger: new DefaultLogger('WARN') });
-  return bundle;
-}
-
-function workflowsPath(): string {
-  const js = fileURLToPath(new URL('./workflows/index.js', import.meta.url));
-  return existsSync(js) ? js : fileURLToPath(new URL('./workflows/index.ts', import.meta.url));
 }

@@ -70,8 +70,11 @@ export function examinerActivities(deps: ActivityDeps) {
         }
       }
       const content = examinerEventContent({ message, ended });
+      // Written as the execution's first attempt whatever the activity's, so that within the
+      // turn it sorts before the candidate's events (ordered by turn, attempt, seq).
+      const eventAttempt = transcriptAttempt(generation, 1, spec.resumes);
       await deps.store.appendTranscriptEvents([
-        { run_id: spec.runId, turn, seq: 0, attempt, ts: deps.now().toISOString(), role: 'examiner', content, ...(usage ? { usage } : {}) },
+        { run_id: spec.runId, turn, seq: 0, attempt: eventAttempt, ts: deps.now().toISOString(), role: 'examiner', content, ...(usage ? { usage } : {}) },
       ]);
       return { message, ended, attempt: activity, anomalies };
     },

@@ -10,6 +10,8 @@ import { prepareActivities } from './prepare.js';
 import { judgeActivities } from './judge.js';
 import { recordActivities } from './record.js';
 import { rejudgeActivities } from './rejudge.js';
+import { join } from 'node:path';
+import { noteInflight } from './inflight.js';
 import { heartbeatWhile } from './temporalContext.js';
 import { verifyActivities } from './verify.js';
 
@@ -42,19 +44,27 @@ export function createActivities(deps: ActivityDeps) {
     ...rejudgeActivities(deps),
     ...editPredictionActivities(deps),
   };
-  return wrapActivities(activities);
+  return wrapActivities(activities, inflightDir(deps.sandboxRoot));
 }
 
 export type Activities = ReturnType<typeof createActivities>;
 
-function wrapActivities<T extends Record<string, (...args: never[]) => Promise<unknown>>>(activities: T): T {
+/** Where running activities leave their notes on this host (see `noteInflight`). */
+export function inflightDir(sandboxRoot: string): string {
+  return join(sandboxRoot, '.inflight');
+}
+
+function wrapActivities<T extends Record<string, (...args: never[]) => Promise<unknown>>>(activities: T, inflight: string): T {
   const wrapped: Record<string, unknown> = {};
   for (const [name, fn] of Object.entries(activities)) {
     wrapped[name] = async (...args: never[]) => {
+      const release = noteInflight(inflight);
       try {
         return await heartbeatWhile(() => fn(...args));
       } catch (err) {
         throw toFailure(err);
+      } finally {
+        release();
       }
     };
   }

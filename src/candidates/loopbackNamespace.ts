@@ -17,7 +17,8 @@ export interface LoopbackNamespace {
 }
 
 /** Inside the namespace: listen on each port, relay to its socket, then mark readiness. */
-const RELAY = `const net=require('net'),fs=require('fs');const [ready,...pairs]=process.argv.slice(1);let up=0;
+const RELAY = `const net=require('net'),fs=require('fs');const [ready,...pairs]=process.argv.slice(1);let up=0;const parent=process.ppid;
+setInterval(()=>{if(process.ppid!==parent)process.exit(0);},500).unref();
 for(const pair of pairs){const i=pair.indexOf('=');const port=Number(pair.slice(0,i)),sock=pair.slice(i+1);
 net.createServer((c)=>{const u=net.connect(sock);c.pipe(u).pipe(c);c.on('error',()=>u.destroy());u.on('error',()=>c.destroy());})
 .listen(port,'127.0.0.1',()=>{if(++up===pairs.length)fs.writeFileSync(ready,'1');});}`;

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createLineReader, type LineCut } from './lineReader.js';
+import { dieWithParent } from '../sandbox/dieWithParent.js';
 import { wrapInLoopbackNamespace } from './loopbackNamespace.js';
 
 export interface ProcessRequest {
@@ -81,7 +82,8 @@ function runDirect(request: ProcessRequest, command: string, args: string[]): Pr
     let settled = false;
     const timers: NodeJS.Timeout[] = [];
 
-    const child = spawn(command, args, {
+    const launched = dieWithParent(command, args);
+    const child = spawn(launched.command, launched.args, {
       cwd: request.cwd,
       env: request.env,
       detached: true,
@@ -116,6 +118,12 @@ function runDirect(request: ProcessRequest, command: string, args: string[]): Pr
       stdout.flush();
       stderr.flush();
       killGroup('SIGKILL');
+      // setpriv could not exec the command: the same as a spawn error without it.
+      const failedExec = launched.command !== command && (result.exitCode === 126 || result.exitCode === 127) ? /setpriv: failed to execute .*?: (.+)$/m.exec(stderrTail) : null;
+      if (failedExec) {
+        const reason = failedExec[1]!.trim();
+        result = { exitCode: null, signal: null, spawnError: /no such file/i.test(reason) ? `${request.command}: not found` : `${request.command}: ${reason}` };
+      }
       resolve({ ...result, stderrTail, stdoutTail, timedOut, aborted, durationMs: Date.now() - started });
     };
 

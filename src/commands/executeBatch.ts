@@ -54,6 +54,7 @@ export async function executeBatch(settings: Settings, runtime: EvalRuntime, req
       workflowDir: settings.workflowDir,
       runsDir: settings.runsDir,
       turnTimeoutS: settings.candidates[request.candidate.name]?.turnTimeoutS ?? settings.turnTimeoutS,
+      recovery: settings.recovery,
     },
     parallelism: request.parallelism,
     offset: 0,

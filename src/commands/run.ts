@@ -49,14 +49,14 @@ export async function run(options: RunOptions, io: CommandIo): Promise<number> {
     return 1;
   }
   const candidate = resolveCandidate(settings, settings.defaultCandidate, knownAdapterNames, io.env);
-  // Runs on this machine would each fail with the same message; say it once, up front.
-  if (options.worker !== false && !settings.temporal.address) await checkCandidateCanStart(candidate, io.env, { cwd: settings.project });
   // Workers of a cluster may have these folders where this machine does not.
   const folderProblems = options.worker !== false && !settings.temporal.address ? await checkLocalFolders(settings) : [];
   if (folderProblems.length > 0) {
     for (const problem of folderProblems) io.err(`error: ${problem}`);
     return 1;
   }
+  // Runs on this machine would each fail with the same message; say it once, up front.
+  if (options.worker !== false && !settings.temporal.address) await checkCandidateCanStart(candidate, io.env, { cwd: settings.project });
   await warnAboutUncommittedChanges(settings.project, io);
   const runtime = await openRuntime(settings, io, { worker: options.worker === false ? false : 'auto' });
   try {

@@ -88,6 +88,8 @@ export const RunSpecSchema = z.object({
   recovery: RecoverySchema.optional(),
   /** How often `evalflow resume` continued this run; its attempts are numbered past the earlier executions'. */
   resumes: z.number().int().nonnegative().optional(),
+  /** The host the run must start on (a resumed run continues where its sandbox was kept); else any host. */
+  host: z.string().optional(),
   createdAt: z.string(),
 });
 export type RunSpec = z.infer<typeof RunSpecSchema>;

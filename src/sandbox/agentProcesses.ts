@@ -13,9 +13,19 @@ export interface AgentProcessRecord {
   /** The leader's start time in clock ticks since boot (Linux), to tell a reused pid apart. */
   leaderStart: string | null;
   /** The worker process that started it. */
-  owner: { pid: number; start: string | null };
+  owner: ProcessOwner;
   label: string;
   startedAt: string;
+}
+
+/** A process as a record's owner: its pid and (on Linux) its start time, so a reused pid is not taken for it. */
+export interface ProcessOwner {
+  pid: number;
+  start: string | null;
+}
+
+export function ownerOfThisProcess(): ProcessOwner {
+  return { pid: process.pid, start: startTimeSync(process.pid) };
 }
 
 /** Writes the record synchronously: it must be on disk before the agent can do anything. */
@@ -24,7 +34,7 @@ export function recordAgentProcess(processesDir: string, pgid: number, label: st
   const record: AgentProcessRecord = {
     pgid,
     leaderStart: startTimeSync(pgid),
-    owner: { pid: process.pid, start: startTimeSync(process.pid) },
+    owner: ownerOfThisProcess(),
     label,
     startedAt: new Date().toISOString(),
   };
@@ -99,7 +109,7 @@ export async function killLeftovers(request: KillRequest): Promise<KillReport> {
 }
 
 /** Whether the worker that wrote a record still runs (same pid and, on Linux, same start time). */
-export function isOwnerAlive(owner: AgentProcessRecord['owner']): boolean {
+export function isOwnerAlive(owner: ProcessOwner): boolean {
   if (owner.pid === process.pid) return true;
   try {
     process.kill(owner.pid, 0);

@@ -1,5 +1,6 @@
 import { execa } from 'execa';
 import type { CheckResult } from '../evalset/checkResult.js';
+import { dieWithParent } from './dieWithParent.js';
 
 export interface CheckCommand {
   description: string;
@@ -44,7 +45,9 @@ export async function runCommands(commands: string[], options: { cwd: string; en
  * inherited the output pipe (`server &`, test runners) would otherwise keep us waiting.
  */
 async function runShell(command: string, cwd: string, env: Record<string, string>, timeoutMs: number): Promise<{ exitCode: number | null; output: string; timedOut: boolean }> {
-  const child = execa('bash', ['-c', command], { cwd, env, extendEnv: true, reject: false, all: true, detached: true, stdin: 'ignore' });
+  // It dies with the worker, so a check interrupted by a crash does not run on beside its retry.
+  const launched = dieWithParent('bash', ['-c', command]);
+  const child = execa(launched.command, launched.args, { cwd, env, extendEnv: true, reject: false, all: true, detached: true, stdin: 'ignore' });
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { appendFile, mkdir, readFile, rm } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { git } from './git.js';
 
@@ -11,16 +11,20 @@ const NO_PUSH = 'evalflow-sandbox-push-disabled';
  * (`git clone --shared`) and owns everything else — its refs, its index, its config and every
  * object written while the run works (the candidate's commits, evalflow's checkpoints). So
  * nothing a run does reaches the user's repository, and removing the folder removes it all.
- * Detached at `rev`. Idempotent: a retried prepare keeps the sandbox and its untracked files,
- * and completes one whose checkout was interrupted.
+ * Detached at `rev`. Idempotent: a sandbox made whole before is kept exactly as it is (a
+ * resumed or continued run finds the candidate's work), and one whose making was interrupted
+ * is completed.
  */
 export async function createSandbox(repoDir: string, sandboxDir: string, rev: string): Promise<void> {
+  const ready = `${sandboxDir}.ready`;
+  if (existsSync(ready) && existsSync(join(sandboxDir, '.git'))) return;
   if (existsSync(join(sandboxDir, '.git'))) {
     const valid = await git(sandboxDir, ['rev-parse', '--git-dir'], { allowFail: true });
     if (valid.exitCode === 0) {
-      // Nothing has run in it yet (prepare precedes setup): put HEAD and the tracked files at rev.
+      // Interrupted while being made, so nothing has run in it: put HEAD and the tracked files at rev.
       await git(sandboxDir, ['update-ref', '--no-deref', 'HEAD', rev]);
       await git(sandboxDir, ['reset', '-q', '--hard', rev]);
+      await writeFile(ready, rev);
       return;
     }
   }
@@ -30,6 +34,7 @@ export async function createSandbox(repoDir: string, sandboxDir: string, rev: st
   await git(sandboxDir, ['remote', 'set-url', '--push', 'origin', NO_PUSH]);
   await git(sandboxDir, ['update-ref', '--no-deref', 'HEAD', rev]);
   await git(sandboxDir, ['reset', '-q', '--hard', rev]);
+  await writeFile(ready, rev);
 }
 
 /**
@@ -47,6 +52,7 @@ export async function hideFromGit(sandboxDir: string, patterns: string[]): Promi
 
 /** Removes the sandbox folder, and with it every ref and object the run made. */
 export async function removeSandbox(sandboxDir: string): Promise<'removed' | 'absent'> {
+  await rm(`${sandboxDir}.ready`, { force: true });
   if (!existsSync(sandboxDir)) return 'absent';
   await rm(sandboxDir, { recursive: true, force: true });
   return 'removed';

@@ -20,7 +20,8 @@ export async function sweepHost(sandboxRoot: string, runState: (runId: string) =
   const report: SweepReport = { killed: 0, removed: [] };
   if (!existsSync(sandboxRoot)) return report;
   for (const entry of await readdir(sandboxRoot, { withFileTypes: true })) {
-    if (!entry.isDirectory()) continue;
+    // Dot folders are evalflow's own (notes of running activities), not run sandboxes.
+    if (!entry.isDirectory() || entry.name.startsWith('.')) continue;
     const hostDir = join(sandboxRoot, entry.name);
     const processesDir = join(hostDir, 'processes');
     const dirs = [join(hostDir, 'work'), join(hostDir, 'home')];

@@ -16,5 +16,10 @@ export function latestAttempts(events: readonly TranscriptEvent[]): TranscriptEv
     if (!event.role.startsWith('candidate')) continue;
     latest.set(event.turn, Math.max(latest.get(event.turn) ?? 0, event.attempt));
   }
-  return current.filter((event) => !event.role.startsWith('candidate') || event.attempt === latest.get(event.turn));
+  const kept = current.filter((event) => !event.role.startsWith('candidate') || event.attempt === latest.get(event.turn));
+  // Within a turn the examiner spoke first, whichever attempts wrote the events.
+  return kept
+    .map((event, index) => ({ event, index }))
+    .sort((a, b) => a.event.turn - b.event.turn || Number(b.event.role === 'examiner') - Number(a.event.role === 'examiner') || a.index - b.index)
+    .map(({ event }) => event);
 }

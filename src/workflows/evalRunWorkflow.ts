@@ -20,7 +20,7 @@ import type { RunOutcome } from '../run/runOutcome.js';
 import type { RunSpec } from '../run/runSpec.js';
 import type { RunStatus } from '../run/runStatus.js';
 import type { RunVerdict } from '../run/runVerdict.js';
-import { hostOfQueue, searchAttributes } from '../temporal/names.js';
+import { hostOfQueue, hostTaskQueue, searchAttributes } from '../temporal/names.js';
 import { runProgressQuery } from './definitions.js';
 import { upsertOutcomeAttributes } from './outcomeAttributes.js';
 import { candidateProfile, hostProfile, modelProfile, sharedProfile } from './profiles.js';
@@ -71,7 +71,7 @@ export async function evalRunWorkflow(spec: RunSpec): Promise<RunOutcome> {
   });
 
   const ledger: RunLedger = { facts: initialFacts(spec), anomalies: [], retries: new Map() };
-  let host = onHost(await shared.claimHost());
+  let host = onHost(spec.host ? hostTaskQueue(spec.host) : await shared.claimHost());
   let generation = 0;
   let restarts = 0;
   let status: RunStatus = 'completed';

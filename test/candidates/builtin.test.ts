@@ -111,14 +111,32 @@ describe('the builtin candidate', () => {
     expect(events.filter((e) => e.role === 'candidate.tool_call.completed')).toHaveLength(3);
   });
 
-  it('turns a model failure into a CandidateError that keeps its retryability', async () => {
+  it('waits out a failing model endpoint for its outage window, then fails the turn as ours with the last error', async () => {
     const { LlmError } = await import('../../src/errors.js');
     const { request } = await sandbox();
-    const failing: LlmClient = { chat: () => Promise.reject(new LlmError('429 rate limited', 429, true)) };
-    const error = await createBuiltinCandidate({ llm: failing }).runTurn(request()).catch((e: unknown) => e);
+    let calls = 0;
+    const failing: LlmClient = {
+      chat: () => {
+        calls += 1;
+        return Promise.reject(new LlmError('429 rate limited', 429, true));
+      },
+    };
+    const error = await createBuiltinCandidate({ llm: failing, modelOutageMs: 2_500 }).runTurn(request()).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CandidateError);
-    expect((error as CandidateError).retryable).toBe(true);
-    expect((error as CandidateError).message).toContain('the model call failed: 429 rate limited');
+    expect((error as CandidateError).cause).toBeInstanceOf(LlmError);
+    expect((error as CandidateError).retryable).toBe(false);
+    expect((error as CandidateError).message).toMatch(/the model call failed: 429 rate limited \(still failing after \d s of retries; the outage window is 3 s\)/);
+    // 1 s, then the 1.5 s left of the window: three calls in all.
+    expect(calls).toBe(3);
+  });
+
+  it('passes a model error that retrying cannot fix (a 400) through at once', async () => {
+    const { LlmError } = await import('../../src/errors.js');
+    const { request } = await sandbox();
+    const failing: LlmClient = { chat: () => Promise.reject(new LlmError('400 bad request', 400, false)) };
+    const error = await createBuiltinCandidate({ llm: failing }).runTurn(request()).catch((e: unknown) => e);
+    expect((error as CandidateError).retryable).toBe(false);
+    expect((error as CandidateError).message).toContain('the model call failed: 400 bad request');
   });
 
   it('does not confuse a sibling directory with the sandbox', async () => {

@@ -54,11 +54,15 @@ describe('createSandbox', () => {
     expect(await repoState(repo)).toEqual(before);
   });
 
-  it('is idempotent: a retried prepare keeps the existing sandbox and its untracked files', async () => {
+  it('is idempotent: a made sandbox is kept exactly as it is, the candidate\'s work included', async () => {
     const { repo, sandbox, head } = await aSandbox();
     await writeFile(join(sandbox, 'work-in-progress.txt'), 'keep me');
+    await writeFile(join(sandbox, 'README.md'), 'edited by the candidate\n');
+    await gitIn(sandbox, ['commit', '-qam', 'candidate commit']);
+    const candidateHead = await gitIn(sandbox, ['rev-parse', 'HEAD']);
     await createSandbox(repo, sandbox, head);
-    expect(await readTree(sandbox)).toMatchObject({ 'work-in-progress.txt': 'keep me' });
+    expect(await readTree(sandbox)).toMatchObject({ 'work-in-progress.txt': 'keep me', 'README.md': 'edited by the candidate\n' });
+    expect(await gitIn(sandbox, ['rev-parse', 'HEAD'])).toBe(candidateHead);
   });
 
   it('completes a sandbox whose checkout was interrupted (cloned, files missing)', async () => {

@@ -1,8 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 const REPO = resolve(import.meta.dirname, '../..');
 const CLIENT = resolve(REPO, 'src/client.ts');
+/** tsx's loader from this repository, so the process can run from any working directory. */
+const TSX = pathToFileURL(resolve(REPO, 'node_modules/tsx/dist/loader.mjs')).href;
 
 export interface CliProcess {
   child: ChildProcess;
@@ -23,7 +26,7 @@ export interface CliProcess {
  * runs it, so a test can kill it with SIGKILL or SIGINT mid-way and start it again.
  */
 export function startCli(args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): CliProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLIENT, ...args], {
+  const child = spawn(process.execPath, ['--import', TSX, CLIENT, ...args], {
     cwd: options.cwd,
     env: options.env,
     stdio: ['pipe', 'pipe', 'pipe'],

@@ -44,6 +44,17 @@ describe('latestAttempts', () => {
     expect(latestAttempts(events).map((e) => e.content)).toEqual(['late', 'late again']);
   });
 
+  it('puts the examiner first within a turn, as the store\'s (turn, attempt, seq) order may not', () => {
+    // The examiner's turn 2 was written by its second attempt; the candidate answered in its first.
+    const events = [anEvent(2, 1, 'candidate', 'reply'), anEvent(2, 1, 'system', 'usage'), anEvent(2, 2, 'examiner', 'question'), anEvent(3, 1, 'examiner', 'next')];
+    expect(latestAttempts(events).map((e) => e.content)).toEqual(['question', 'reply', 'usage', 'next']);
+  });
+
+  it('keeps only the latest generation: a run restarted on another host started over', () => {
+    const events = [anEvent(1, 1, 'examiner', 'old q'), anEvent(1, 1, 'candidate', 'old a'), anEvent(2, 1, 'examiner', 'old q2'), anEvent(1, 1001, 'examiner', 'q'), anEvent(1, 1002, 'candidate', 'a')];
+    expect(latestAttempts(events).map((e) => e.content)).toEqual(['q', 'a']);
+  });
+
   it('returns nothing for no events', () => {
     expect(latestAttempts([])).toEqual([]);
   });
