@@ -20,7 +20,7 @@ const REPO = resolve(import.meta.dirname, '../..');
 const RUNS = 30;
 const PARALLELISM = 8;
 /** How long the scripted agent works per turn. */
-const TURN_S = 4;
+const TURN_S = 6;
 
 const JUDGE = [
   "reasoning: 'Both turns wrote their line.'",

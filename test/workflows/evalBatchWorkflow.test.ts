@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { rm, writeFile } from 'node:fs/promises';
+import { cp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { WorkflowFailedError } from '@temporalio/client';
 import { execa } from 'execa';
@@ -9,7 +9,6 @@ import { loadEvalCase } from '../../src/evalset/index.js';
 import { selectionDigest } from '../../src/run/batchPlan.js';
 import type { MockReply, MockRequest } from '../../src/llm/mock/types.js';
 import type { BatchInput } from '../../src/run/batchInput.js';
-import { readEnvChecklist } from '../../src/run/runFiles.js';
 import { SHARED_TASK_QUEUE } from '../../src/temporal/names.js';
 import { createEvalHarness, type EvalHarness } from '../support/evalHarness.js';
 import { startTestTemporal, type TestTemporal } from '../support/temporalServer.js';
@@ -28,6 +27,21 @@ const judge = (): MockReply => ({
 /** Writes its file and answers. */
 const writer: Candidate = {
   async runTurn(request: TurnRequest) {
+    await writeFile(join(request.sandboxDir, 'greeting.txt'), 'hello\n');
+    request.onEvent({ role: 'candidate', content: 'done' });
+    return { reply: 'done', session: {} };
+  },
+};
+
+/** Writes a file holding a key, commits it on a branch of its own, and tries to push it: all of it must stay in the sandbox. */
+const keyholder: Candidate = {
+  async runTurn(request: TurnRequest) {
+    await writeFile(join(request.sandboxDir, `.env.turn${request.turn}`), `OPENAI_API_KEY=sk-fake-${request.turn}-0123456789abcdefghij\n`);
+    const git = (args: string[]) => execa('git', args, { cwd: request.sandboxDir, reject: false, env: { GIT_AUTHOR_NAME: 'a', GIT_AUTHOR_EMAIL: 'a@b', GIT_COMMITTER_NAME: 'a', GIT_COMMITTER_EMAIL: 'a@b' } });
+    await git(['checkout', '-q', '-B', 'candidate-work']);
+    await git(['add', '-A']);
+    await git(['commit', '-qm', `turn ${request.turn}`]);
+    await git(['push', 'origin', 'candidate-work']);
     await writeFile(join(request.sandboxDir, 'greeting.txt'), 'hello\n');
     request.onEvent({ role: 'candidate', content: 'done' });
     return { reply: 'done', session: {} };
@@ -64,24 +78,34 @@ describe('evalBatchWorkflow', () => {
     harness = await createEvalHarness({
       backend: 'pglite',
       temporal,
-      script: (request: MockRequest) => (request.model === 'test-judge' ? judge() : { text: '<<END>>' }),
-      fakeCandidates: { slow, writer, vandal },
+      script: (request: MockRequest) => {
+        if (request.model === 'test-judge') return judge();
+        // The keys case asks twice, so its second turn starts from a checkpoint holding the first turn's key.
+        const asksTwice = request.system.includes('Ask once more') || request.messages.some((m) => m.content.includes('Ask once more'));
+        return { text: asksTwice && request.messages.filter((m) => m.role === 'assistant').length < 2 ? 'Once more, please.' : '<<END>>' };
+      },
+      fakeCandidates: { slow, writer, vandal, keyholder },
     });
     await harness.writeCase('greet', caseFiles('greet'));
+    await harness.writeCase('keys', {
+      ...caseFiles('keys'),
+      'meta.yaml': caseFiles('keys')['meta.yaml'].replace('max_turns: 1', 'max_turns: 3'),
+      'task.md': '## Prompt\n\n> Write greeting.txt.\n\n## Scenario\n\nA user.\n\n## Guidance\n\nAsk once more, then end.\n',
+    });
   });
   afterAll(async () => {
     await harness?.close();
     await temporal?.stop();
   });
 
-  async function batchInput(candidate: 'slow' | 'writer' | 'vandal', runs: number): Promise<BatchInput> {
-    const greet = await loadEvalCase(join(harness.casesDir, 'greet'));
+  async function batchInput(candidate: 'slow' | 'writer' | 'vandal' | 'keyholder', runs: number, caseId = 'greet'): Promise<BatchInput> {
+    const greet = await loadEvalCase(join(harness.casesDir, caseId));
     batches += 1;
     const stamp = `20260202T0000${String(batches).padStart(2, '0')}`;
     return {
       batchId: `batch-${stamp}-test`,
       stamp,
-      selection: { paths: [harness.casesDir], only: ['greet'], runsPerCase: runs, digest: selectionDigest([greet]) },
+      selection: { paths: [harness.casesDir], only: [caseId], runsPerCase: runs, digest: selectionDigest([greet]) },
       total: null,
       template: {
         candidate: { name: candidate, adapter: candidate, args: [], env: {} },
@@ -156,14 +180,29 @@ describe('evalBatchWorkflow', () => {
     expect(events.indexOf(thirdStart!)).toBeLessThan(firstDone);
   });
 
-  it('leaves no checkpoint refs behind in the project repository', async () => {
-    const input = await batchInput('writer', 1);
+  it("leaves the user's repository as it was: no object, ref, worktree or config of ours, even of a candidate that commits a key and pushes", async () => {
+    const repo = join(harness.root, 'user-repo');
+    await cp(join(harness.root, 'project'), repo, { recursive: true });
+    const git = (args: string[]) => execa('git', args, { cwd: repo, env: { GIT_AUTHOR_NAME: 'u', GIT_AUTHOR_EMAIL: 'u@x', GIT_COMMITTER_NAME: 'u', GIT_COMMITTER_EMAIL: 'u@x' } });
+    await git(['init', '-q', '-b', 'main']);
+    await git(['add', '-A']);
+    await git(['commit', '-qm', 'the user\'s project']);
+    const state = async () => ({
+      objects: (await git(['count-objects', '-v'])).stdout,
+      unreachable: (await git(['fsck', '--unreachable', '--no-reflogs', '--no-progress'])).stdout,
+      refs: (await git(['for-each-ref'])).stdout,
+      worktrees: (await git(['worktree', 'list', '--porcelain'])).stdout,
+      config: await readFile(join(repo, '.git/config'), 'utf8'),
+    });
+    const before = await state();
+    const input = await batchInput('keyholder', 2, 'keys');
+    input.template = { ...input.template, project: repo };
     const result = await harness.client.workflow.execute('evalBatchWorkflow', { workflowId: input.batchId, taskQueue: SHARED_TASK_QUEUE, args: [input] });
-    expect(result.counts).toMatchObject({ finished: 1, passed: 1 });
-    const [run] = await harness.store.listRuns({ batchId: input.batchId });
-    const checklist = await readEnvChecklist(run!.run_dir);
-    const refs = await execa('git', ['for-each-ref', '--format=%(refname)', 'refs/evalflow/'], { cwd: checklist!.project_repo });
-    expect(refs.stdout).not.toContain(run!.run_id.replace(/[^A-Za-z0-9._-]/g, '_'));
+    expect(result.counts).toMatchObject({ finished: 2, passed: 2 });
+    // Two turns each: the second started from a checkpoint that held the first turn's key.
+    const runs = await harness.store.listRuns({ batchId: input.batchId });
+    for (const run of runs) expect((await harness.store.getSteps(run.run_id, { role: 'candidate' })).map((s) => s.turn)).toEqual([1, 2]);
+    expect(await state()).toEqual(before);
   });
 
   it('refuses to plan a bank that changed after the client validated it, and records the batch as failed', async () => {
