@@ -41,11 +41,12 @@ export function prepareActivities(deps: ActivityDeps) {
       const placed = await linkWorkflow(paths.sandboxDir, snapshot.dir, deps.candidates.workflowLinks(spec.candidate.adapter));
       await hideFromGit(paths.sandboxDir, placed);
 
+      const cliVersion = await deps.candidates.version(spec.candidate);
       const checklist: EnvChecklist = {
         workflow_rev: snapshot.workflowRev,
         project_rev: project.rev,
         project_repo: project.repoDir,
-        candidate_cli_version: await deps.candidates.version(spec.candidate),
+        candidate_cli_version: cliVersion,
         host: { id: deps.hostId, hostname: hostname(), platform: platform(), node: process.version, evalflow: deps.version },
         setup_commands: [],
         preconditions: [],
@@ -53,7 +54,7 @@ export function prepareActivities(deps: ActivityDeps) {
       };
       const existing = await readEnvChecklist(paths.runDir);
       await updateEnvChecklist(paths.runDir, existing ? { ...checklist, ...pickResults(existing) } : checklist, checklist);
-      await record.noteWorkflowRev(spec, snapshot.workflowRev);
+      await record.notePrepared(spec, { workflowRev: snapshot.workflowRev, workflowDirty: snapshot.dirty, workflowHash: snapshot.contentHash, projectRev: project.rev, cliVersion });
       return { runDir: paths.runDir, sandboxDir: paths.sandboxDir, workflowRev: snapshot.workflowRev };
     },
 

@@ -4,6 +4,7 @@ import type { CheckResult } from '../evalset/checkResult.js';
 import { renderAbortedReview, renderJudgeFailedReview, renderReview } from '../judge/index.js';
 import type { Store } from '../store/index.js';
 import { writeTranscriptFile } from '../transcript/writeTranscriptFile.js';
+import { runTokens } from './runTokens.js';
 import type { RunAnomaly } from './anomaly.js';
 import type { RunFacts } from './runFacts.js';
 import { readEnvChecklist, runConfig, writeYamlFile, type JudgeInputRecord } from './runFiles.js';
@@ -65,6 +66,8 @@ export function createRunRecord(deps: RunRecordDeps) {
         },
         status: 'running',
         run_dir: paths.runDir,
+        arm: spec.arm ?? null,
+        attempt_index: spec.k ?? null,
         temporal_workflow_id: temporal.workflowId,
         temporal_run_id: temporal.runId,
         config: runConfig(spec) as unknown as Record<string, unknown>,
@@ -75,8 +78,15 @@ export function createRunRecord(deps: RunRecordDeps) {
       return paths;
     },
 
-    async noteWorkflowRev(spec: RunSpec, workflowRev: string): Promise<void> {
-      await deps.store.updateRun(spec.runId, { workflow_rev: workflowRev });
+    /** What prepare learned: the workflow snapshot's identity, the project's revision, the CLI's version. */
+    async notePrepared(spec: RunSpec, prepared: { workflowRev: string; workflowDirty: boolean; workflowHash: string; projectRev: string; cliVersion: string | null }): Promise<void> {
+      await deps.store.updateRun(spec.runId, {
+        workflow_rev: prepared.workflowRev,
+        workflow_dirty: prepared.workflowDirty,
+        workflow_hash: prepared.workflowHash,
+        project_rev: prepared.projectRev,
+        candidate_cli_version: prepared.cliVersion,
+      });
     },
 
     /** score.yaml (when judged), review.md, transcript.jsonl and the row's final state. Safe to repeat. */
@@ -111,7 +121,9 @@ export function createRunRecord(deps: RunRecordDeps) {
         review = renderJudgeFailedReview({ runId: spec.runId, caseId: spec.evalCase.id, facts, error: `${status}: ${input.error ?? 'unknown error'}`, anomalies });
       }
       await writeFile(join(paths.runDir, 'review.md'), review);
-      await writeTranscriptFile(paths.transcriptFile, await deps.store.getTranscript(spec.runId, { attempts: 'all' }));
+      const events = await deps.store.getTranscript(spec.runId, { attempts: 'all' });
+      await writeTranscriptFile(paths.transcriptFile, events);
+      const tokens = runTokens(events, await deps.store.getSteps(spec.runId), verdict);
       // Enough to judge the run again later from the store (`evalflow rejudge`).
       const judgeInput: JudgeInputRecord | null =
         status === 'completed' || status === 'judge_failed' ? { facts, postconditions: input.postconditions, host_id: deps.hostId } : null;
@@ -123,6 +135,7 @@ export function createRunRecord(deps: RunRecordDeps) {
         anomalies,
         error: input.error,
         parked_host: input.parked ? deps.hostId : null,
+        tokens,
         finished_at: deps.now().toISOString(),
       });
       return { runId: spec.runId, caseId: spec.evalCase.id, status, result, overall, runDir: paths.runDir, anomalies, ...(input.error ? { error: input.error } : {}) };

@@ -77,6 +77,8 @@ export const RunSpecSchema = z.object({
   batchId: z.string(),
   /** Attempt index with --runs-per-case (1-based), else absent. */
   k: z.number().int().positive().optional(),
+  /** The A/B arm this run belongs to, in a batch with arms. */
+  arm: z.string().optional(),
   evalCase: CaseSnapshotSchema,
   candidate: CandidateSpecSchema,
   examiner: ModelEndpointSchema,

@@ -15,8 +15,12 @@ export const WORKFLOW_FOLDERS = ['agents', 'commands', 'rules', 'skills'] as con
 
 export interface WorkflowSnapshot {
   dir: string;
-  /** Git commit of the workflow repository (`+dirty` when those folders have local changes), else a content hash. */
+  /** Git commit of the workflow repository (`+dirty` when those folders have local changes), else the content hash. */
   workflowRev: string;
+  /** The workflow folders had changes not committed in their repository. */
+  dirty: boolean;
+  /** `sha256:…` of the snapshot's files: what two runs of one dirty rev can be told apart by. */
+  contentHash: string;
   folders: string[];
   files: number;
 }
@@ -42,7 +46,16 @@ export async function snapshotWorkflow(workflowDir: string, targetDir: string): 
   }
   const files = await listFiles(targetDir);
   for (const file of files) await chmod(join(targetDir, file), 0o444);
-  return { dir: targetDir, workflowRev: await workflowRevision(workflowDir, folders, targetDir, files), folders, files: files.length };
+  const contentHash = await hashFiles(targetDir, files);
+  const commit = await workflowCommit(workflowDir, folders);
+  return {
+    dir: targetDir,
+    workflowRev: commit ? `${commit.head}${commit.dirty ? '+dirty' : ''}` : contentHash,
+    dirty: commit?.dirty ?? false,
+    contentHash,
+    folders,
+    files: files.length,
+  };
 }
 
 /** Why `workflowDir` cannot be snapshotted, as one line naming it, or undefined when it can. */
@@ -58,17 +71,21 @@ export async function checkWorkflowFolder(workflowDir: string): Promise<string |
   return `workflow folder ${workflowDir}: ${expected}, found none of them (it holds ${shown})`;
 }
 
-async function workflowRevision(workflowDir: string, folders: string[], snapshotDir: string, files: string[]): Promise<string> {
+/** The commit of the workflow folder's repository, and whether its workflow folders have local changes; null outside git. */
+async function workflowCommit(workflowDir: string, folders: string[]): Promise<{ head: string; dirty: boolean } | null> {
   const repo = simpleGit(workflowDir);
   try {
-    if (await repo.checkIsRepo()) {
-      const head = (await repo.revparse(['HEAD'])).trim();
-      const status = await repo.raw(['status', '--porcelain', '--', ...folders]);
-      return status.trim() ? `${head}+dirty` : head;
-    }
+    if (!(await repo.checkIsRepo())) return null;
+    const head = (await repo.revparse(['HEAD'])).trim();
+    const status = await repo.raw(['status', '--porcelain', '--', ...folders]);
+    return { head, dirty: status.trim() !== '' };
   } catch {
-    // not a repository, or no commit yet: fall through to a content hash
+    // not a repository, or no commit yet
+    return null;
   }
+}
+
+async function hashFiles(snapshotDir: string, files: string[]): Promise<string> {
   const hash = createHash('sha256');
   for (const file of files) hash.update(file).update('\0').update(await readFile(join(snapshotDir, file))).update('\0');
   return `sha256:${hash.digest('hex').slice(0, 16)}`;

@@ -29,6 +29,13 @@ const WRITABLE = {
   anomalies: 'jsonb',
   error: 'text',
   parked_host: 'text',
+  project_rev: 'text',
+  candidate_cli_version: 'text',
+  workflow_dirty: 'boolean',
+  workflow_hash: 'text',
+  arm: 'text',
+  attempt_index: 'integer',
+  tokens: 'jsonb',
   started_at: 'timestamptz',
   finished_at: 'timestamptz',
 } as const;

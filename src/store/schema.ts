@@ -21,6 +21,10 @@ export const RunModelsSchema = z.object({
 });
 export type RunModels = z.infer<typeof RunModelsSchema>;
 
+/** Tokens a run used, per role; a role's usage is null when it is not known (a CLI that does not report it). */
+export const RoleTokensSchema = z.object({ examiner: UsageSchema.nullable(), candidate: UsageSchema.nullable(), judge: UsageSchema.nullable() });
+export type RoleTokens = z.infer<typeof RoleTokensSchema>;
+
 /** One row of `runs`. */
 export const RunSchema = z.object({
   run_id: z.string().min(1),
@@ -44,6 +48,13 @@ export const RunSchema = z.object({
   anomalies: z.array(RunAnomalySchema),
   error: z.string().nullable(),
   parked_host: z.string().nullable().describe('the host keeping the sandbox of an infra_error run that `evalflow resume` can continue'),
+  project_rev: z.string().nullable().describe('the commit of the project the sandbox started from'),
+  candidate_cli_version: z.string().nullable(),
+  workflow_dirty: z.boolean().nullable().describe('the workflow folders had uncommitted changes'),
+  workflow_hash: z.string().nullable().describe("content hash of the run's workflow snapshot"),
+  arm: z.string().nullable().describe('the A/B arm of the run; null outside an experiment'),
+  attempt_index: z.number().int().positive().nullable().describe('k of --runs-per-case; null with one run per case'),
+  tokens: RoleTokensSchema.nullable().describe('tokens per role; null until the run recorded itself'),
   started_at: Timestamp.nullable(),
   finished_at: Timestamp.nullable(),
   created_at: Timestamp,
@@ -67,6 +78,13 @@ export const RunInputSchema = RunSchema.omit({ created_at: true, updated_at: tru
   anomalies: z.array(RunAnomalySchema).default([]),
   error: RunSchema.shape.error.default(null),
   parked_host: RunSchema.shape.parked_host.default(null),
+  project_rev: RunSchema.shape.project_rev.default(null),
+  candidate_cli_version: RunSchema.shape.candidate_cli_version.default(null),
+  workflow_dirty: RunSchema.shape.workflow_dirty.default(null),
+  workflow_hash: RunSchema.shape.workflow_hash.default(null),
+  arm: RunSchema.shape.arm.default(null),
+  attempt_index: RunSchema.shape.attempt_index.default(null),
+  tokens: RunSchema.shape.tokens.default(null),
   started_at: RunSchema.shape.started_at.default(null),
   finished_at: RunSchema.shape.finished_at.default(null),
   created_at: Timestamp.optional().describe('kept from the first upsert; defaults to now'),
@@ -90,6 +108,13 @@ export const RunPatchSchema = RunSchema.pick({
   anomalies: true,
   error: true,
   parked_host: true,
+  project_rev: true,
+  candidate_cli_version: true,
+  workflow_dirty: true,
+  workflow_hash: true,
+  arm: true,
+  attempt_index: true,
+  tokens: true,
   started_at: true,
   finished_at: true,
 })

@@ -120,12 +120,17 @@ describe.each<Backend>(['pglite', 'postgres'])('evalRunWorkflow on the real dev 
     expect(score).toMatchObject({ result: 'pass', overall: 4, run_id: spec.runId, salvaged: false, judge_usage: { input_tokens: 100 } });
     const review = await readFile(join(runDir, 'review.md'), 'utf8');
     expect(review).toContain('2 of 2 hard requirements met.');
-    const checklist = parseYaml(await readFile(join(runDir, 'env_checklist.yaml'), 'utf8')) as { postconditions: { passed: boolean }[]; workflow_rev: string };
+    const checklist = parseYaml(await readFile(join(runDir, 'env_checklist.yaml'), 'utf8')) as { postconditions: { passed: boolean }[]; workflow_rev: string; project_rev: string };
     expect(checklist.postconditions.map((p) => p.passed)).toEqual([true, true]);
     expect(checklist.workflow_rev).toMatch(/^sha256:[0-9a-f]{16}$/);
 
     const row = await harness.store.getRun(spec.runId);
     expect(row).toMatchObject({ status: 'completed', result: 'pass', overall: 4, case_id: 'write-greeting', temporal_workflow_id: spec.runId });
+    // What a comparison groups by is on the row, and the tokens of each role, as the mock
+    // counts them (100 in per call, a token per 4 characters out): one examiner call ('<<END>>'),
+    // three candidate calls, one judge call.
+    expect(row).toMatchObject({ project_rev: checklist.project_rev, workflow_rev: checklist.workflow_rev, workflow_dirty: false, workflow_hash: checklist.workflow_rev, arm: null, attempt_index: null });
+    expect(row?.tokens).toEqual({ examiner: { input_tokens: 100, output_tokens: 2 }, candidate: { input_tokens: 300, output_tokens: 10 }, judge: { input_tokens: 100, output_tokens: 132 } });
     expect((await harness.store.getTranscript(spec.runId, { attempts: 'all' })).length).toBe(transcript.length);
     expect(await harness.store.getScore(spec.runId)).toMatchObject({ result: 'pass', judge_model: 'mock/test-judge' });
 
