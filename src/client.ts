@@ -47,6 +47,14 @@ program
   .action((runIds: string[], options) => dispatch('rejudge', { ...options, runIds }));
 
 program
+  .command('summarize')
+  .description('rebuild summaries/ (latest.md, latest-stats.yaml, score-history.yaml, batch-insights.md) from the store')
+  .addOption(configOption)
+  .option('--batch <id>', 'the batch latest.md describes (default: the newest)')
+  .option('--out <dir>', 'where to write them (default: summaries/ beside the runs folder)')
+  .action((options) => dispatch('summarize', options));
+
+program
   .command('resume')
   .description('continue an infra_error run from its kept sandbox; finished turns are not run again')
   .argument('<run_id>')

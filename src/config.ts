@@ -5,6 +5,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { DEFAULT_RECOVERY } from './run/recovery.js';
+import { PricesSchema, type Prices } from './summaries/prices.js';
 import type { CandidateSpec, ModelEndpoint, Recovery } from './run/runSpec.js';
 import { ConfigError, FormatError } from './errors.js';
 import { parseOrThrow } from './format.js';
@@ -42,6 +43,8 @@ export const ConfigFileSchema = z
     workflow_dir: z.string().optional().describe('Folder with agents/ commands/ rules/ skills/'),
     eval_sets: z.string().optional(),
     runs_dir: z.string().optional(),
+    summaries_dir: z.string().optional().describe('Where summaries/ go (default: beside the runs folder)'),
+    prices: PricesSchema.optional().describe('US dollars per million tokens, per model: input, output, cache_read, cache_write'),
     candidates: z.record(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/), CandidateConfigSchema).default({}),
     examiner: ModelEndpointSchema.optional(),
     judge: ModelEndpointSchema.optional(),
@@ -94,6 +97,9 @@ export interface Settings {
   workflowDir: string;
   evalSets: string;
   runsDir: string;
+  /** summaries/ (latest.md, latest-stats.yaml, score-history.yaml, batch-insights.md). */
+  summariesDir: string;
+  prices: Prices;
   stateDir: string;
   candidates: Record<string, CandidateSpec & { turnTimeoutS?: number }>;
   defaultCandidate: string;
@@ -198,13 +204,16 @@ export async function loadSettings(cwd: string, env: NodeJS.ProcessEnv, override
 
   const dbFile = env.EVALFLOW_TEMPORAL_DB ?? file.temporal.db_filename ?? resolve(stateDir, 'temporal.db');
   const databaseUrl = env[file.store.database_url_env] || undefined;
+  const runsDir = overrides.runsDir ? flag(overrides.runsDir) : at(env.EVALFLOW_RUNS_DIR ?? file.runs_dir ?? 'runs');
   const settings: Settings = {
     configPath: found,
     root,
     project: overrides.project ? flag(overrides.project) : at(file.project ?? 'examples/project'),
     workflowDir: overrides.workflowDir ? flag(overrides.workflowDir) : at(file.workflow_dir ?? 'examples/workflow'),
     evalSets: at(file.eval_sets ?? 'eval_sets'),
-    runsDir: overrides.runsDir ? flag(overrides.runsDir) : at(env.EVALFLOW_RUNS_DIR ?? file.runs_dir ?? 'runs'),
+    runsDir,
+    summariesDir: file.summaries_dir ? at(file.summaries_dir) : resolve(runsDir, '..', 'summaries'),
+    prices: file.prices ?? {},
     stateDir,
     candidates,
     defaultCandidate: overrides.candidate ?? file.defaults.candidate ?? 'builtin',

@@ -57,6 +57,7 @@ export async function executeBatch(settings: Settings, runtime: EvalRuntime, req
       recovery: settings.recovery,
     },
     parallelism: request.parallelism,
+    summaries: { dir: settings.summariesDir, prices: settings.prices },
     offset: 0,
     counts: { finished: 0, passed: 0, failed: 0 },
     recent: [],

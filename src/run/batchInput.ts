@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PricesSchema } from '../summaries/prices.js';
 import { CandidateSpecSchema, ModelEndpointSchema, RecoverySchema } from './runSpec.js';
 
 /**
@@ -57,6 +58,8 @@ export const BatchInputSchema = z.object({
   offset: z.number().int().nonnegative(),
   counts: BatchCountsSchema,
   recent: z.array(BatchOutcomeSchema),
+  /** Where the batch rebuilds summaries/ when it ends, and the prices its costs use; no summaries without it. */
+  summaries: z.object({ dir: z.string(), prices: PricesSchema }).optional(),
   /** Runs planned per page (default 100). */
   pageSize: z.number().int().positive().optional(),
   /** History length after which the batch continues as new between pages (default 8000). */

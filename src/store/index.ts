@@ -36,6 +36,7 @@ export type {
   RunStep,
   RunStepKey,
   RunStepRole,
+  RunWithVerdict,
   Run,
   RunInput,
   RunModels,

@@ -99,9 +99,11 @@ export function createRunRepository(sql: SqlExecutor): Pick<Store, 'upsertRun' |
              AND ($2::text IS NULL OR case_id = $2)
              AND ($3::text IS NULL OR candidate = $3)
              AND ($4::jsonb IS NULL OR status IN (SELECT jsonb_array_elements_text($4::jsonb)))
+             AND ($5::text IS NULL OR workflow_rev = $5)
+             AND ($6::text IS NULL OR arm = $6)
            ORDER BY created_at DESC, run_id DESC
-           LIMIT $5`,
-          [f.batchId ?? null, f.caseId ?? null, f.candidate ?? null, statuses, f.limit ?? null],
+           LIMIT $7`,
+          [f.batchId ?? null, f.caseId ?? null, f.candidate ?? null, statuses, f.workflowRev ?? null, f.arm ?? null, f.limit ?? null],
         );
         return rows.map(readRun);
       });

@@ -128,6 +128,8 @@ export const ListRunsFilterSchema = z
     caseId: z.string().optional(),
     candidate: z.string().optional(),
     status: z.union([RunStateSchema, z.array(RunStateSchema)]).optional(),
+    workflowRev: z.string().optional(),
+    arm: z.string().optional(),
     limit: z.number().int().positive().optional(),
   })
   .strict();
@@ -243,3 +245,9 @@ export type RunStep = z.infer<typeof RunStepSchema>;
 
 export const RunStepKeySchema = RunStepSchema.pick({ run_id: true, role: true, turn: true, attempt: true });
 export type RunStepKey = z.infer<typeof RunStepKeySchema>;
+
+/** A run with its current verdict (null until it was judged), as reports read them. */
+export interface RunWithVerdict {
+  run: Run;
+  verdict: Score | null;
+}

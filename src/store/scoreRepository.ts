@@ -34,7 +34,7 @@ function selectList(alias: string, columns: readonly (typeof VERDICT)[number][] 
 const HISTORY_VERDICT = VERDICT.filter(([name]) => name !== 'raw');
 
 /** saveScore, getScore and scoreHistory over `scores` and `score_history`. */
-export function createScoreRepository(sql: SqlExecutor): Pick<Store, 'saveScore' | 'getScore' | 'scoreHistory'> {
+export function createScoreRepository(sql: SqlExecutor): Pick<Store, 'saveScore' | 'getScore' | 'scoreHistory' | 'getScores'> {
   return {
     async saveScore(runId, score) {
       const input = parseOrThrow(ScoreInputSchema, score, `saveScore(${JSON.stringify(runId)}, score)`);
@@ -75,6 +75,14 @@ export function createScoreRepository(sql: SqlExecutor): Pick<Store, 'saveScore'
       return storeOperation(sql, `getScore(${JSON.stringify(runId)})`, async () => {
         const rows = await sql.query(`SELECT ${selectList('s')} FROM scores s WHERE s.run_id = $1`, [runId]);
         return rows[0] === undefined ? null : readScore(rows[0]);
+      });
+    },
+
+    async getScores(runIds) {
+      if (runIds.length === 0) return [];
+      return storeOperation(sql, `getScores(${runIds.length} runs)`, async () => {
+        const rows = await sql.query(`SELECT ${selectList('s')} FROM scores s WHERE s.run_id IN (SELECT jsonb_array_elements_text($1::jsonb))`, [JSON.stringify(runIds)]);
+        return rows.map(readScore);
       });
     },
 

@@ -70,6 +70,8 @@ export interface Store {
    */
   saveScore(runId: string, score: ScoreInput): Promise<Score>;
   getScore(runId: string): Promise<Score | null>;
+  /** The current verdicts of the given runs (runs without one are left out), in no particular order. */
+  getScores(runIds: readonly string[]): Promise<Score[]>;
   /** Every saved verdict with its run's case, candidate and workflow_rev: the latest `limit`, oldest first. */
   scoreHistory(filter?: ScoreHistoryFilter): Promise<ScoreHistoryEntry[]>;
 

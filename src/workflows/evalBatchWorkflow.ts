@@ -124,11 +124,19 @@ export async function evalBatchWorkflow(input: BatchInput): Promise<BatchResult>
     await CancellationScope.nonCancellable(async () => {
       if (cancelled) await condition(() => running.size === 0);
       await shared.closeBatch({ batchId: input.batchId, status: cancelled ? 'cancelled' : 'failed', counts: { ...counts }, summary });
+      await summarize(input);
     });
     throw err;
   }
   await shared.closeBatch({ batchId: input.batchId, status: finalStatus(counts), counts: { ...counts }, summary });
+  await summarize(input);
   return { batchId: input.batchId, total, counts };
+}
+
+/** The batch's last step: summaries/ rebuilt from the store. A failure there is reported, not the batch's. */
+async function summarize(input: BatchInput): Promise<void> {
+  if (!input.summaries) return;
+  await shared.summarizeBatch({ batchId: input.batchId, ...input.summaries }).catch(() => undefined);
 }
 
 function startRun(spec: RunSpec, batchId: string) {
