@@ -1,6 +1,6 @@
 import { FormatError } from '../errors.js';
 import { loadEvalBank, loadEvalCase } from '../evalset/index.js';
-import type { BatchCounts, BatchSelection, RunTemplate } from '../run/batchInput.js';
+import type { BatchArm, BatchCounts, BatchSelection, RunTemplate } from '../run/batchInput.js';
 import { planEntries, selectionDigest } from '../run/batchPlan.js';
 import { toCaseSnapshot } from '../run/caseSnapshot.js';
 import { makeRunId } from '../run/runId.js';
@@ -12,6 +12,8 @@ import type { ActivityDeps } from './deps.js';
 export interface PlanBatchRequest {
   batchId: string;
   selection: BatchSelection;
+  /** Arm names of an A/B batch, in the order their runs alternate. */
+  arms?: string[];
   /** What the batch row's `spec` says about the batch (candidate, parallelism, …), for listings. */
   summary: Record<string, unknown>;
 }
@@ -28,7 +30,7 @@ export function planActivities(deps: ActivityDeps) {
      * (case, attempt), from the bank as this worker sees it. Refuses a bank whose selected
      * cases changed since the client validated them. Idempotent: a retry writes nothing twice.
      */
-    async planBatch({ batchId, selection, summary }: PlanBatchRequest): Promise<{ total: number }> {
+    async planBatch({ batchId, selection, arms, summary }: PlanBatchRequest): Promise<{ total: number }> {
       const bank = await loadEvalBank(selection.paths, selection.only ? { only: selection.only } : {});
       if (bank.problems.length > 0) {
         throw new FormatError(`batch ${batchId} cannot be planned: ${bank.problems.length} problem(s) in the eval bank`, bank.problems);
@@ -37,7 +39,7 @@ export function planActivities(deps: ActivityDeps) {
       if (digest !== selection.digest) {
         throw new FormatError(`batch ${batchId}: the eval bank changed after the batch was started (selection ${selection.digest} → ${digest}); start a new batch`);
       }
-      const entries = planEntries(bank.cases, selection.runsPerCase);
+      const entries = planEntries(bank.cases, selection.runsPerCase, arms ?? []);
       if (!(await deps.store.getBatch(batchId))) {
         await deps.store.upsertBatch({ batch_id: batchId, status: 'running', spec: { ...summary, total: entries.length }, counts: {} });
       }
@@ -46,7 +48,7 @@ export function planActivities(deps: ActivityDeps) {
     },
 
     /** Run specs for one page of a batch's plan; a case changed since planning is refused. */
-    async planRuns({ batchId, stamp, offset, limit, template }: { batchId: string; stamp: string; offset: number; limit: number; template: RunTemplate }): Promise<RunSpec[]> {
+    async planRuns({ batchId, stamp, offset, limit, template, arms = [] }: { batchId: string; stamp: string; offset: number; limit: number; template: RunTemplate; arms?: BatchArm[] }): Promise<RunSpec[]> {
       const specs: RunSpec[] = [];
       for (const entry of await deps.store.getPlan(batchId, offset, limit)) {
         const evalCase = await loadEvalCase(entry.case_dir);
@@ -54,16 +56,22 @@ export function planActivities(deps: ActivityDeps) {
           throw new FormatError(`${entry.case_dir}: the eval case changed after batch ${batchId} was planned (hash ${entry.case_hash.slice(0, 12)} → ${evalCase.sha256.slice(0, 12)}); start a new batch`);
         }
         const k = entry.k ?? undefined;
+        const arm = entry.arm ? arms.find((a) => a.name === entry.arm) : undefined;
+        if (entry.arm && !arm) throw new FormatError(`batch ${batchId}: plan entry ${entry.idx} names arm ${entry.arm}, which the batch does not have`);
+        const candidate = arm?.candidate ?? template.candidate;
         specs.push({
-          runId: makeRunId(evalCase.id, template.candidate.name, stamp, k),
+          runId: makeRunId(evalCase.id, candidate.name, stamp, k, arm?.name),
           batchId,
           ...(k !== undefined ? { k } : {}),
+          ...(arm ? { arm: arm.name } : {}),
           evalCase: toCaseSnapshot(evalCase),
-          candidate: template.candidate,
+          candidate,
           examiner: template.examiner,
           judge: template.judge,
           project: template.project,
-          workflowDir: template.workflowDir,
+          workflowDir: arm?.workflowDir ?? template.workflowDir,
+          ...(arm?.workflowRev ? { workflowRev: arm.workflowRev } : {}),
+          ...(arm?.noWorkflow ? { noWorkflow: true } : {}),
           runsDir: template.runsDir,
           turnTimeoutS: template.turnTimeoutS,
           ...(template.recovery ? { recovery: template.recovery } : {}),

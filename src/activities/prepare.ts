@@ -10,7 +10,7 @@ import { runCheck, runCommands } from '../sandbox/checks.js';
 import { linkWorkflow } from '../sandbox/linkWorkflow.js';
 import { ensureProjectRepo } from '../sandbox/projectRepo.js';
 import { createSandbox, hideFromGit } from '../sandbox/sandboxRepo.js';
-import { snapshotWorkflow } from '../sandbox/workflowSnapshot.js';
+import { snapshotWorkflow, snapshotWorkflowAt, type WorkflowSnapshot } from '../sandbox/workflowSnapshot.js';
 import { transcriptAttempt } from '../transcript/attempts.js';
 import { createRedactor } from '../transcript/redact.js';
 import type { ActivityDeps } from './deps.js';
@@ -35,11 +35,13 @@ export function prepareActivities(deps: ActivityDeps) {
     async prepareRun(spec: RunSpec): Promise<PreparedRun> {
       const paths = await record.open(spec, temporalIds());
       await mkdir(paths.homeDir, { recursive: true });
-      const snapshot = await snapshotWorkflow(spec.workflowDir, paths.workflowSnapshot);
+      const snapshot = await snapshotFor(spec, paths.workflowSnapshot);
       const project = await ensureProjectRepo(spec.project, deps.stateDir);
       await createSandbox(project.repoDir, paths.sandboxDir, project.rev);
-      const placed = await linkWorkflow(paths.sandboxDir, snapshot.dir, deps.candidates.workflowLinks(spec.candidate.adapter));
-      await hideFromGit(paths.sandboxDir, placed);
+      if (snapshot.folders.length > 0) {
+        const placed = await linkWorkflow(paths.sandboxDir, snapshot.dir, deps.candidates.workflowLinks(spec.candidate.adapter));
+        await hideFromGit(paths.sandboxDir, placed);
+      }
 
       const cliVersion = await deps.candidates.version(spec.candidate);
       const checklist: EnvChecklist = {
@@ -91,6 +93,16 @@ export function prepareActivities(deps: ActivityDeps) {
       return outcome;
     },
   };
+}
+
+/** The run's workflow snapshot: the folders as they are, as of a commit (an arm), or none at all (`workflow=none`). */
+async function snapshotFor(spec: RunSpec, target: string): Promise<WorkflowSnapshot> {
+  if (spec.noWorkflow) {
+    await mkdir(target, { recursive: true });
+    return { dir: target, workflowRev: 'none', dirty: false, contentHash: 'none', folders: [], files: 0 };
+  }
+  if (spec.workflowRev) return snapshotWorkflowAt(spec.workflowDir, spec.workflowRev, target);
+  return snapshotWorkflow(spec.workflowDir, target);
 }
 
 function pickResults(checklist: EnvChecklist): Partial<EnvChecklist> {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PricesSchema } from '../summaries/prices.js';
+import { ARM_NAME } from './runId.js';
 import { CandidateSpecSchema, ModelEndpointSchema, RecoverySchema } from './runSpec.js';
 
 /**
@@ -29,6 +30,22 @@ export const RunTemplateSchema = z.object({
 });
 export type RunTemplate = z.infer<typeof RunTemplateSchema>;
 
+/**
+ * One side of an A/B experiment: what it changes against the batch's template, exactly one
+ * thing (a workflow revision, a workflow folder, no workflow, a candidate, a candidate model),
+ * or nothing (the base).
+ */
+export const BatchArmSchema = z.object({
+  name: z.string().regex(ARM_NAME),
+  /** What the arm changes, as given: `workflow_rev=HEAD~1`, `model=gpt-4o`, `base`. */
+  change: z.string(),
+  candidate: CandidateSpecSchema.optional(),
+  workflowDir: z.string().optional(),
+  workflowRev: z.string().optional(),
+  noWorkflow: z.boolean().optional(),
+});
+export type BatchArm = z.infer<typeof BatchArmSchema>;
+
 /** Finished runs so far: all, passed, failed, and one count per final status. */
 export const BatchCountsSchema = z
   .object({ finished: z.number().int().nonnegative(), passed: z.number().int().nonnegative(), failed: z.number().int().nonnegative() })
@@ -51,6 +68,8 @@ export const BatchInputSchema = z.object({
   stamp: z.string(),
   selection: BatchSelectionSchema,
   template: RunTemplateSchema,
+  /** An A/B batch's arms; its runs alternate between them (A, B, A, B per case) so drift hits both. */
+  arms: z.array(BatchArmSchema).optional(),
   parallelism: z.number().int().positive(),
   /** Runs in the plan; null until the batch has planned them (its first step). */
   total: z.number().int().nonnegative().nullable(),

@@ -6,13 +6,17 @@ type PlannedCase = Pick<EvalCase, 'id' | 'dir' | 'sha256'>;
 
 /**
  * A batch's runs in order: each case (sorted by id, as the bank lists them) `runsPerCase`
- * times. Attempts are numbered (k = 1..n) only when there are several, as run ids are.
+ * times, and with arms each attempt once per arm, interleaved (A, B, A, B), so that drift of
+ * the model endpoint over the batch hits every arm alike. Attempts are numbered (k = 1..n)
+ * only when there are several, as run ids are.
  */
-export function planEntries(cases: readonly PlannedCase[], runsPerCase: number): PlanEntry[] {
+export function planEntries(cases: readonly PlannedCase[], runsPerCase: number, arms: readonly string[] = []): PlanEntry[] {
   const entries: PlanEntry[] = [];
   for (const evalCase of cases) {
     for (let k = 1; k <= runsPerCase; k++) {
-      entries.push({ idx: entries.length, case_id: evalCase.id, case_dir: evalCase.dir, case_hash: evalCase.sha256, k: runsPerCase > 1 ? k : null });
+      for (const arm of arms.length > 0 ? arms : [null]) {
+        entries.push({ idx: entries.length, case_id: evalCase.id, case_dir: evalCase.dir, case_hash: evalCase.sha256, k: runsPerCase > 1 ? k : null, arm });
+      }
     }
   }
   return entries;

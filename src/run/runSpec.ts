@@ -85,6 +85,10 @@ export const RunSpecSchema = z.object({
   judge: ModelEndpointSchema,
   project: z.string(),
   workflowDir: z.string(),
+  /** Snapshot the workflow folders as of this commit of their repository, not as they are now (an A/B arm). */
+  workflowRev: z.string().optional(),
+  /** Run without any workflow at all (the `workflow=none` arm: what the workflow adds). */
+  noWorkflow: z.boolean().optional(),
   runsDir: z.string(),
   turnTimeoutS: z.number().int().positive(),
   recovery: RecoverySchema.optional(),

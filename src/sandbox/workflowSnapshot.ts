@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { chmod, cp, mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { chmod, cp, mkdir, readdir, readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
+import { execa } from 'execa';
 import { simpleGit } from 'simple-git';
 import { SandboxError } from '../errors.js';
 import { describePath, FOLDER } from './describePath.js';
@@ -102,4 +103,45 @@ async function listFiles(root: string): Promise<string[]> {
   };
   await walk(root);
   return out;
+}
+
+/**
+ * The workflow folders as they were at commit `rev` of `workflowDir`'s repository, copied
+ * into the run directory with `git archive` (no checkout of the user's is touched). For an
+ * A/B arm such as `workflow_rev=HEAD~1`. The snapshot's workflow_rev is the commit itself.
+ */
+export async function snapshotWorkflowAt(workflowDir: string, rev: string, targetDir: string): Promise<WorkflowSnapshot> {
+  const top = await gitIn(workflowDir, ['rev-parse', '--show-toplevel']).catch(() => null);
+  if (!top) throw new SandboxError(`workflow folder ${workflowDir}: a workflow revision (${rev}) was asked for, but the folder is not in a git repository`);
+  const commit = await gitIn(workflowDir, ['rev-parse', '--verify', `${rev}^{commit}`]).catch(() => null);
+  if (!commit) throw new SandboxError(`workflow folder ${workflowDir}: no commit ${rev} in its repository ${top}`);
+  const prefix = relative(await realpathOf(top), await realpathOf(workflowDir));
+  const done = join(targetDir, '.complete');
+  if (!existsSync(done)) {
+    // Extracted aside and renamed, so a crash mid-way leaves nothing a retry would take for the snapshot.
+    const partial = `${targetDir}.partial`;
+    await rm(partial, { recursive: true, force: true });
+    await mkdir(partial, { recursive: true });
+    const listed = (await gitIn(workflowDir, ['ls-tree', '--name-only', commit, `${prefix ? `${prefix}/` : ''}`])).split('\n').map((p) => p.split('/').pop()!);
+    const folders = WORKFLOW_FOLDERS.filter((folder) => listed.includes(folder));
+    if (folders.length === 0) throw new SandboxError(`workflow folder ${workflowDir} at ${rev}: none of ${WORKFLOW_FOLDERS.map((f) => `${f}/`).join(', ')} existed in that commit`);
+    const archive = await execa('git', ['archive', '--format=tar', commit, '--', ...folders.map((f) => (prefix ? `${prefix}/${f}` : f))], { cwd: workflowDir, encoding: 'buffer' });
+    const strip = prefix ? prefix.split('/').length : 0;
+    await execa('tar', ['-x', ...(strip ? [`--strip-components=${strip}`] : []), '-C', partial], { input: archive.stdout });
+    await rm(targetDir, { recursive: true, force: true });
+    await rename(partial, targetDir);
+    const files = await listFiles(targetDir);
+    for (const file of files) await chmod(join(targetDir, file), 0o444);
+    await writeFile(done, commit);
+  }
+  const files = (await listFiles(targetDir)).filter((f) => f !== '.complete');
+  return { dir: targetDir, workflowRev: commit, dirty: false, contentHash: await hashFiles(targetDir, files), folders: WORKFLOW_FOLDERS.filter((f) => existsSync(join(targetDir, f))), files: files.length };
+}
+
+async function gitIn(cwd: string, args: string[]): Promise<string> {
+  return String((await execa('git', args, { cwd })).stdout).trim();
+}
+
+function realpathOf(path: string): Promise<string> {
+  return realpath(path);
 }

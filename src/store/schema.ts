@@ -218,6 +218,8 @@ export const PlanEntrySchema = z.object({
   case_dir: z.string(),
   case_hash: z.string(),
   k: z.number().int().positive().nullable(),
+  /** The A/B arm of the run; null outside an experiment. */
+  arm: z.string().nullable().default(null),
 });
 export type PlanEntry = z.infer<typeof PlanEntrySchema>;
 

@@ -70,13 +70,14 @@ export async function evalBatchWorkflow(input: BatchInput): Promise<BatchResult>
 
   let offset = input.offset;
   try {
-    if (total === null) total = (await shared.planBatch({ batchId: input.batchId, selection: input.selection, summary })).total;
+    const arms = input.arms ?? [];
+    if (total === null) total = (await shared.planBatch({ batchId: input.batchId, selection: input.selection, arms: arms.map((a) => a.name), summary })).total;
     // A cancelled batch stops writing counts; its close below writes the final ones.
     const counting = writeCounts().catch((err: unknown) => {
       if (!isCancellation(err)) throw err;
     });
     while (offset < total) {
-      const specs = await shared.planRuns({ batchId: input.batchId, stamp: input.stamp, offset, limit: input.pageSize ?? PAGE_SIZE, template: input.template });
+      const specs = await shared.planRuns({ batchId: input.batchId, stamp: input.stamp, offset, limit: input.pageSize ?? PAGE_SIZE, template: input.template, arms });
       for (const spec of specs) {
         await condition(() => running.size < input.parallelism);
         const done = (outcome: RunOutcome) => {
@@ -182,6 +183,7 @@ function batchSummary(input: BatchInput): Record<string, unknown> {
     workflow_dir: input.template.workflowDir,
     runs_dir: input.template.runsDir,
     stamp: input.stamp,
+    ...(input.arms ? { arms: input.arms.map((a) => ({ name: a.name, change: a.change })) } : {}),
   };
 }
 

@@ -27,6 +27,9 @@ describe('makeRunId and makeBatchId', () => {
     expect(makeRunId('add-truncate', 'builtin', '20250102T030405')).toBe('run-add-truncate-builtin@20250102T030405');
     expect(makeRunId('add-truncate', 'builtin', '20250102T030405', 2)).toBe('run-add-truncate-builtin@20250102T030405-2');
     expect(makeRunId('c', 'x', '20250102T030405', 0)).toBe('run-c-x@20250102T030405-0');
+    expect(makeRunId('add-truncate', 'builtin', '20250102T030405', 3, 'B')).toBe('run-add-truncate-builtin@20250102T030405+B-3');
+    expect(parseRunId('run-add-truncate-builtin@20250102T030405+no_skill.v2-3')).toEqual({ stamp: '20250102T030405', arm: 'no_skill.v2', k: 3 });
+    expect(parseRunId('run-add-truncate-builtin@20250102T030405+A')).toEqual({ stamp: '20250102T030405', arm: 'A' });
   });
 
   it('builds batch ids', () => {

@@ -54,7 +54,7 @@ describe.each(BACKENDS)('batch updates, listing and plans on %s', (backend) => {
 
   it('savePlan writes a plan once (a retry keeps the first), getPlan reads pages in order, countPlan counts', async () => {
     const batchId = uniqueId('batch-plan');
-    const entries = Array.from({ length: 2_500 }, (_, idx) => ({ idx, case_id: `case-${idx % 7}`, case_dir: `/bank/case-${idx % 7}`, case_hash: 'h', k: (idx % 3) + 1 }));
+    const entries = Array.from({ length: 2_500 }, (_, idx) => ({ idx, case_id: `case-${idx % 7}`, case_dir: `/bank/case-${idx % 7}`, case_hash: 'h', k: (idx % 3) + 1, arm: idx % 2 === 0 ? 'A' : null }));
     expect(await store().savePlan(batchId, entries)).toEqual({ inserted: 2_500 });
     expect(await store().savePlan(batchId, entries.map((e) => ({ ...e, case_hash: 'changed' })))).toEqual({ inserted: 0 });
     expect(await store().countPlan(batchId)).toBe(2_500);
@@ -62,6 +62,6 @@ describe.each(BACKENDS)('batch updates, listing and plans on %s', (backend) => {
     expect(page).toEqual(entries.slice(1_998, 2_003));
     expect(await store().getPlan(batchId, 2_499, 100)).toEqual([entries[2_499]]);
     expect(await store().countPlan('batch-never-planned')).toBe(0);
-    await expect(store().savePlan(batchId, [{ idx: -1, case_id: 'x', case_dir: '/x', case_hash: 'h', k: null }])).rejects.toThrow(FormatError);
+    await expect(store().savePlan(batchId, [{ idx: -1, case_id: 'x', case_dir: '/x', case_hash: 'h', k: null, arm: null }])).rejects.toThrow(FormatError);
   });
 });

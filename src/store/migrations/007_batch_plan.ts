@@ -16,6 +16,7 @@ CREATE TABLE batch_plan (
   case_dir  text NOT NULL,
   case_hash text NOT NULL,
   k         integer CHECK (k IS NULL OR k >= 1),
+  arm       text,
   PRIMARY KEY (batch_id, idx)
 );
 CREATE INDEX batches_created_at_idx ON batches (created_at DESC);
