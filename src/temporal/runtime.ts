@@ -1,4 +1,4 @@
-import { DefaultLogger, Runtime, type LogEntry, type LogLevel } from '@temporalio/worker';
+import { DefaultLogger, makeTelemetryFilterString, Runtime, type LogEntry, type LogLevel } from '@temporalio/worker';
 
 let installed = false;
 
@@ -6,6 +6,10 @@ let installed = false;
  * Installs the SDK runtime with a quiet, one-line logger: the default prints every worker
  * state change at INFO and whole error objects for each retried activity. Must run before the
  * first NativeConnection or Worker; later calls do nothing.
+ *
+ * The native side's logs are forwarded through the same logger, so its retries of calls to a
+ * server that went away (one warning per poller per retry, with ANSI colours) can be dropped:
+ * the commands say once that Temporal is unreachable and once that it is back.
  *
  * Signals are left to the commands: by default the SDK stops every worker on the first
  * Ctrl-C, so the in-process worker of `evalflow run` would be gone before the cancelled runs
@@ -17,9 +21,11 @@ export function installQuietRuntime(level: LogLevel = (process.env.EVALFLOW_TEMP
   try {
     Runtime.install({
       shutdownSignals: [],
+      telemetryOptions: { logging: { forward: {}, filter: makeTelemetryFilterString({ core: 'WARN', other: 'ERROR' }) } },
       logger: new DefaultLogger(level, (entry) => {
         // The host queue serves activities only, by design.
         if (entry.message.startsWith('No workflows registered')) return;
+        if (isRetryNoise(entry)) return;
         process.stderr.write(`${formatLogEntry(entry)}\n`);
       }),
     });
@@ -36,4 +42,9 @@ export function formatLogEntry(entry: LogEntry): string {
     .map(String);
   const error = meta.error instanceof Error ? meta.error.message : meta.error !== undefined ? String(meta.error) : '';
   return `temporal ${entry.level.toLowerCase()}: ${entry.message}${context.length ? ` (${context.join(', ')})` : ''}${error ? `: ${error}` : ''}`;
+}
+
+/** Core's `gRPC call poll_workflow_task_queue retried 9 times` (Unavailable, tcp connect error) while the server is away. */
+function isRetryNoise(entry: LogEntry): boolean {
+  return /^gRPC call \w+ retried \d+ times/.test(entry.message) && /Unavailable|connect error|transport/i.test(String(entry.meta?.error ?? ''));
 }
