@@ -7,8 +7,8 @@ import type { BatchInput } from '../run/batchInput.js';
 import { selectionDigest } from '../run/batchPlan.js';
 import { makeBatchId, makeRunId, runStamp } from '../run/runId.js';
 import { SHARED_TASK_QUEUE, searchAttributes } from '../temporal/names.js';
-import { collectBatchReport, createProgressPrinter, followBatch, type BatchReport, type FollowEnd } from './followBatch.js';
-import { handleInterrupts, type InterruptMode } from './interrupts.js';
+import { followToEnd, type BatchExecution } from './followBatch.js';
+import type { InterruptMode } from './interrupts.js';
 import type { CommandIo } from './io.js';
 import { createReconnectingCalls } from './reconnecting.js';
 import type { EvalRuntime } from './runtime.js';
@@ -28,9 +28,6 @@ export interface ExecuteOptions {
   /** What the first Ctrl-C does (default: ask on a terminal, else detach). */
   onInterrupt?: InterruptMode;
 }
-
-/** A batch followed to its end, or left running in Temporal (the user detached). */
-export type BatchExecution = { detached: false; report: BatchReport; end: Extract<FollowEnd, { closed: true }> } | { detached: true; batchId: string };
 
 /**
  * Starts one evalBatchWorkflow for the cases and follows it (one line per finished run) until
@@ -67,32 +64,7 @@ export async function executeBatch(settings: Settings, runtime: EvalRuntime, req
   if (runtime.temporal.uiUrl) io.err(`Web UI: ${runtime.temporal.uiUrl}/namespaces/${runtime.temporal.namespace}/workflows/${batchId}`);
   if (!runtime.workers) io.err(`no worker in this process: the batch runs when a worker polls task queue ${SHARED_TASK_QUEUE} (start one with \`evalflow worker\`)`);
 
-  const following = new AbortController();
-  let cancelling: Promise<void> | undefined;
-  const stopHandling = handleInterrupts(options.onInterrupt ?? 'ask', io, {
-    detach: () => following.abort(),
-    cancel: () => {
-      io.err('cancelling the batch: running runs record what they have and clean up (Ctrl-C again to leave now)');
-      const handle = runtime.temporal.client.workflow.getHandle(batchId);
-      cancelling = calls.call(() => handle.cancel(), following.signal).then(
-        () => undefined,
-        () => undefined,
-      );
-    },
-    leave: () => {
-      io.err(`leaving now: batch ${batchId} goes on cancelling in Temporal (\`evalflow status ${batchId}\`)`);
-      process.exit(130);
-    },
-  });
-  const printer = createProgressPrinter(io);
-  try {
-    const end = await followBatch(batchId, { temporal: runtime.temporal, calls, printer, signal: following.signal, localWorker: runtime.workers !== null });
-    await cancelling;
-    if (!end.closed) return { detached: true, batchId };
-    return { detached: false, report: await collectBatchReport(runtime.store, batchId, total, printer), end };
-  } finally {
-    stopHandling();
-  }
+  return followToEnd(runtime, batchId, io, { calls, total, ...(options.onInterrupt ? { onInterrupt: options.onInterrupt } : {}) });
 }
 
 /** Starting again after a lost answer finds the batch started: its id is ours alone. */

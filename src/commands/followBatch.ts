@@ -6,7 +6,10 @@ import type { TemporalHandle } from '../temporal/connection.js';
 import { SHARED_TASK_QUEUE } from '../temporal/names.js';
 import { batchProgressQuery } from '../workflows/definitions.js';
 import type { CommandIo } from './io.js';
+import { EXIT } from './exitCodes.js';
+import { handleInterrupts, type InterruptMode } from './interrupts.js';
 import type { ReconnectingCalls } from './reconnecting.js';
+import type { EvalRuntime } from './runtime.js';
 import { formatRunProblems, formatRunTable } from './runTable.js';
 
 /** How a followed batch ended: closed in Temporal, or left running because the user detached. */
@@ -24,6 +27,55 @@ export interface FollowContext {
   signal?: AbortSignal;
   /** Whether a worker runs in this process; without one, a batch no worker answers for is said once. */
   localWorker: boolean;
+}
+
+/** A batch followed to its end, or left running in Temporal (the user detached). */
+export type BatchExecution = { detached: false; report: BatchReport; end: Extract<FollowEnd, { closed: true }> } | { detached: true; batchId: string };
+
+export interface FollowToEndOptions {
+  calls: ReconnectingCalls;
+  /** Runs in the batch, for the counters and the report. */
+  total: number;
+  /** What the first Ctrl-C does (default: ask on a terminal, else detach). */
+  onInterrupt?: InterruptMode;
+  /** A printer that already counted the runs finished before (attach). */
+  printer?: ProgressPrinter;
+}
+
+/**
+ * What `run` and `attach` share: follows the batch with its progress lines until it closes,
+ * then reads its runs from the store. Ctrl-C detaches (the batch goes on in Temporal) or
+ * cancels it (runs still record and clean up; a second Ctrl-C leaves at once).
+ */
+export async function followToEnd(runtime: EvalRuntime, batchId: string, io: CommandIo, options: FollowToEndOptions): Promise<BatchExecution> {
+  const { calls } = options;
+  const following = new AbortController();
+  let cancelling: Promise<void> | undefined;
+  const stopHandling = handleInterrupts(options.onInterrupt ?? 'ask', io, {
+    detach: () => following.abort(),
+    cancel: () => {
+      io.err('cancelling the batch: running runs record what they have and clean up (Ctrl-C again to leave now)');
+      const handle = runtime.temporal.client.workflow.getHandle(batchId);
+      cancelling = calls.call(() => handle.cancel(), following.signal).then(
+        () => undefined,
+        () => undefined,
+      );
+    },
+    leave: () => {
+      io.err(`leaving now: batch ${batchId} goes on cancelling in Temporal (\`evalflow status ${batchId}\`)`);
+      process.exit(EXIT.detached);
+    },
+  });
+  const printer = options.printer ?? createProgressPrinter(io);
+  try {
+    const end = await followBatch(batchId, { temporal: runtime.temporal, calls, printer, signal: following.signal, localWorker: runtime.workers !== null });
+    await cancelling;
+    if (!end.closed) return { detached: true, batchId };
+    const report = await collectBatchReport(runtime.store, batchId, end.total ?? options.total, printer);
+    return { detached: false, report, end };
+  } finally {
+    stopHandling();
+  }
 }
 
 const POLL_MS = 1_000;
@@ -76,7 +128,7 @@ async function failureOf(handle: WorkflowHandle, calls: ReconnectingCalls, signa
   }
 }
 
-function closedStatus(name: string): ClosedStatus {
+export function closedStatus(name: string): ClosedStatus {
   switch (name) {
     case 'COMPLETED':
       return 'completed';
@@ -104,8 +156,8 @@ function isDeadline(err: unknown): boolean {
  * the last answer. Every run is printed once, whichever source saw it first.
  */
 export interface ProgressPrinter {
-  /** Runs finished before we started following: counted, not printed. */
-  skip(progress: BatchProgress): void;
+  /** Runs finished before we started following (how many, and those we know by id): counted, not printed. */
+  skip(finished: number, runIds: Iterable<string>): void;
   outcomes(progress: BatchProgress): void;
   /** The runs that finished after the last progress answer (the store has every run). */
   rest(runs: Run[], total: number): void;
@@ -122,9 +174,9 @@ export function createProgressPrinter(io: CommandIo, options: { attachHint?: boo
     get counted() {
       return counted;
     },
-    skip(progress) {
-      for (const outcome of progress.outcomes) seen.add(outcome.runId);
-      counted = Math.max(counted, progress.finished);
+    skip(finished, runIds) {
+      for (const runId of runIds) seen.add(runId);
+      counted = Math.max(counted, finished, seen.size);
     },
     outcomes(progress) {
       for (const outcome of progress.outcomes) {
@@ -170,11 +222,11 @@ export interface BatchReport {
   allCompleted: boolean;
 }
 
-/** The batch's runs as the store has them once it closed; prints the lines the follow did not. */
-export async function collectBatchReport(store: Store, batchId: string, total: number, printer: ProgressPrinter): Promise<BatchReport> {
+/** The batch's runs as the store has them once it closed; prints the lines the follow did not (with a printer). */
+export async function collectBatchReport(store: Store, batchId: string, total: number, printer: ProgressPrinter | null): Promise<BatchReport> {
   // Numeric order, so attempt -10 of --runs-per-case comes after -9, not after -1.
   const runs = (await store.listRuns({ batchId })).sort((a, b) => a.run_id.localeCompare(b.run_id, 'en', { numeric: true }));
-  printer.rest(runs, total);
+  printer?.rest(runs, total);
   return { batchId, runs, total, allCompleted: runs.length === total && runs.every((r) => r.status === 'completed') };
 }
 

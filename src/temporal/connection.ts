@@ -54,11 +54,12 @@ export async function connectTemporal(settings: Settings, log: (line: string) =>
       });
     }
   }
-  installQuietRuntime();
   let connection: Connection | undefined;
   let nativeConnection: NativeConnection | undefined;
   try {
     connection = await Connection.connect({ address });
+    // Only now: a native runtime that never got a connection would keep the process alive.
+    installQuietRuntime();
     nativeConnection = await NativeConnection.connect({ address });
     await ensureSearchAttributes(connection, namespace);
   } catch (err) {

@@ -34,7 +34,7 @@ describe('createProgressPrinter', () => {
     const io = memoryIo('/tmp');
     const printer = createProgressPrinter(io);
     // 3 finished before attaching, only the last 2 still in the answer's window.
-    printer.skip({ ...progress([outcome('run-b'), outcome('run-c')], 5), finished: 3 });
+    printer.skip(3, ['run-b', 'run-c']);
     printer.outcomes(progress([outcome('run-b'), outcome('run-c'), outcome('run-d')], 5));
     const runs = ['run-a', 'run-b', 'run-c', 'run-d', 'run-e'].map((id, i) => row(id, `2026-01-01T00:00:0${i}Z`));
     printer.rest(runs, 5);
