@@ -1,8 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 const REPO = resolve(import.meta.dirname, '../..');
 const CLIENT = resolve(REPO, 'src/client.ts');
+// Resolved here: a bare `tsx` would be looked up from the process's working directory.
+const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 
 export interface CliProcess {
   child: ChildProcess;
@@ -23,7 +27,7 @@ export interface CliProcess {
  * runs it, so a test can kill it with SIGKILL or SIGINT mid-way and start it again.
  */
 export function startCli(args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): CliProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLIENT, ...args], {
+  const child = spawn(process.execPath, ['--import', TSX, CLIENT, ...args], {
     cwd: options.cwd,
     env: options.env,
     stdio: ['pipe', 'pipe', 'pipe'],
