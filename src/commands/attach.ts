@@ -8,6 +8,7 @@ import { closedStatus, collectBatchReport, createProgressPrinter, followToEnd, p
 import type { InterruptMode } from './interrupts.js';
 import type { CommandIo } from './io.js';
 import { createReconnectingCalls } from './reconnecting.js';
+import { releaseLostAttempts, sayReleased } from './releaseLostAttempts.js';
 import { openRuntime, type EvalRuntime } from './runtime.js';
 
 export interface AttachOptions {
@@ -46,6 +47,7 @@ export async function run(options: AttachOptions, io: CommandIo): Promise<number
     const open = description.status.name === 'RUNNING' || description.status.name === 'CONTINUED_AS_NEW';
     let total = plannedTotal(row);
     if (open) {
+      sayReleased(await calls.call(() => releaseLostAttempts(runtime.temporal.client, options.batchId)), io);
       const progress = await firstProgress(runtime, options.batchId);
       if (progress) total = progress.total;
       // Every run records itself before its workflow ends: the store knows at least what the query says.

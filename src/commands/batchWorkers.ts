@@ -44,7 +44,8 @@ export function hasWorkers(workers: BatchWorkers): boolean {
   return workers.here.length + workers.elsewhere.length > 0;
 }
 
-function isAlive(pid: number): boolean {
+/** Whether a process of this host lives (a zombie counts until reaped). */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -9,6 +9,7 @@ import { createProgressPrinter, followBatch } from './followBatch.js';
 import { handleInterrupts } from './interrupts.js';
 import type { CommandIo } from './io.js';
 import { createReconnectingCalls } from './reconnecting.js';
+import { releaseLostAttempts, sayReleased } from './releaseLostAttempts.js';
 import { openRuntime } from './runtime.js';
 
 export interface CancelOptions {
@@ -43,6 +44,8 @@ export async function run(options: CancelOptions, io: CommandIo): Promise<number
     await calls.call(() => temporal.client.workflow.getHandle(options.batchId).cancel());
     io.out(`cancelling batch ${options.batchId}: its running runs record what they have and clean up`);
     if (options.wait === false) return EXIT.ok;
+    // Runs whose worker died hold their cancellation until a timeout: let them record now.
+    sayReleased(await calls.call(() => releaseLostAttempts(temporal.client, options.batchId)), io);
     if (!opened.localWorker && !hasWorkers(await calls.call(() => batchWorkers(temporal.client)))) {
       io.out(`no worker serves it now: it closes as cancelled when one runs (\`evalflow worker\`${temporal.mode === 'cluster' ? '' : ` or \`evalflow attach ${options.batchId}\``})`);
       return EXIT.ok;
