@@ -41,10 +41,20 @@ export function formatLogEntry(entry: LogEntry): string {
     .filter((part) => part !== undefined && part !== '')
     .map(String);
   const error = meta.error instanceof Error ? meta.error.message : meta.error !== undefined ? String(meta.error) : '';
-  return `temporal ${entry.level.toLowerCase()}: ${entry.message}${context.length ? ` (${context.join(', ')})` : ''}${error ? `: ${error}` : ''}`;
+  return `temporal ${entry.level.toLowerCase()}: ${compactStatus(entry.message)}${context.length ? ` (${context.join(', ')})` : ''}${error ? `: ${compactStatus(error)}` : ''}`;
 }
 
-/** Core's `gRPC call poll_workflow_task_queue retried 9 times` (Unavailable, tcp connect error) while the server is away. */
+/** Core's `Status { code: Unavailable, message: "tcp connect error", source: Some(…) }` as `Unavailable (tcp connect error)`. */
+function compactStatus(text: string): string {
+  return text.replace(/Status \{ code: (\w+), message: "([^"]*)".*$/s, '$1 ($2)');
+}
+
+/**
+ * While the server is away, core warns on every retried poll (`gRPC call poll_workflow_task_queue
+ * retried 9 times`) and every failed heartbeat; the commands say it once instead.
+ */
 function isRetryNoise(entry: LogEntry): boolean {
-  return /^gRPC call \w+ retried \d+ times/.test(entry.message) && /Unavailable|connect error|transport/i.test(String(entry.meta?.error ?? ''));
+  const unavailable = (text: string) => /code: Unavailable|connect error|transport error/i.test(text);
+  if (/^gRPC call \w+ retried \d+ times/.test(entry.message)) return unavailable(String(entry.meta?.error ?? ''));
+  return entry.message.startsWith('Error when recording heartbeat') && unavailable(entry.message);
 }
