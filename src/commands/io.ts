@@ -31,7 +31,10 @@ export function processIo(): CommandIo {
 function askOnTerminal(question: string): Promise<string | null> {
   const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
   return new Promise<string | null>((resolve) => {
-    rl.once('SIGINT', () => resolve(null));
+    rl.once('SIGINT', () => {
+      process.stderr.write('\n');
+      resolve(null);
+    });
     rl.once('close', () => resolve(null));
     rl.question(question, (answer) => resolve(answer));
   }).finally(() => {

@@ -46,10 +46,10 @@ export async function releaseLostAttempts(client: Client, batchId: string): Prom
   return released;
 }
 
-/** `2 attempts held by a worker that is gone start again now: run-x: candidateTurn, …` */
+/** `released 2 attempts held by a worker that is gone: run-x: candidateTurn, …` */
 export function sayReleased(released: string[], io: CommandIo): void {
   if (released.length === 0) return;
-  io.err(`${released.length} attempt${released.length === 1 ? '' : 's'} held by a worker that is gone start again now: ${released.join(', ')}`);
+  io.err(`released ${released.length} attempt${released.length === 1 ? '' : 's'} held by a worker that is gone: ${released.join(', ')}`);
 }
 
 function heldByDeadLocalWorker(identity: string): boolean {

@@ -65,9 +65,9 @@ async function printStatus(batchId: string, sources: BatchSources, io: CommandIo
     const workers = await batchWorkers(sources.temporal.client);
     const progress = hasWorkers(workers) ? await queryProgress(sources, batchId) : null;
     printRunning(row, progress, io);
-    printSpec(row, description.startTime, io);
-    if (progress?.running.length) io.out(`running   ${progress.running.slice(0, RUNNING_SHOWN).join(', ')}${progress.running.length > RUNNING_SHOWN ? `, +${progress.running.length - RUNNING_SHOWN} more` : ''}`);
     printWorkers(batchId, workers, sources, io);
+    if (progress?.running.length) io.out(`running   ${progress.running.slice(0, RUNNING_SHOWN).join(', ')}${progress.running.length > RUNNING_SHOWN ? `, +${progress.running.length - RUNNING_SHOWN} more` : ''}`);
+    printSpec(row, description.startTime, io);
   } else {
     printFromStore(batchId, row, description?.status.name ?? null, temporalDown, sources, io);
     printSpec(row, description?.startTime ?? null, io);

@@ -44,7 +44,7 @@ describe('evalflow attach', () => {
     const attachedAt = Date.now();
     expect(await attach({ batchId, onInterrupt: 'detach' }, attached)).toBe(0);
     // The turn the dead worker held is retried at once, not after its 60 s heartbeat timeout.
-    expect(attached.stderr).toContainEqual(expect.stringMatching(new RegExp(`^1 attempt held by a worker that is gone start again now: run-tiny-slow@\\S+-2: candidateTurn$`)));
+    expect(attached.stderr).toContainEqual(expect.stringMatching(new RegExp(`^released 1 attempt held by a worker that is gone: run-tiny-slow@\\S+-2: candidateTurn$`)));
     expect(Date.now() - attachedAt).toBeLessThan(45_000);
     expect(attached.stderr).toContain(`attached to batch ${batchId}: 1/3 finished: 1 pass, 0 fail; a worker runs in this process`);
     expect(attached.stderr.flatMap((l) => /^\[(\d)\/3\] run-tiny-slow@\S+-\d: pass/.exec(l)?.[1] ?? [])).toEqual(['2', '3']);
