@@ -35,16 +35,19 @@ export async function run(options: AttachOptions, io: CommandIo): Promise<number
     const calls = createReconnectingCalls(runtime.temporal.address, runtime.temporal.client.connection, io);
     const description = await calls.call(() => describeBatch(runtime.temporal, options.batchId));
     const row = await runtime.store.getBatch(options.batchId);
-    if (!description) {
+    // The dev server forgets closed workflows after a day; the store keeps the batch's end.
+    const closedInStore = row !== null && row.status !== 'running' && row.status !== 'pending';
+    if (!description && !closedInStore) {
       io.err(
         row
-          ? `error: Temporal at ${runtime.temporal.address} does not know batch ${options.batchId} (the dev server keeps closed workflows 24 hours; or it ran on another server): \`evalflow status ${options.batchId}\` shows what the store has`
+          ? `error: Temporal at ${runtime.temporal.address} does not know batch ${options.batchId} (it ran on another server?): \`evalflow status ${options.batchId}\` shows what the store has`
           : await unknownBatchMessage(options.batchId, runtime.store),
       );
       return EXIT.unknownBatch;
     }
-    const printer = createProgressPrinter(io, { attachHint: runtime.temporal.mode === 'cluster' });
-    const open = description.status.name === 'RUNNING' || description.status.name === 'CONTINUED_AS_NEW';
+    const printer = createProgressPrinter(io);
+    const statusName = description?.status.name ?? row!.status.toUpperCase();
+    const open = statusName === 'RUNNING' || statusName === 'CONTINUED_AS_NEW';
     let total = plannedTotal(row);
     if (open) {
       sayReleased(await calls.call(() => releaseLostAttempts(runtime.temporal.client, options.batchId)), io);
@@ -56,14 +59,14 @@ export async function run(options: AttachOptions, io: CommandIo): Promise<number
       const finished = row ? formatCounts({ ...row.counts, finished: printer.counted }, total) : 'not planned yet';
       io.err(`attached to batch ${options.batchId}: ${finished}${runtime.workers ? '; a worker runs in this process' : ''}`);
     } else {
-      io.err(`batch ${options.batchId} already ended (${description.status.name.toLowerCase()})`);
+      io.err(`batch ${options.batchId} already ended (${statusName.toLowerCase()})`);
     }
     const execution = open
       ? await followToEnd(runtime, options.batchId, io, { calls, total: total ?? 0, printer, ...(options.onInterrupt ? { onInterrupt: options.onInterrupt } : {}) })
       : {
           detached: false as const,
           report: await collectBatchReport(runtime.store, options.batchId, total ?? 0, null),
-          end: { closed: true as const, status: closedStatus(description.status.name), failure: null, total },
+          end: { closed: true as const, status: closedStatus(statusName), failure: null, total },
         };
     if (execution.detached) {
       sayDetached(options.batchId, runtime.temporal, io);

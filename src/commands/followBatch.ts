@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isGrpcServiceError, WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import type { BatchProgress } from '../run/progress.js';
+import { isUnfinished } from '../run/runStatus.js';
 import type { Run, Store } from '../store/index.js';
 import type { TemporalHandle } from '../temporal/connection.js';
 import { SHARED_TASK_QUEUE } from '../temporal/names.js';
@@ -71,7 +72,8 @@ export async function followToEnd(runtime: EvalRuntime, batchId: string, io: Com
     const end = await followBatch(batchId, { temporal: runtime.temporal, calls, printer, signal: following.signal, localWorker: runtime.workers !== null });
     await cancelling;
     if (!end.closed) return { detached: true, batchId };
-    const report = await collectBatchReport(runtime.store, batchId, end.total ?? options.total, printer);
+    // A progress answer from before planning says 0 runs: the larger count is the batch's.
+    const report = await collectBatchReport(runtime.store, batchId, Math.max(options.total, end.total ?? 0), printer);
     return { detached: false, report, end };
   } finally {
     stopHandling();
@@ -105,10 +107,13 @@ export async function followBatch(batchId: string, context: FollowContext): Prom
         printer.outcomes(progress);
       } catch (err) {
         if (signal?.aborted) throw err;
-        if (!isDeadline(err)) throw err;
-        // Twice in a row: once may be a slow worker; the batch is not lost, only unattended.
-        unanswered += 1;
-        if (unanswered === 2 && !context.localWorker) printer.noWorker(batchId);
+        // The description decides when the batch ended; a query that fails (a workflow task
+        // retried, a continue-as-new under way) only means no progress line this time.
+        if (isDeadline(err)) {
+          // Twice in a row: once may be a slow worker; the batch is not lost, only unattended.
+          unanswered += 1;
+          if (unanswered === 2 && !context.localWorker) printer.noWorker(batchId);
+        }
       }
       await sleep(POLL_MS, undefined, signal ? { signal } : {});
     }
@@ -166,7 +171,7 @@ export interface ProgressPrinter {
   readonly counted: number;
 }
 
-export function createProgressPrinter(io: CommandIo, options: { attachHint?: boolean } = {}): ProgressPrinter {
+export function createProgressPrinter(io: CommandIo): ProgressPrinter {
   const seen = new Set<string>();
   let counted = 0;
   let noWorkerSaid = false;
@@ -187,7 +192,7 @@ export function createProgressPrinter(io: CommandIo, options: { attachHint?: boo
       }
     },
     rest(runs, total) {
-      const finished = runs.filter((r) => r.status !== 'pending' && r.status !== 'running');
+      const finished = runs.filter((r) => !isUnfinished(r.status));
       const unseen = finished
         .filter((r) => !seen.has(r.run_id))
         .sort((a, b) => (a.finished_at ?? '').localeCompare(b.finished_at ?? '') || a.run_id.localeCompare(b.run_id, 'en', { numeric: true }));
@@ -201,10 +206,7 @@ export function createProgressPrinter(io: CommandIo, options: { attachHint?: boo
     noWorker(batchId) {
       if (noWorkerSaid) return;
       noWorkerSaid = true;
-      io.err(
-        `no worker answers for batch ${batchId}: it goes on when a worker polls task queue ${SHARED_TASK_QUEUE} ` +
-          `(\`evalflow worker\`${options.attachHint ? `, or \`evalflow attach ${batchId}\` without TEMPORAL_ADDRESS` : ''})`,
-      );
+      io.err(`no worker answers for batch ${batchId}: it goes on when a worker polls task queue ${SHARED_TASK_QUEUE} (\`evalflow worker\`)`);
     },
   };
 }

@@ -9,6 +9,12 @@ import { installQuietRuntime } from './runtime.js';
 import { isPortOpen, startDevServer, type DevServer } from './devServer.js';
 import { isUnreachable } from './unreachable.js';
 
+/**
+ * grpc-js backs off to two minutes between reconnects; after a long outage the client would
+ * notice the server's return that late. A few seconds is cheap on one connection.
+ */
+const RECONNECT_BACKOFF_MAX_MS = 5_000;
+
 export interface TemporalHandle {
   address: string;
   namespace: string;
@@ -57,7 +63,7 @@ export async function connectTemporal(settings: Settings, log: (line: string) =>
   let connection: Connection | undefined;
   let nativeConnection: NativeConnection | undefined;
   try {
-    connection = await Connection.connect({ address });
+    connection = await Connection.connect({ address, channelArgs: { 'grpc.max_reconnect_backoff_ms': RECONNECT_BACKOFF_MAX_MS } });
     // Only now: a native runtime that never got a connection would keep the process alive.
     installQuietRuntime();
     nativeConnection = await NativeConnection.connect({ address });
