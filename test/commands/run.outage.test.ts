@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryIo } from '../../src/commands/io.js';
 import { run as status } from '../../src/commands/status.js';
@@ -93,5 +94,24 @@ describe('a Temporal outage mid-batch', () => {
     ]);
     expect(client.lines.filter((l) => STACK_LINE.test(l))).toEqual([]);
     expect(client.lines.join('\n')).not.toContain('batch ');
+  });
+
+  it('a local port taken by something that is not Temporal is one line naming it, exit 69', { timeout: 60_000 }, async () => {
+    // Accepts connections and says nothing, as a stray process on the port would.
+    const silent = net.createServer((socket) => socket.on('error', () => undefined));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as net.AddressInfo;
+    try {
+      const local = { ...env, TEMPORAL_ADDRESS: undefined, EVALFLOW_TEMPORAL_PORT: String(port), EVALFLOW_TEMPORAL_UI_PORT: String(await freePort()) };
+      const client = startCli(['run', '--only', 'tiny', '--candidate', 'quick'], { cwd: fixture.root, env: local });
+      processes.push(client);
+      expect(await client.exited).toBe(69);
+      expect(client.stderr.filter((l) => l.startsWith('error: '))).toEqual([
+        `error: Temporal at 127.0.0.1:${port} is unreachable: port ${port} is open but does not answer as a Temporal server; stop what listens there, or pick another port (EVALFLOW_TEMPORAL_PORT or temporal.port)`,
+      ]);
+      expect(client.lines.filter((l) => STACK_LINE.test(l))).toEqual([]);
+    } finally {
+      silent.close();
+    }
   });
 });
