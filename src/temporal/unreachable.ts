@@ -1,4 +1,4 @@
-import { isGrpcServiceError, ServiceError } from '@temporalio/client';
+import { isGrpcServiceError } from '@temporalio/client';
 import { TemporalUnreachableError } from '../errors.js';
 
 /** gRPC status codes that mean the server is not there (as opposed to an answer we did not like). */
@@ -15,7 +15,6 @@ export function isUnreachable(err: unknown): boolean {
     if (isGrpcServiceError(cause) && cause.code === UNAVAILABLE) return true;
     if (cause.name === 'TransportError') return true;
     if (/Channel has been shut down|Failed to connect before the deadline|ECONNREFUSED|ECONNRESET|tcp connect error|Connection refused|No connection established/i.test(cause.message)) return true;
-    if (cause instanceof ServiceError && cause.cause === undefined) return false;
   }
   return false;
 }
