@@ -1,6 +1,10 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { EXIT } from './commands/exitCodes.js';
+import { INTERRUPT_MODES } from './commands/interrupts.js';
 import { processIo, type CommandIo } from './commands/io.js';
-import { EvalflowError, FormatError } from './errors.js';
+import { EvalflowError, FormatError, TemporalUnreachableError } from './errors.js';
+import { RunStateSchema } from './run/runStatus.js';
+import { BatchStatusSchema } from './store/schema.js';
 
 /**
  * The evalflow CLI: every command and flag on one screen. Each action lazily loads
@@ -12,6 +16,7 @@ const program = new Command('evalflow')
   .showHelpAfterError();
 
 const configOption = new Option('-c, --config <file>', 'evalflow.config.yaml to use (default: ./evalflow.config.yaml if present)');
+const onInterruptOption = new Option('--on-interrupt <what>', 'what Ctrl-C does: ask (on a terminal; else detach), detach, cancel').choices(INTERRUPT_MODES).default('ask');
 
 program
   .command('run')
@@ -27,11 +32,53 @@ program
   .option('--runs-per-case <k>', 'attempts per case (run ids get -1..-k)', parseInteger)
   .option('--parallelism <n>', 'runs at the same time', parseInteger)
   .option('--no-worker', 'do not run a worker in this process (workers run elsewhere)')
+  .addOption(onInterruptOption)
   .action((paths: string[], options) => dispatch('run', { ...options, paths }));
 
 program
+  .command('status')
+  .description('where a batch stands (default: the newest): progress, what runs, whether a worker serves it')
+  .argument('[batch]', 'batch id (batch-…)')
+  .addOption(configOption)
+  .action((batchId: string | undefined, options) => dispatch('status', { ...options, batchId }));
+
+program
+  .command('attach')
+  .description('follow a batch to its end with live progress and the final table; locally, also run it')
+  .argument('<batch>', 'batch id (batch-…)')
+  .addOption(configOption)
+  .option('--no-worker', 'do not run a worker in this process (workers run elsewhere)')
+  .addOption(onInterruptOption)
+  .action((batchId: string, options) => dispatch('attach', { ...options, batchId }));
+
+program
+  .command('cancel')
+  .description('cancel a batch: its runs record what they have and clean up; waits for it to close')
+  .argument('<batch>', 'batch id (batch-…)')
+  .addOption(configOption)
+  .option('--no-wait', 'request the cancellation and return')
+  .action((batchId: string, options) => dispatch('cancel', { ...options, batchId }));
+
+program
+  .command('batches')
+  .description('batches in the store, newest first: id, status, counts, candidate, started')
+  .addOption(configOption)
+  .addOption(new Option('--status <status>', 'only batches with this status').choices(BatchStatusSchema.options))
+  .option('--limit <n>', 'at most n batches (default 20)', parseInteger)
+  .action((options) => dispatch('batches', options));
+
+program
+  .command('runs')
+  .description('runs in the store, newest first, as the table `run` prints')
+  .addOption(configOption)
+  .option('--batch <id>', 'runs of this batch')
+  .addOption(new Option('--status <status>', 'runs with this status').choices(RunStateSchema.options))
+  .option('--limit <n>', 'at most n runs (default 50)', parseInteger)
+  .action((options) => dispatch('runs', options));
+
+program
   .command('show')
-  .description('print the score, review and file paths of a run')
+  .description('print the score, review and file paths of a run (a batch id: where the batch stands)')
   .argument('<run_id>')
   .addOption(configOption)
   .action((runId: string, options) => dispatch('show', { ...options, runId }));
@@ -139,6 +186,10 @@ async function dispatch(name: string, options: Record<string, unknown>): Promise
 
 /** Our errors are one line (or one line per problem); anything else is a bug, with its stack. */
 function reportError(err: unknown, io: CommandIo): number {
+  if (err instanceof TemporalUnreachableError) {
+    io.err(`error: ${err.message}`);
+    return EXIT.unreachable;
+  }
   if (err instanceof FormatError) {
     for (const problem of err.problems) io.err(`error: ${problem}`);
     return 1;
@@ -149,7 +200,7 @@ function reportError(err: unknown, io: CommandIo): number {
   }
   io.err('internal error (please report it at the evalflow issue tracker):');
   io.err(err instanceof Error ? (err.stack ?? err.message) : String(err));
-  return 70;
+  return EXIT.internal;
 }
 
 function parseInteger(value: string): number {

@@ -94,6 +94,22 @@ export class StoreError extends EvalflowError {
   readonly code = 'STORE';
 }
 
+/**
+ * Temporal's frontend does not answer at `address`: nothing listens there, or it is not a
+ * Temporal server. The message says which address and what to do.
+ */
+export class TemporalUnreachableError extends EvalflowError {
+  readonly code = 'TEMPORAL_UNREACHABLE';
+  override readonly retryable = true;
+  constructor(
+    message: string,
+    readonly address: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
 /** A bug in evalflow: the user should file an issue. */
 export class InternalError extends EvalflowError {
   readonly code = 'INTERNAL';

@@ -29,6 +29,8 @@ export interface WorkerOptions {
   sandboxRoot?: string;
   /** Wraps the candidate registry, e.g. to add test doubles next to the real adapters. */
   decorateCandidates?: (factory: CandidateFactory) => CandidateFactory;
+  /** Where the worker says what it did at start (released attempts, killed leftovers); default stderr. */
+  say?: (line: string) => void;
 }
 
 export interface RunningWorkers {
@@ -47,6 +49,7 @@ export interface RunningWorkers {
 export async function startWorkers(options: WorkerOptions): Promise<RunningWorkers> {
   installQuietRuntime();
   const decorate = options.decorateCandidates ?? ((factory: CandidateFactory) => factory);
+  const say = options.say ?? ((line: string) => process.stderr.write(`${line}\n`));
   const hostId = options.env.EVALFLOW_HOST_ID ?? hostname();
   const deps: ActivityDeps = {
     store: options.store,
@@ -56,7 +59,7 @@ export async function startWorkers(options: WorkerOptions): Promise<RunningWorke
     llmFor: (role, endpoint) => llmForEndpoint(role, endpoint, options.env),
     candidates: decorate(createCandidateFactory({ env: options.env, llmFor: (endpoint) => llmForEndpoint('candidate', endpoint, options.env) })),
     env: options.env,
-    log: { info: () => undefined, warn: (message) => process.stderr.write(`warning: ${message}\n`) },
+    log: { info: () => undefined, warn: (message) => say(`warning: ${message}`) },
     now: () => new Date(),
     version: EVALFLOW_VERSION,
   };
@@ -70,10 +73,11 @@ export async function startWorkers(options: WorkerOptions): Promise<RunningWorke
   });
   // Then the attempts a dead worker here was running fail now, to be retried at once, not after their heartbeat timeout.
   const failedOver = await failActivitiesOfDeadWorkers(inflightDir(deps.sandboxRoot), new Client({ connection: options.connection, namespace: options.namespace }));
-  if (swept.killed > 0 || swept.removed.length > 0 || failedOver.length > 0) {
-    deps.log.warn(
-      `worker start on ${hostId}: ${failedOver.length} activity attempt(s) of a dead worker failed over for retry, ${swept.killed} process(es) it left killed, ${swept.removed.length} sandbox(es) of finished runs removed`,
-    );
+  if (failedOver.length > 0) {
+    say(`released ${failedOver.length} attempt${failedOver.length === 1 ? '' : 's'} held by a worker that is gone: ${failedOver.map((r) => `${r.workflowId ?? '?'}: ${r.activityType}`).join(', ')}`);
+  }
+  if (swept.killed > 0 || swept.removed.length > 0) {
+    say(`worker start on ${hostId}: killed ${swept.killed} process(es) a dead worker left running, removed ${swept.removed.length} sandbox(es) of finished runs`);
   }
   const activities = createActivities(deps);
   // Heartbeats are sent at least every 2 s (not the SDK's 0.8 × heartbeat timeout), so

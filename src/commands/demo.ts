@@ -5,7 +5,8 @@ import { loadSettings, resolveCandidate } from '../config.js';
 import { loadEvalBank } from '../evalset/index.js';
 import { loadMockScript } from '../llm/mock/scriptFile.js';
 import { startMockServer } from '../llm/mock/server.js';
-import { executeBatch, formatRunTable } from './executeBatch.js';
+import { executeBatch } from './executeBatch.js';
+import { formatRunTable } from './runTable.js';
 import type { CommandIo } from './io.js';
 import { openRuntime } from './runtime.js';
 
@@ -44,7 +45,10 @@ export async function run(options: { runsDir?: string }, io: CommandIo): Promise
     const candidate = resolveCandidate(settings, 'builtin', knownAdapterNames, env);
     const runtime = await openRuntime(settings, { ...io, env }, { worker: true });
     try {
-      const report = await executeBatch(settings, runtime, { paths: [settings.evalSets], cases: bank.cases, candidate, runsPerCase: 1, parallelism: 3 }, { ...io, env });
+      // The demo's mock model ends with this process: a detached batch could not go on.
+      const execution = await executeBatch(settings, runtime, { paths: [settings.evalSets], cases: bank.cases, candidate, runsPerCase: 1, parallelism: 3 }, { ...io, env }, { onInterrupt: 'cancel' });
+      if (execution.detached) return 130;
+      const { report } = execution;
       io.out('');
       for (const line of formatRunTable(report.runs, io.cwd)) io.out(line);
       io.out('');

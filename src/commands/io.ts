@@ -1,3 +1,5 @@
+import { createInterface } from 'node:readline';
+
 /**
  * What a command may touch of the outside world. Only the CLI's output layer writes to the
  * terminal; commands receive this and return an exit code.
@@ -9,6 +11,11 @@ export interface CommandIo {
   err(line: string): void;
   cwd: string;
   env: NodeJS.ProcessEnv;
+  /**
+   * Asks one question on the terminal and resolves with the answer line ('' for Enter, null
+   * for Ctrl-C at the prompt). Absent without a terminal: commands then take their default.
+   */
+  ask?(question: string): Promise<string | null>;
 }
 
 export function processIo(): CommandIo {
@@ -17,7 +24,24 @@ export function processIo(): CommandIo {
     err: (line) => process.stderr.write(`${line}\n`),
     cwd: process.cwd(),
     env: process.env,
+    ...(process.stdin.isTTY && process.stderr.isTTY ? { ask: askOnTerminal } : {}),
   };
+}
+
+function askOnTerminal(question: string): Promise<string | null> {
+  const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
+  return new Promise<string | null>((resolve) => {
+    rl.once('SIGINT', () => {
+      process.stderr.write('\n');
+      resolve(null);
+    });
+    rl.once('close', () => resolve(null));
+    rl.question(question, (answer) => resolve(answer));
+  }).finally(() => {
+    rl.close();
+    // The terminal must not keep the process alive once the command is done.
+    process.stdin.pause();
+  });
 }
 
 /** An in-memory CommandIo for tests. */

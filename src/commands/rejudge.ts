@@ -6,7 +6,7 @@ import type { RunOutcome } from '../run/runOutcome.js';
 import { RunStateSchema } from '../run/runStatus.js';
 import type { Run } from '../store/index.js';
 import { SHARED_TASK_QUEUE, searchAttributes } from '../temporal/names.js';
-import { formatRunTable } from './executeBatch.js';
+import { formatRunTable } from './runTable.js';
 import type { CommandIo } from './io.js';
 import { openRuntime } from './runtime.js';
 

@@ -7,7 +7,7 @@ import type { RunOutcome } from '../run/runOutcome.js';
 import { RunSpecSchema, type RunSpec } from '../run/runSpec.js';
 import type { Store } from '../store/index.js';
 import { SHARED_TASK_QUEUE, searchAttributes } from '../temporal/names.js';
-import { formatRunTable } from './executeBatch.js';
+import { formatRunTable } from './runTable.js';
 import type { CommandIo } from './io.js';
 import { openRuntime } from './runtime.js';
 

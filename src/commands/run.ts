@@ -4,7 +4,10 @@ import { loadSettings, resolveCandidate } from '../config.js';
 import { loadEvalBank } from '../evalset/index.js';
 import { uncommittedChanges } from '../sandbox/projectRepo.js';
 import { checkLocalFolders } from './checkLocalFolders.js';
-import { executeBatch, formatRunProblems, formatRunTable } from './executeBatch.js';
+import { executeBatch } from './executeBatch.js';
+import { EXIT } from './exitCodes.js';
+import { printBatchReport, sayDetached } from './followBatch.js';
+import type { InterruptMode } from './interrupts.js';
 import type { CommandIo } from './io.js';
 import { openRuntime } from './runtime.js';
 
@@ -21,11 +24,14 @@ export interface RunOptions {
   parallelism?: number;
   /** commander's --no-worker gives `worker: false`. */
   worker?: boolean;
+  /** What the first Ctrl-C does: ask on a terminal (else detach), detach, or cancel. */
+  onInterrupt?: InterruptMode;
 }
 
 /**
  * `evalflow run`: validates the selected cases, then runs each (k times) as a durable
- * workflow and prints one table row per run. Exit 0 when every run completed (pass or fail).
+ * workflow and prints one table row per run. Exit 0 when every run completed (pass or fail),
+ * 1 otherwise, 130 when Ctrl-C detached (the batch goes on; `evalflow attach` follows it).
  */
 export async function run(options: RunOptions, io: CommandIo): Promise<number> {
   const settings = await loadSettings(io.cwd, io.env, {
@@ -60,7 +66,7 @@ export async function run(options: RunOptions, io: CommandIo): Promise<number> {
   await warnAboutUncommittedChanges(settings.project, io);
   const runtime = await openRuntime(settings, io, { worker: options.worker === false ? false : 'auto' });
   try {
-    const report = await executeBatch(
+    const execution = await executeBatch(
       settings,
       runtime,
       {
@@ -72,20 +78,14 @@ export async function run(options: RunOptions, io: CommandIo): Promise<number> {
         parallelism: options.parallelism ?? settings.parallelism,
       },
       io,
+      options.onInterrupt ? { onInterrupt: options.onInterrupt } : {},
     );
-    io.out('');
-    for (const line of formatRunTable(report.runs, io.cwd)) io.out(line);
-    const problems = formatRunProblems(report.runs);
-    if (problems.length > 0) {
-      io.out('');
-      for (const line of problems) io.out(line);
+    if (execution.detached) {
+      sayDetached(execution.batchId, runtime.temporal, io);
+      return EXIT.detached;
     }
-    const passed = report.runs.filter((r) => r.result === 'pass').length;
-    const judged = report.runs.filter((r) => r.result !== null).length;
-    io.out('');
-    io.out(`${report.runs.length} runs: ${passed}/${judged} passed${judged < report.runs.length ? `, ${report.runs.length - judged} not judged` : ''} (batch ${report.batchId})`);
-    if (runtime.temporal.uiUrl) io.out(`Web UI: ${runtime.temporal.uiUrl} (search EvalBatch="${report.batchId}")`);
-    return report.allCompleted ? 0 : 1;
+    printBatchReport(execution.report, execution.end, io, runtime.temporal.uiUrl);
+    return execution.report.allCompleted ? EXIT.ok : EXIT.notAllCompleted;
   } finally {
     await runtime.close();
   }

@@ -44,6 +44,7 @@ export async function openRuntime(
         connection: temporal.nativeConnection,
         namespace: temporal.namespace,
         env: io.env,
+        say: (line) => io.err(line),
         ...(options.sandboxRoot ? { sandboxRoot: options.sandboxRoot } : {}),
       });
     } catch (err) {

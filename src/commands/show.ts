@@ -7,9 +7,14 @@ import { describeAnomaly } from '../run/anomaly.js';
 import { openStore } from '../store/index.js';
 import type { CommandIo } from './io.js';
 import { storeOptions } from './runtime.js';
+import { run as showBatch } from './status.js';
 
-/** `evalflow show <run_id>`: the run's row, its score, review.md and where its files are. */
+/**
+ * `evalflow show <run_id>`: the run's row, its score, review.md and where its files are. A
+ * batch id shows where the batch stands, as `evalflow status` does.
+ */
 export async function run(options: { runId: string; config?: string }, io: CommandIo): Promise<number> {
+  if (options.runId.startsWith('batch-')) return showBatch({ batchId: options.runId, ...(options.config ? { config: options.config } : {}) }, io);
   const settings = await loadSettings(io.cwd, io.env, options.config ? { configPath: options.config } : {});
   const store = await openStore(storeOptions(settings));
   try {

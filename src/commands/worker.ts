@@ -1,16 +1,49 @@
 import { loadSettings } from '../config.js';
+import { openStore } from '../store/index.js';
+import { connectTemporal } from '../temporal/connection.js';
+import { SHARED_TASK_QUEUE } from '../temporal/names.js';
+import { startWorkers } from '../worker.js';
 import type { CommandIo } from './io.js';
-import { openRuntime } from './runtime.js';
+import { storeOptions } from './runtime.js';
+import { superviseWorkers } from './superviseWorkers.js';
 
-/** `evalflow worker`: serves the shared queue and this host's queue until Ctrl-C. */
+/**
+ * `evalflow worker`: serves the shared queue and this host's queue until Ctrl-C (or SIGTERM),
+ * through Temporal outages of any length: it says once that the server is away, and starts
+ * again when it is back if the SDK's workers gave up meanwhile.
+ */
 export async function run(options: { config?: string }, io: CommandIo): Promise<number> {
   const settings = await loadSettings(io.cwd, io.env, options.config ? { configPath: options.config } : {});
-  const runtime = await openRuntime(settings, io, { worker: true });
-  io.out(`worker on ${runtime.temporal.address} (namespace ${runtime.temporal.namespace}), queues evalflow and ${runtime.workers?.hostQueue}`);
-  const stop = () => void runtime.workers?.shutdown();
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
-  await runtime.workers?.done;
-  await runtime.close();
+  const store = await openStore(storeOptions(settings));
+  try {
+    const temporal = await connectTemporal(settings, (line) => io.err(line));
+    try {
+      const stop = new AbortController();
+      const onSignal = () => stop.abort();
+      process.once('SIGINT', onSignal);
+      process.once('SIGTERM', onSignal);
+      try {
+        let announced = false;
+        await superviseWorkers({
+          temporal,
+          io,
+          signal: stop.signal,
+          start: async () => {
+            const workers = await startWorkers({ settings, store, connection: temporal.nativeConnection, namespace: temporal.namespace, env: io.env });
+            if (!announced) io.out(`worker on ${temporal.address} (namespace ${temporal.namespace}), queues ${SHARED_TASK_QUEUE} and ${workers.hostQueue}`);
+            announced = true;
+            return workers;
+          },
+        });
+      } finally {
+        process.off('SIGINT', onSignal);
+        process.off('SIGTERM', onSignal);
+      }
+    } finally {
+      await temporal.close();
+    }
+  } finally {
+    await store.close();
+  }
   return 0;
 }

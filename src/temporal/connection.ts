@@ -2,10 +2,18 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import proto from '@temporalio/proto';
 import type { Settings } from '../config.js';
+import { TemporalUnreachableError } from '../errors.js';
 import { allSearchAttributeKeys } from './names.js';
 import { locateTemporalBinary } from './binary.js';
 import { installQuietRuntime } from './runtime.js';
 import { isPortOpen, startDevServer, type DevServer } from './devServer.js';
+import { isUnreachable } from './unreachable.js';
+
+/**
+ * grpc-js backs off to two minutes between reconnects; after a long outage the client would
+ * notice the server's return that late. A few seconds is cheap on one connection.
+ */
+const RECONNECT_BACKOFF_MAX_MS = 5_000;
 
 export interface TemporalHandle {
   address: string;
@@ -22,9 +30,11 @@ export interface TemporalHandle {
 /**
  * Connects to Temporal: TEMPORAL_ADDRESS when set (a team cluster), else a dev server already
  * listening on the configured port (`evalflow server`), else starts the embedded dev server
- * with its persistent database and stops it on close.
+ * with its persistent database and stops it on close (unless `startEmbedded` is false: then
+ * no server running is a TemporalUnreachableError too). A server that does not answer is a
+ * TemporalUnreachableError naming the address and what to do.
  */
-export async function connectTemporal(settings: Settings, log: (line: string) => void): Promise<TemporalHandle> {
+export async function connectTemporal(settings: Settings, log: (line: string) => void, options: { startEmbedded?: boolean } = {}): Promise<TemporalHandle> {
   const { namespace } = settings.temporal;
   let address = settings.temporal.address;
   let devServer: DevServer | null = null;
@@ -35,6 +45,8 @@ export async function connectTemporal(settings: Settings, log: (line: string) =>
     uiUrl = `http://127.0.0.1:${settings.temporal.uiPort}`;
     if (await isPortOpen('127.0.0.1', settings.temporal.port)) {
       mode = 'local';
+    } else if (options.startEmbedded === false) {
+      throw new TemporalUnreachableError(`Temporal is not running: nothing listens on ${address}`, address);
     } else {
       mode = 'embedded';
       const binary = await locateTemporalBinary({ onProgress: log });
@@ -48,10 +60,21 @@ export async function connectTemporal(settings: Settings, log: (line: string) =>
       });
     }
   }
-  installQuietRuntime();
-  const connection = await Connection.connect({ address });
-  const nativeConnection = await NativeConnection.connect({ address });
-  await ensureSearchAttributes(connection, namespace);
+  let connection: Connection | undefined;
+  let nativeConnection: NativeConnection | undefined;
+  try {
+    connection = await Connection.connect({ address, channelArgs: { 'grpc.max_reconnect_backoff_ms': RECONNECT_BACKOFF_MAX_MS } });
+    // Only now: a native runtime that never got a connection would keep the process alive.
+    installQuietRuntime();
+    nativeConnection = await NativeConnection.connect({ address });
+    await ensureSearchAttributes(connection, namespace);
+  } catch (err) {
+    await nativeConnection?.close().catch(() => undefined);
+    await connection?.close().catch(() => undefined);
+    await devServer?.stop();
+    if (isUnreachable(err)) throw unreachable(address, mode, settings, err);
+    throw err;
+  }
   return {
     address,
     namespace,
@@ -65,6 +88,14 @@ export async function connectTemporal(settings: Settings, log: (line: string) =>
       await devServer?.stop();
     },
   };
+}
+
+function unreachable(address: string, mode: TemporalHandle['mode'], settings: Settings, cause: unknown): TemporalUnreachableError {
+  const what =
+    mode === 'cluster'
+      ? `Temporal at ${address} (TEMPORAL_ADDRESS) is unreachable: start that server or point TEMPORAL_ADDRESS at a running one (unset it to use the embedded dev server)`
+      : `Temporal at ${address} is unreachable: port ${settings.temporal.port} is open but does not answer as a Temporal server; stop what listens there, or pick another port (EVALFLOW_TEMPORAL_PORT or temporal.port)`;
+  return new TemporalUnreachableError(what, address, { cause });
 }
 
 /** Registers evalflow's search attributes on clusters that lack them (the dev server gets them as flags). */

@@ -23,6 +23,8 @@ export interface DevServer {
   address: string;
   uiUrl: string;
   namespace: string;
+  /** The server process (tests kill it with SIGKILL, as a crash would). */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -80,6 +82,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     address,
     uiUrl: `http://${ip}:${uiPort}`,
     namespace,
+    pid: child.pid!,
     stop: () => stopChild(child, exited),
   };
 }

@@ -1,4 +1,4 @@
-import { DefaultLogger, Runtime, type LogEntry, type LogLevel } from '@temporalio/worker';
+import { DefaultLogger, makeTelemetryFilterString, Runtime, type LogEntry, type LogLevel } from '@temporalio/worker';
 
 let installed = false;
 
@@ -6,6 +6,10 @@ let installed = false;
  * Installs the SDK runtime with a quiet, one-line logger: the default prints every worker
  * state change at INFO and whole error objects for each retried activity. Must run before the
  * first NativeConnection or Worker; later calls do nothing.
+ *
+ * The native side's logs are forwarded through the same logger, so its retries of calls to a
+ * server that went away (one warning per poller per retry, with ANSI colours) can be dropped:
+ * the commands say once that Temporal is unreachable and once that it is back.
  *
  * Signals are left to the commands: by default the SDK stops every worker on the first
  * Ctrl-C, so the in-process worker of `evalflow run` would be gone before the cancelled runs
@@ -17,9 +21,11 @@ export function installQuietRuntime(level: LogLevel = (process.env.EVALFLOW_TEMP
   try {
     Runtime.install({
       shutdownSignals: [],
+      telemetryOptions: { logging: { forward: {}, filter: makeTelemetryFilterString({ core: 'WARN', other: 'ERROR' }) } },
       logger: new DefaultLogger(level, (entry) => {
         // The host queue serves activities only, by design.
         if (entry.message.startsWith('No workflows registered')) return;
+        if (isRetryNoise(entry)) return;
         process.stderr.write(`${formatLogEntry(entry)}\n`);
       }),
     });
@@ -35,5 +41,20 @@ export function formatLogEntry(entry: LogEntry): string {
     .filter((part) => part !== undefined && part !== '')
     .map(String);
   const error = meta.error instanceof Error ? meta.error.message : meta.error !== undefined ? String(meta.error) : '';
-  return `temporal ${entry.level.toLowerCase()}: ${entry.message}${context.length ? ` (${context.join(', ')})` : ''}${error ? `: ${error}` : ''}`;
+  return `temporal ${entry.level.toLowerCase()}: ${compactStatus(entry.message)}${context.length ? ` (${context.join(', ')})` : ''}${error ? `: ${compactStatus(error)}` : ''}`;
+}
+
+/** Core's `Status { code: Unavailable, message: "tcp connect error", source: Some(…) }` as `Unavailable (tcp connect error)`. */
+function compactStatus(text: string): string {
+  return text.replace(/Status \{ code: (\w+), message: "([^"]*)".*$/s, '$1 ($2)');
+}
+
+/**
+ * While the server is away, core warns on every retried poll (`gRPC call poll_workflow_task_queue
+ * retried 9 times`) and every failed heartbeat; the commands say it once instead.
+ */
+function isRetryNoise(entry: LogEntry): boolean {
+  const unavailable = (text: string) => /code: Unavailable|connect error|transport error/i.test(text);
+  if (/^gRPC call \w+ retried \d+ times/.test(entry.message)) return unavailable(String(entry.meta?.error ?? ''));
+  return entry.message.startsWith('Error when recording heartbeat') && unavailable(entry.message);
 }

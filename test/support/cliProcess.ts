@@ -1,11 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const REPO = resolve(import.meta.dirname, '../..');
 const CLIENT = resolve(REPO, 'src/client.ts');
-/** tsx's loader from this repository, so the process can run from any working directory. */
-const TSX = pathToFileURL(resolve(REPO, 'node_modules/tsx/dist/loader.mjs')).href;
+// Resolved here: a bare `tsx` would be looked up from the process's working directory.
+const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 
 export interface CliProcess {
   child: ChildProcess;

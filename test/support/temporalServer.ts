@@ -45,3 +45,55 @@ export async function startTestTemporal(): Promise<TestTemporal> {
     },
   };
 }
+
+export interface RestartableTemporal {
+  port: number;
+  uiPort: number;
+  dbFilename: string;
+  address: string;
+  /** SIGKILL, as a crash or a lost host would; resolves once the process is gone. */
+  kill(): Promise<void>;
+  /** Starts the server again on the same ports and database file. */
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Our dev server on fixed free ports and one database file, so a test can kill it and bring it back. */
+export async function startRestartableTemporal(): Promise<RestartableTemporal> {
+  const binary = await locateTemporalBinary();
+  const dir = await mkdtemp(join(tmpdir(), 'evalflow-temporal-'));
+  const port = await freePort();
+  const uiPort = await freePort();
+  const dbFilename = join(dir, 'temporal.db');
+  let server: DevServer | null = await startDevServer({ binary, dbFilename, port, uiPort });
+  return {
+    port,
+    uiPort,
+    dbFilename,
+    address: server.address,
+    async kill() {
+      if (!server) return;
+      const pid = server.pid;
+      server = null;
+      process.kill(pid, 'SIGKILL');
+      while (isAlive(pid)) await new Promise((r) => setTimeout(r, 50));
+    },
+    async restart() {
+      server ??= await startDevServer({ binary, dbFilename, port, uiPort });
+    },
+    async stop() {
+      await server?.stop();
+      server = null;
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

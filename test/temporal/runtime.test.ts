@@ -15,4 +15,9 @@ describe('formatLogEntry', () => {
   it('prints a bare message without empty parentheses', () => {
     expect(formatLogEntry({ level: 'ERROR', message: 'Worker failed', timestampNanos: 0n })).toBe('temporal error: Worker failed');
   });
+
+  it("shortens core's gRPC status structs to their code and message", () => {
+    const message = 'Network error while completing activity: Status { code: Unavailable, message: "tcp connect error", source: Some(tonic::transport::Error(Transport, ConnectError("tcp connect error", 127.0.0.1:7233))) }';
+    expect(formatLogEntry({ level: 'WARN', message, timestampNanos: 0n })).toBe('temporal warn: Network error while completing activity: Unavailable (tcp connect error)');
+  });
 });

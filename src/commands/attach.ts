@@ -1,0 +1,88 @@
+import { loadSettings } from '../config.js';
+import type { BatchProgress } from '../run/progress.js';
+import { isUnfinished } from '../run/runStatus.js';
+import { batchProgressQuery } from '../workflows/definitions.js';
+import { describeBatch, formatCounts, plannedTotal, unknownBatchMessage } from './batchLookup.js';
+import { EXIT } from './exitCodes.js';
+import { closedStatus, collectBatchReport, createProgressPrinter, followToEnd, printBatchReport, sayDetached } from './followBatch.js';
+import type { InterruptMode } from './interrupts.js';
+import type { CommandIo } from './io.js';
+import { createReconnectingCalls } from './reconnecting.js';
+import { openRuntime, type EvalRuntime } from './runtime.js';
+
+export interface AttachOptions {
+  batchId: string;
+  config?: string;
+  /** commander's --no-worker gives `worker: false`. */
+  worker?: boolean;
+  onInterrupt?: InterruptMode;
+}
+
+/** How long the first progress answer may take: the worker of this process is still starting. */
+const FIRST_ANSWER_MS = 15_000;
+
+/**
+ * `evalflow attach BATCH`: follows a batch to its end with the progress lines and the final
+ * table of `run`. Without TEMPORAL_ADDRESS it starts the dev server if none runs and a worker
+ * in this process, so a batch whose process died goes on where it stopped. Exit codes as
+ * `run`: 0 every run completed, 1 otherwise, 130 detached; 3 for an unknown batch.
+ */
+export async function run(options: AttachOptions, io: CommandIo): Promise<number> {
+  const settings = await loadSettings(io.cwd, io.env, options.config ? { configPath: options.config } : {});
+  const runtime = await openRuntime(settings, io, { worker: options.worker === false ? false : 'auto' });
+  try {
+    const calls = createReconnectingCalls(runtime.temporal.address, runtime.temporal.client.connection, io);
+    const description = await calls.call(() => describeBatch(runtime.temporal, options.batchId));
+    const row = await runtime.store.getBatch(options.batchId);
+    // The dev server forgets closed workflows after a day; the store keeps the batch's end.
+    const closedInStore = row !== null && row.status !== 'running' && row.status !== 'pending';
+    if (!description && !closedInStore) {
+      io.err(
+        row
+          ? `error: Temporal at ${runtime.temporal.address} does not know batch ${options.batchId} (it ran on another server?): \`evalflow status ${options.batchId}\` shows what the store has`
+          : await unknownBatchMessage(options.batchId, runtime.store),
+      );
+      return EXIT.unknownBatch;
+    }
+    const printer = createProgressPrinter(io);
+    const statusName = description?.status.name ?? row!.status.toUpperCase();
+    const open = statusName === 'RUNNING' || statusName === 'CONTINUED_AS_NEW';
+    let total = plannedTotal(row);
+    if (open) {
+      const progress = await firstProgress(runtime, options.batchId);
+      if (progress) total = progress.total;
+      // Every run records itself before its workflow ends: the store knows at least what the query says.
+      const recorded = (await runtime.store.listRuns({ batchId: options.batchId })).filter((r) => !isUnfinished(r.status)).map((r) => r.run_id);
+      printer.skip(progress?.finished ?? 0, [...recorded, ...(progress?.outcomes.map((o) => o.runId) ?? [])]);
+      const finished = row ? formatCounts({ ...row.counts, finished: printer.counted }, total) : 'not planned yet';
+      io.err(`attached to batch ${options.batchId}: ${finished}${runtime.workers ? '; a worker runs in this process' : ''}`);
+    } else {
+      io.err(`batch ${options.batchId} already ended (${statusName.toLowerCase()})`);
+    }
+    const execution = open
+      ? await followToEnd(runtime, options.batchId, io, { calls, total: total ?? 0, printer, ...(options.onInterrupt ? { onInterrupt: options.onInterrupt } : {}) })
+      : {
+          detached: false as const,
+          report: await collectBatchReport(runtime.store, options.batchId, total ?? 0, null),
+          end: { closed: true as const, status: closedStatus(statusName), failure: null, total },
+        };
+    if (execution.detached) {
+      sayDetached(options.batchId, runtime.temporal, io);
+      return EXIT.detached;
+    }
+    printBatchReport(execution.report, execution.end, io, runtime.temporal.uiUrl);
+    return execution.report.allCompleted ? EXIT.ok : EXIT.notAllCompleted;
+  } finally {
+    await runtime.close();
+  }
+}
+
+/** Where the batch stands as we attach; null when no worker answers (yet). */
+async function firstProgress(runtime: EvalRuntime, batchId: string): Promise<BatchProgress | null> {
+  const handle = runtime.temporal.client.workflow.getHandle(batchId);
+  try {
+    return await runtime.temporal.client.connection.withDeadline(Date.now() + FIRST_ANSWER_MS, () => handle.query(batchProgressQuery));
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,46 @@
+import { loadSettings } from '../config.js';
+import { openStore, type Batch, type BatchStatus } from '../store/index.js';
+import { formatCounts, plannedTotal } from './batchLookup.js';
+import { EXIT } from './exitCodes.js';
+import type { CommandIo } from './io.js';
+import { storeOptions } from './runtime.js';
+
+export interface BatchesOptions {
+  config?: string;
+  status?: BatchStatus;
+  limit?: number;
+}
+
+const DEFAULT_LIMIT = 20;
+
+/** `evalflow batches`: the store's batches, newest first: id, status, counts, candidate, started. */
+export async function run(options: BatchesOptions, io: CommandIo): Promise<number> {
+  const settings = await loadSettings(io.cwd, io.env, options.config ? { configPath: options.config } : {});
+  const store = await openStore(storeOptions(settings));
+  try {
+    const batches = await store.listBatches({ ...(options.status ? { status: options.status } : {}), limit: options.limit ?? DEFAULT_LIMIT });
+    if (batches.length === 0) {
+      io.err(options.status ? `no ${options.status} batch in the store` : 'no batch in the store yet: `evalflow run` starts one');
+      return EXIT.ok;
+    }
+    for (const line of formatBatchTable(batches)) io.out(line);
+    return EXIT.ok;
+  } finally {
+    await store.close();
+  }
+}
+
+/** batch, status, runs (finished/total: pass, fail, …), candidate, started (UTC, to the second). */
+export function formatBatchTable(batches: Batch[]): string[] {
+  const rows = batches.map((b) => [
+    b.batch_id,
+    b.status,
+    formatCounts(b.counts, plannedTotal(b)),
+    typeof b.spec.candidate === 'string' ? b.spec.candidate : '-',
+    b.created_at.replace('T', ' ').replace(/\.\d+Z$|Z$/, 'Z'),
+  ]);
+  const header = ['batch', 'status', 'runs', 'candidate', 'started'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ');
+  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)];
+}

@@ -1,0 +1,18 @@
+import { relative } from 'node:path';
+import type { Run } from '../store/index.js';
+
+/** One line per run that did not complete, with why: the table alone says only `infra_error`. */
+export function formatRunProblems(runs: Run[]): string[] {
+  return runs
+    .filter((r) => r.status !== 'completed')
+    .map((r) => `${r.run_id}: ${r.status}${r.error ? `: ${r.error.split('\n')[0]}` : ''} (details: evalflow show ${r.run_id})`);
+}
+
+/** The table `evalflow run` prints: case, status, result, overall, run dir. */
+export function formatRunTable(runs: Run[], cwd: string): string[] {
+  const rows = runs.map((r) => [r.case_id, r.status, r.result ?? '-', r.overall === null ? '-' : r.overall.toFixed(1), relative(cwd, r.run_dir) || '.']);
+  const header = ['case', 'status', 'result', 'overall', 'run dir'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ');
+  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)];
+}

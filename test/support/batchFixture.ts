@@ -1,0 +1,110 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { chmod, cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { startMockServer, type MockServer } from '../../src/llm/mock/server.js';
+
+const REPO = resolve(import.meta.dirname, '../..');
+
+export interface BatchFixture {
+  root: string;
+  mock: MockServer;
+  /** The environment every evalflow process of the test gets (PATH, HOME, the state folder, a key for the mock). */
+  env: NodeJS.ProcessEnv;
+  /** How many candidate turns have started so far (each touches a file in `started/`). */
+  startedTurns(): number;
+  /** Resolves once `n` candidate turns have started. */
+  waitForTurns(n: number, timeoutMs?: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * A folder to run small batches in: one eval case `tiny` (one turn, no postconditions), the
+ * example project and workflow, the scripted mock model (examiner ends at once, the judge
+ * passes), and `command` candidates: `quick` answers at once, `slow` takes `slowSeconds`,
+ * `sleeper` sleeps two minutes (until cancelled).
+ */
+export async function createBatchFixture(options: { slowSeconds?: number } = {}): Promise<BatchFixture> {
+  const mock = await startMockServer({
+    script: (request) =>
+      request.model === 'fx-examiner'
+        ? { text: '<<END>>' }
+        : {
+            text: [
+              "reasoning: 'It replied.'",
+              'result: pass',
+              'compliance: 4',
+              'execution_quality: 4',
+              'overall: 4',
+              "summary: 'ok'",
+              'hard_requirements:',
+              "  - item: 'replies'\n    met: true\n    evidence: 'transcript'",
+              'suggestions: []',
+            ].join('\n'),
+          },
+  });
+  const root = await mkdtemp(join(tmpdir(), 'evalflow-batch-'));
+  const started = join(root, 'started');
+  await mkdir(started);
+  await cp(join(REPO, 'examples/project'), join(root, 'project'), { recursive: true });
+  await cp(join(REPO, 'examples/workflow'), join(root, 'workflow'), { recursive: true });
+  await writeFiles(join(root, 'eval_sets', 'tiny'), {
+    'meta.yaml': 'id: tiny\nversion: v1\ntarget_workflow: default\ncategory: feature\npurpose: A batch fixture that only needs a reply.\nmax_turns: 1\ntags: []\n',
+    'task.md': '# Task\n\n## Prompt\n\n> Say hello.\n\n## Scenario\n\nA user who wants a greeting.\n\n## Guidance\n\nEnd at once.\n',
+    'rubric.md': '# Rubric\n\n## Hard requirements\n\n- The candidate replies.\n\n## Quality\n\n## Common failures\n',
+    'env.yaml': 'setup_commands: []\npreconditions: []\npost_run_cleanup: []\npostconditions: []\n',
+  });
+  const script = (seconds: number) => `#!/usr/bin/env bash\ncat > /dev/null\nmktemp -p '${started}' >/dev/null\nsleep ${seconds}\necho hello\n`;
+  await writeFiles(root, {
+    'quick.sh': script(0),
+    'slow.sh': script(options.slowSeconds ?? 3),
+    'sleeper.sh': script(120),
+  });
+  for (const name of ['quick.sh', 'slow.sh', 'sleeper.sh']) await chmod(join(root, name), 0o755);
+  await writeFile(
+    join(root, 'evalflow.config.yaml'),
+    [
+      'project: project',
+      'workflow_dir: workflow',
+      'runs_dir: out/runs',
+      'candidates:',
+      ...['quick', 'slow', 'sleeper'].flatMap((name) => [`  ${name}:`, '    adapter: command', `    args: [./${name}.sh]`]),
+      'examiner:',
+      '  model: fx-examiner',
+      `  base_url: ${mock.url}`,
+      'judge:',
+      '  model: fx-judge',
+      `  base_url: ${mock.url}`,
+      '',
+    ].join('\n'),
+  );
+  const startedTurns = () => (existsSync(started) ? readdirSync(started).length : 0);
+  return {
+    root,
+    mock,
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      OPENAI_API_KEY: 'sk-test',
+      EVALFLOW_HOME: join(root, '.evalflow'),
+      EVALFLOW_SANDBOX_ROOT: join(root, 'sandboxes'),
+    },
+    startedTurns,
+    async waitForTurns(n, timeoutMs = 60_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (startedTurns() < n) {
+        if (Date.now() > deadline) throw new Error(`only ${startedTurns()} of ${n} candidate turns started within ${timeoutMs} ms`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    },
+    async close() {
+      await mock.close();
+      await rm(root, { recursive: true, force: true });
+    },
+  };
+}
+
+async function writeFiles(dir: string, files: Record<string, string>): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  for (const [name, content] of Object.entries(files)) await writeFile(join(dir, name), content);
+}
