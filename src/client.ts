@@ -31,6 +31,11 @@ program
   .option('--runs-dir <dir>', 'where run directories go (default: runs)')
   .option('--runs-per-case <k>', 'attempts per case (run ids get -1..-k)', parseInteger)
   .option('--parallelism <n>', 'runs at the same time', parseInteger)
+  .option('--arm <name=spec>', 'an A/B arm, twice or more: base, workflow_rev=REV, workflow=DIR|none, candidate=NAME, model=M', collect, [])
+  .option('--gate <conditions>', "CI gate, e.g. 'pass_rate>=0.8,overall>=3.5': exit 0 met, 1 failed, 2 infrastructure")
+  .option('--baseline <batch|rev>', 'gate: also fail when a case regresses against this batch or workflow_rev')
+  .option('--junit <file>', 'write a JUnit XML report, one testcase per run')
+  .option('--max-infra-errors <n>', 'gate: exit 2 when more runs than this end infra_error or judge_failed', parseCount)
   .option('--no-worker', 'do not run a worker in this process (workers run elsewhere)')
   .addOption(onInterruptOption)
   .action((paths: string[], options) => dispatch('run', { ...options, paths }));
@@ -91,7 +96,27 @@ program
   .option('--batch <id>', 'every run of a batch (with --status: only those)')
   .option('--status <status>', 'runs with this status, e.g. judge_failed')
   .option('--judge-model <model>', 'judge with this model instead of the run\'s own')
+  .option('--repeat <k>', 'judge each completed run k more times as samples and label each case stable, flaky_agent or flaky_judge', parseInteger)
   .action((runIds: string[], options) => dispatch('rejudge', { ...options, runIds }));
+
+program
+  .command('compare')
+  .description('compare two sides case by case (batches, batch:arm, workflow revs); exit 1 on a regression, 3 when nothing compares')
+  .argument('<a>', 'a batch id, batch:arm, an arm of --batch, or a workflow_rev')
+  .argument('<b>', 'the same for side B')
+  .addOption(configOption)
+  .option('--batch <id>', 'compare two arms of this batch: A and B are arm names')
+  .option('--tolerance <drop>', 'a regressed case fails only when its pass rate dropped by more (0..1, default 0)', parseFloat)
+  .option('--json', 'print the comparison as JSON')
+  .action((a: string, b: string, options) => dispatch('compare', { ...options, a, b }));
+
+program
+  .command('history')
+  .description('per workflow_rev in time order: runs, pass rate with its interval, mean overall, change from the rev before')
+  .addOption(configOption)
+  .option('--case <id>', 'one eval case only')
+  .option('--candidate <name>', 'one candidate only')
+  .action((options) => dispatch('history', options));
 
 program
   .command('summarize')
@@ -201,6 +226,11 @@ function reportError(err: unknown, io: CommandIo): number {
   io.err('internal error (please report it at the evalflow issue tracker):');
   io.err(err instanceof Error ? (err.stack ?? err.message) : String(err));
   return EXIT.internal;
+}
+
+/** A repeatable option's values, in order. */
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
 }
 
 function parseInteger(value: string): number {

@@ -1,6 +1,7 @@
 import { loadSettings } from '../config.js';
 import type { BatchProgress } from '../run/progress.js';
 import { isUnfinished } from '../run/runStatus.js';
+import type { Batch, Store } from '../store/index.js';
 import { batchProgressQuery } from '../workflows/definitions.js';
 import { describeBatch, formatCounts, plannedTotal, unknownBatchMessage } from './batchLookup.js';
 import { EXIT } from './exitCodes.js';
@@ -29,11 +30,20 @@ const FIRST_ANSWER_MS = 15_000;
  */
 export async function run(options: AttachOptions, io: CommandIo): Promise<number> {
   const settings = await loadSettings(io.cwd, io.env, options.config ? { configPath: options.config } : {});
-  const runtime = await openRuntime(settings, io, { worker: options.worker === false ? false : 'auto' });
+  // Where the batch stood before our own worker starts it again: the runs finished since are printed.
+  let before: { row: Batch | null; recorded: string[] } | null = null;
+  const snapshot = async (store: Store) => ({
+    row: await store.getBatch(options.batchId),
+    recorded: (await store.listRuns({ batchId: options.batchId })).filter((r) => !isUnfinished(r.status)).map((r) => r.run_id),
+  });
+  const runtime = await openRuntime(settings, io, {
+    worker: options.worker === false ? false : 'auto',
+    beforeWorker: async (store) => void (before = await snapshot(store)),
+  });
   try {
     const calls = createReconnectingCalls(runtime.temporal.address, runtime.temporal.client.connection, io);
     const description = await calls.call(() => describeBatch(runtime.temporal, options.batchId));
-    const row = await runtime.store.getBatch(options.batchId);
+    const { row, recorded } = before ?? (await snapshot(runtime.store));
     // The dev server forgets closed workflows after a day; the store keeps the batch's end.
     const closedInStore = row !== null && row.status !== 'running' && row.status !== 'pending';
     if (!description && !closedInStore) {
@@ -51,9 +61,9 @@ export async function run(options: AttachOptions, io: CommandIo): Promise<number
     if (open) {
       const progress = await firstProgress(runtime, options.batchId);
       if (progress) total = progress.total;
-      // Every run records itself before its workflow ends: the store knows at least what the query says.
-      const recorded = (await runtime.store.listRuns({ batchId: options.batchId })).filter((r) => !isUnfinished(r.status)).map((r) => r.run_id);
-      printer.skip(progress?.finished ?? 0, [...recorded, ...(progress?.outcomes.map((o) => o.runId) ?? [])]);
+      // With our own worker, nothing moved before the snapshot; with a cluster's, the query may know more.
+      if (before) printer.skip(recorded.length, recorded);
+      else printer.skip(progress?.finished ?? 0, [...recorded, ...(progress?.outcomes.map((o) => o.runId) ?? [])]);
       const finished = row ? formatCounts({ ...row.counts, finished: printer.counted }, total) : 'not planned yet';
       io.err(`attached to batch ${options.batchId}: ${finished}${runtime.workers ? '; a worker runs in this process' : ''}`);
     } else {

@@ -5,6 +5,8 @@ import { loadSettings, resolveCandidate } from '../config.js';
 import { loadEvalBank } from '../evalset/index.js';
 import { loadMockScript } from '../llm/mock/scriptFile.js';
 import { startMockServer } from '../llm/mock/server.js';
+import { resolveArms } from './arms.js';
+import { reportArms } from './armsReport.js';
 import { executeBatch } from './executeBatch.js';
 import { formatRunTable } from './runTable.js';
 import type { CommandIo } from './io.js';
@@ -14,9 +16,11 @@ const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SCRIPT = resolve(PACKAGE_ROOT, 'examples/mock/demo.yaml');
 
 /**
- * `evalflow demo` (`npm run demo`): the three example cases end to end, fully offline. The
- * examiner, the builtin candidate and the judge are all played by the scripted mock model
- * server on 127.0.0.1; everything else (Temporal, the store, git sandboxes, checks) is real.
+ * `evalflow demo` (`npm run demo`): the three example cases end to end, fully offline, as an
+ * A/B batch: each case once with the team's workflow (`with_workflow`) and once without any
+ * (`no_workflow`), compared at the end. The examiner, the builtin candidate and the judge are
+ * all played by the scripted mock model server on 127.0.0.1; everything else (Temporal, the
+ * store, git sandboxes, checks) is real.
  */
 export async function run(options: { runsDir?: string }, io: CommandIo): Promise<number> {
   const mock = await startMockServer({ script: await loadMockScript(SCRIPT) });
@@ -43,10 +47,11 @@ export async function run(options: { runsDir?: string }, io: CommandIo): Promise
       return 1;
     }
     const candidate = resolveCandidate(settings, 'builtin', knownAdapterNames, env);
+    const arms = await resolveArms(['with_workflow=base', 'no_workflow=workflow=none'], settings, candidate, env, io.cwd);
     const runtime = await openRuntime(settings, { ...io, env }, { worker: true });
     try {
       // The demo's mock model ends with this process: a detached batch could not go on.
-      const execution = await executeBatch(settings, runtime, { paths: [settings.evalSets], cases: bank.cases, candidate, runsPerCase: 1, parallelism: 3 }, { ...io, env }, { onInterrupt: 'cancel' });
+      const execution = await executeBatch(settings, runtime, { paths: [settings.evalSets], cases: bank.cases, candidate, runsPerCase: 1, parallelism: 3, arms }, { ...io, env }, { onInterrupt: 'cancel' });
       if (execution.detached) return 130;
       const { report } = execution;
       io.out('');
@@ -59,7 +64,10 @@ export async function run(options: { runsDir?: string }, io: CommandIo): Promise
           ? `Web UI: run \`node bin/evalflow.js server\` and open ${runtime.temporal.uiUrl} (history is kept in ${relative(io.cwd, settings.temporal.dbFilename)})`
           : `Web UI: ${runtime.temporal.uiUrl ?? '(the cluster\'s UI)'}`,
       );
-      io.out('The verdicts above are scripted by the mock judge (examples/mock/demo.yaml): one run fails on purpose.');
+      await reportArms(runtime.store, report.batchId, arms, settings.summariesDir, io);
+      io.out('');
+      io.out('The verdicts are scripted by the mock judge (examples/mock/demo.yaml): add-truncate fails on purpose in both arms, and fix-slug-dashes fails without the workflow (no regression test).');
+      io.out('One run a side proves nothing: the comparison says so (insufficient_data). With --runs-per-case 5 a 5/5 → 0/5 change is a regression.');
       return report.allCompleted ? 0 : 1;
     } finally {
       await runtime.close();

@@ -3,7 +3,7 @@ import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { CandidateSpec } from '../candidates/adapter.js';
 import type { Settings } from '../config.js';
 import type { EvalCase } from '../evalset/index.js';
-import type { BatchInput } from '../run/batchInput.js';
+import type { BatchArm, BatchInput } from '../run/batchInput.js';
 import { selectionDigest } from '../run/batchPlan.js';
 import { makeBatchId, makeRunId, runStamp } from '../run/runId.js';
 import { SHARED_TASK_QUEUE, searchAttributes } from '../temporal/names.js';
@@ -22,6 +22,8 @@ export interface BatchRequest {
   candidate: CandidateSpec;
   runsPerCase: number;
   parallelism: number;
+  /** The arms of an A/B batch; each (case, attempt) runs once per arm. */
+  arms?: BatchArm[];
 }
 
 export interface ExecuteOptions {
@@ -38,7 +40,8 @@ export interface ExecuteOptions {
 export async function executeBatch(settings: Settings, runtime: EvalRuntime, request: BatchRequest, io: CommandIo, options: ExecuteOptions = {}): Promise<BatchExecution> {
   const stamp = await freshStamp(runtime, request);
   const batchId = makeBatchId(stamp, randomBytes(3).toString('hex'));
-  const total = request.cases.length * request.runsPerCase;
+  const arms = request.arms ?? [];
+  const total = request.cases.length * request.runsPerCase * Math.max(1, arms.length);
   const input: BatchInput = {
     batchId,
     stamp,
@@ -54,6 +57,7 @@ export async function executeBatch(settings: Settings, runtime: EvalRuntime, req
       turnTimeoutS: settings.candidates[request.candidate.name]?.turnTimeoutS ?? settings.turnTimeoutS,
       recovery: settings.recovery,
     },
+    ...(arms.length > 0 ? { arms } : {}),
     parallelism: request.parallelism,
     summaries: { dir: settings.summariesDir, prices: settings.prices },
     offset: 0,
@@ -63,6 +67,7 @@ export async function executeBatch(settings: Settings, runtime: EvalRuntime, req
   const calls = createReconnectingCalls(runtime.temporal.address, runtime.temporal.client.connection, io);
   await calls.call(() => startBatch(runtime, input));
   io.err(`batch ${batchId}: ${total} run${total === 1 ? '' : 's'} of ${request.cases.length} case${request.cases.length === 1 ? '' : 's'} with candidate ${request.candidate.name}, parallelism ${request.parallelism}`);
+  if (arms.length > 0) io.err(`arms, alternating per case: ${arms.map((a) => `${a.name} (${a.change})`).join(', ')}`);
   if (runtime.temporal.uiUrl) io.err(`Web UI: ${runtime.temporal.uiUrl}/namespaces/${runtime.temporal.namespace}/workflows/${batchId}`);
   if (!runtime.workers) io.err(`no worker in this process: the batch runs when a worker polls task queue ${SHARED_TASK_QUEUE} (start one with \`evalflow worker\`)`);
 
@@ -92,7 +97,8 @@ async function freshStamp(runtime: EvalRuntime, request: BatchRequest): Promise<
   for (;;) {
     const stamp = runStamp(new Date(at));
     const first = request.cases[0];
-    const taken = first ? await runtime.store.getRun(makeRunId(first.id, request.candidate.name, stamp, request.runsPerCase > 1 ? 1 : undefined)) : null;
+    const arm = request.arms?.[0];
+    const taken = first ? await runtime.store.getRun(makeRunId(first.id, arm?.candidate?.name ?? request.candidate.name, stamp, request.runsPerCase > 1 ? 1 : undefined, arm?.name)) : null;
     if (!taken) return stamp;
     at += 1_000;
     await new Promise((r) => setTimeout(r, Math.max(0, at - Date.now())));

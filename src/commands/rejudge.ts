@@ -7,6 +7,8 @@ import { RunStateSchema } from '../run/runStatus.js';
 import type { Run } from '../store/index.js';
 import { SHARED_TASK_QUEUE, searchAttributes } from '../temporal/names.js';
 import { formatRunTable } from './runTable.js';
+import { caseStability, loadRunsWithVerdicts } from '../summaries/index.js';
+import type { EvalRuntime } from './runtime.js';
 import type { CommandIo } from './io.js';
 import { openRuntime } from './runtime.js';
 
@@ -15,6 +17,8 @@ export interface RejudgeOptions {
   batch?: string;
   status?: string;
   judgeModel?: string;
+  /** `--repeat k`: judge each stored transcript k more times as samples, to tell a flaky judge from a flaky agent. */
+  repeat?: number;
   config?: string;
 }
 
@@ -30,6 +34,7 @@ export async function run(options: RejudgeOptions, io: CommandIo): Promise<numbe
     const runs = await selectRuns(runtime.store, options);
     if (runs.length === 0) throw new ConfigError('no runs match; name run ids, or select with --batch and/or --status');
     const stamp = runStamp(new Date());
+    if (options.repeat !== undefined) return await repeatJudgings(runtime, runs, options.repeat, stamp, options, io);
     io.err(`rejudging ${runs.length} run${runs.length === 1 ? '' : 's'}${options.judgeModel ? ` with ${options.judgeModel}` : ''}`);
     const outcomes = await Promise.all(
       runs.map(async (target): Promise<RunOutcome | null> => {
@@ -61,6 +66,43 @@ export async function run(options: RejudgeOptions, io: CommandIo): Promise<numbe
   } finally {
     await runtime.close();
   }
+}
+
+/**
+ * `--repeat k`: every selected completed run judged k more times from its stored transcript,
+ * one after another per run (each judging is a round of its own), the runs side by side. The
+ * judgings are samples: the runs' verdicts stay. Then each case's stability is printed.
+ */
+async function repeatJudgings(runtime: EvalRuntime, runs: Run[], repeat: number, stamp: string, options: RejudgeOptions, io: CommandIo): Promise<number> {
+  const judged = runs.filter((r) => r.status === 'completed');
+  if (judged.length === 0) throw new ConfigError('--repeat judges completed runs again, and none of the selected runs completed');
+  io.err(`judging ${judged.length} run${judged.length === 1 ? '' : 's'} ${repeat} more time${repeat === 1 ? '' : 's'} each (samples: the runs' verdicts stay)`);
+  let failed = 0;
+  await Promise.all(
+    judged.map(async (target) => {
+      const results: string[] = [];
+      for (let i = 1; i <= repeat; i++) {
+        try {
+          const outcome = (await runtime.temporal.client.workflow.execute('rejudgeWorkflow', {
+            workflowId: `rejudge-${target.run_id}@${stamp}-sample-${i}`,
+            taskQueue: SHARED_TASK_QUEUE,
+            args: [{ runId: target.run_id, sample: true, ...(options.judgeModel ? { judgeModel: options.judgeModel } : {}) }],
+          })) as RunOutcome;
+          results.push(outcome.result ?? '?');
+        } catch (err) {
+          failed += 1;
+          results.push(`not judged (${(err instanceof WorkflowFailedError ? err.cause?.message : undefined) ?? (err as Error).message})`);
+        }
+      }
+      io.err(`${target.run_id}: ${target.result ?? '?'}; samples: ${results.join(', ')}`);
+    }),
+  );
+  const entries = await loadRunsWithVerdicts(runtime.store, {});
+  const selected = entries.filter((e) => judged.some((r) => r.run_id === e.run.run_id));
+  const stability = caseStability(selected, await runtime.store.getJudgings(selected.map((e) => e.run.run_id)));
+  io.out('');
+  for (const [caseId, label] of Object.entries(stability)) io.out(`${caseId.padEnd(24)} ${label}`);
+  return failed === 0 ? 0 : 1;
 }
 
 async function selectRuns(store: { getRun(id: string): Promise<Run | null>; listRuns(filter: object): Promise<Run[]> }, options: RejudgeOptions): Promise<Run[]> {

@@ -3,7 +3,11 @@ import { checkCandidateCanStart, knownAdapterNames } from '../candidates/index.j
 import { loadSettings, resolveCandidate } from '../config.js';
 import { loadEvalBank } from '../evalset/index.js';
 import { uncommittedChanges } from '../sandbox/projectRepo.js';
+import { resolveArms } from './arms.js';
+import { reportArms } from './armsReport.js';
 import { checkLocalFolders } from './checkLocalFolders.js';
+import { reportGate } from './gateReport.js';
+import { parseGate } from '../summaries/index.js';
 import { executeBatch } from './executeBatch.js';
 import { EXIT } from './exitCodes.js';
 import { printBatchReport, sayDetached } from './followBatch.js';
@@ -26,6 +30,13 @@ export interface RunOptions {
   worker?: boolean;
   /** What the first Ctrl-C does: ask on a terminal (else detach), detach, or cancel. */
   onInterrupt?: InterruptMode;
+  /** `--arm NAME=SPEC`, twice or more: an A/B batch. */
+  arm?: string[];
+  /** `--gate 'pass_rate>=0.8'`, `--baseline`, `--junit`, `--max-infra-errors`: a CI gate. */
+  gate?: string;
+  baseline?: string;
+  junit?: string;
+  maxInfraErrors?: number;
 }
 
 /**
@@ -55,6 +66,9 @@ export async function run(options: RunOptions, io: CommandIo): Promise<number> {
     return 1;
   }
   const candidate = resolveCandidate(settings, settings.defaultCandidate, knownAdapterNames, io.env);
+  const arms = await resolveArms(options.arm ?? [], settings, candidate, io.env, io.cwd);
+  // A gate that cannot be read is refused before anything runs.
+  if (options.gate) parseGate(options.gate);
   // Workers of a cluster may have these folders where this machine does not.
   const folderProblems = options.worker !== false && !settings.temporal.address ? await checkLocalFolders(settings) : [];
   if (folderProblems.length > 0) {
@@ -76,6 +90,7 @@ export async function run(options: RunOptions, io: CommandIo): Promise<number> {
         candidate,
         runsPerCase: options.runsPerCase ?? settings.runsPerCase,
         parallelism: options.parallelism ?? settings.parallelism,
+        ...(arms.length > 0 ? { arms } : {}),
       },
       io,
       options.onInterrupt ? { onInterrupt: options.onInterrupt } : {},
@@ -85,6 +100,9 @@ export async function run(options: RunOptions, io: CommandIo): Promise<number> {
       return EXIT.detached;
     }
     printBatchReport(execution.report, execution.end, io, runtime.temporal.uiUrl);
+    if (arms.length > 1) await reportArms(runtime.store, execution.report.batchId, arms, settings.summariesDir, io);
+    const gated = await reportGate(runtime.store, execution.report.batchId, options, settings.prices, io);
+    if (gated !== null) return gated;
     return execution.report.allCompleted ? EXIT.ok : EXIT.notAllCompleted;
   } finally {
     await runtime.close();

@@ -23,7 +23,12 @@ export function storeOptions(settings: Settings): OpenStoreOptions {
 export async function openRuntime(
   settings: Settings,
   io: CommandIo,
-  options: { worker: boolean | 'auto'; sandboxRoot?: string },
+  options: {
+    worker: boolean | 'auto';
+    sandboxRoot?: string;
+    /** Reads what must be seen before this process's worker moves anything on (attach's starting point). */
+    beforeWorker?: (store: Store) => Promise<void>;
+  },
 ): Promise<EvalRuntime> {
   const store = await openStore(storeOptions(settings));
   let temporal: TemporalHandle;
@@ -38,6 +43,7 @@ export async function openRuntime(
   let workers: RunningWorkers | null = null;
   if (wantWorker) {
     try {
+      await options.beforeWorker?.(store);
       workers = await startWorkers({
         settings,
         store,

@@ -34,7 +34,7 @@ function selectList(alias: string, columns: readonly (typeof VERDICT)[number][] 
 const HISTORY_VERDICT = VERDICT.filter(([name]) => name !== 'raw');
 
 /** saveScore, getScore and scoreHistory over `scores` and `score_history`. */
-export function createScoreRepository(sql: SqlExecutor): Pick<Store, 'saveScore' | 'getScore' | 'scoreHistory' | 'getScores'> {
+export function createScoreRepository(sql: SqlExecutor): Pick<Store, 'saveScore' | 'getScore' | 'scoreHistory' | 'getScores' | 'saveJudgeSample' | 'getJudgings'> {
   return {
     async saveScore(runId, score) {
       const input = parseOrThrow(ScoreInputSchema, score, `saveScore(${JSON.stringify(runId)}, score)`);
@@ -75,6 +75,31 @@ export function createScoreRepository(sql: SqlExecutor): Pick<Store, 'saveScore'
       return storeOperation(sql, `getScore(${JSON.stringify(runId)})`, async () => {
         const rows = await sql.query(`SELECT ${selectList('s')} FROM scores s WHERE s.run_id = $1`, [runId]);
         return rows[0] === undefined ? null : readScore(rows[0]);
+      });
+    },
+
+    async saveJudgeSample(runId, score) {
+      const input = parseOrThrow(ScoreInputSchema, score, `saveJudgeSample(${JSON.stringify(runId)}, score)`);
+      const verdict: Score = { run_id: runId, ...input };
+      const params = VERDICT.map(([name, type]) => (type === 'jsonb' ? JSON.stringify(verdict[name]) : verdict[name]));
+      return storeOperation(sql, `saveJudgeSample(${JSON.stringify(runId)})`, async () => {
+        await sql.query(
+          `INSERT INTO score_history (${NAMES}, sample) VALUES (${PLACEHOLDERS}, true)
+           ON CONFLICT (run_id, judged_at) DO UPDATE SET ${UPDATES}, sample = true`,
+          params,
+        );
+      });
+    },
+
+    async getJudgings(runIds) {
+      if (runIds.length === 0) return [];
+      return storeOperation(sql, `getJudgings(${runIds.length} runs)`, async () => {
+        const rows = await sql.query<{ run_id: string; result: 'pass' | 'fail'; judged_at: string; sample: boolean }>(
+          `SELECT run_id, result, judged_at, sample FROM score_history
+           WHERE run_id IN (SELECT jsonb_array_elements_text($1::jsonb)) ORDER BY run_id, judged_at`,
+          [JSON.stringify(runIds)],
+        );
+        return rows.map((row) => ({ ...row, judged_at: new Date(row.judged_at).toISOString() }));
       });
     },
 

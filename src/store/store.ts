@@ -70,6 +70,10 @@ export interface Store {
    */
   saveScore(runId: string, score: ScoreInput): Promise<Score>;
   getScore(runId: string): Promise<Score | null>;
+  /** Adds an extra judging of a run's transcript to score_history, leaving its current verdict as it is. */
+  saveJudgeSample(runId: string, score: ScoreInput): Promise<void>;
+  /** Every judging of the given runs (the run's own, rejudges and samples), by run and time. */
+  getJudgings(runIds: readonly string[]): Promise<{ run_id: string; result: 'pass' | 'fail'; judged_at: string; sample: boolean }[]>;
   /** The current verdicts of the given runs (runs without one are left out), in no particular order. */
   getScores(runIds: readonly string[]): Promise<Score[]>;
   /** Every saved verdict with its run's case, candidate and workflow_rev: the latest `limit`, oldest first. */

@@ -14,6 +14,11 @@ export interface RejudgeRequest {
   runId: string;
   /** Judge with another model than the run's own (same endpoint otherwise). */
   judgeModel?: string;
+  /**
+   * An extra judging (`rejudge --repeat`): kept in the score history as a sample, the run's
+   * verdict and files left as they are.
+   */
+  sample?: boolean;
 }
 
 /**
@@ -33,6 +38,10 @@ export async function rejudgeWorkflow(request: RejudgeRequest): Promise<RunOutco
   } catch (err) {
     const cause = err instanceof ActivityFailure ? err.cause : err;
     error = `judgeRun failed: ${cause instanceof ApplicationFailure && cause.type ? `${cause.type}: ` : ''}${cause instanceof Error ? cause.message : String(cause)}`;
+  }
+  if (request.sample) {
+    if (!verdict) throw ApplicationFailure.nonRetryable(error ?? 'the judge gave no verdict', 'JudgeSampleFailed');
+    return shared.recordJudgeSample({ runId: spec.runId, verdict });
   }
   const outcome = await host.recordRun({
     spec,

@@ -24,6 +24,7 @@ const RuleSchema = z
         model: z.string().optional().describe('Exact model name the client asked for'),
         contains: z.string().optional().describe('Substring of the system prompt or any message'),
         first_user_contains: z.string().optional().describe('Substring of the first user message'),
+        lacks: z.string().optional().describe('Substring that must not be in the system prompt or any message'),
       })
       .strict(),
     start: z.number().int().nonnegative().default(0).describe('Assistant-message count the first reply answers'),
@@ -73,10 +74,9 @@ export function scriptFromRules(file: MockScriptFile): MockScript {
 function matches(match: MockScriptFile['rules'][number]['match'], request: MockRequest): boolean {
   if (match.model !== undefined && match.model !== request.model) return false;
   if (match.first_user_contains !== undefined && !firstUser(request).includes(match.first_user_contains)) return false;
-  if (match.contains !== undefined) {
-    const haystack = [request.system, ...request.messages.map((m) => m.content)].join('\n');
-    if (!haystack.includes(match.contains)) return false;
-  }
+  const haystack = () => [request.system, ...request.messages.map((m) => m.content)].join('\n');
+  if (match.contains !== undefined && !haystack().includes(match.contains)) return false;
+  if (match.lacks !== undefined && haystack().includes(match.lacks)) return false;
   return true;
 }
 

@@ -7,9 +7,10 @@ import { structuredAnomalies } from './006_structured_anomalies.js';
 import { batchPlan } from './007_batch_plan.js';
 import { runSteps } from './008_run_steps.js';
 import { runFacts } from './009_run_facts.js';
+import { judgeSamples } from './010_judge_samples.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in the order they apply. Append only. */
-export const migrations: readonly Migration[] = [runsAndBatches, transcriptEvents, scores, editPrediction, runRejudgeInputs, structuredAnomalies, batchPlan, runSteps, runFacts];
+export const migrations: readonly Migration[] = [runsAndBatches, transcriptEvents, scores, editPrediction, runRejudgeInputs, structuredAnomalies, batchPlan, runSteps, runFacts, judgeSamples];
 
 export type { Migration };

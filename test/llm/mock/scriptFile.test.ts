@@ -55,6 +55,15 @@ describe('scriptFromRules: matching', () => {
     });
   });
 
+  it('skips a rule whose lacks text is anywhere in the request', async () => {
+    const lacking = script([
+      { name: 'without the workflow', match: { model: 'cand', lacks: "The team's workflow" }, replies: [{ text: 'guessing' }] },
+      { name: 'with it', match: { model: 'cand' }, replies: [{ text: 'following the workflow' }] },
+    ]);
+    expect(await lacking(aRequest({ model: 'cand', system: "You are an agent.\n\nThe team's workflow: …" }))).toEqual({ text: 'following the workflow' });
+    expect(await lacking(aRequest({ model: 'cand', system: 'You are an agent.' }))).toEqual({ text: 'guessing' });
+  });
+
   it('requires every condition of a rule and takes the first rule that fits', async () => {
     const both = script([
       { name: 'both', match: { model: 'cand', first_user_contains: 'slug' }, replies: [{ text: 'both' }] },

@@ -1,0 +1,127 @@
+// How `writeSummaries` scales with history: the same summaries rebuilt from a store of 1,000
+// judged runs and of 100,000 (the first store copied 100 times, batches included, so the last batch stays
+// the same size while score-history.yaml grows 100×). Each size is measured in its own child
+// process, so the peak memory reported is that size's alone.
+//
+//   node --import tsx bench/summaries.ts
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { openStore } from '../src/store/index.js';
+import type { RunState } from '../src/run/runStatus.js';
+import { writeSummaries } from '../src/summaries/index.js';
+
+/** 1,250 runs, 1,000 of them judged: the history rows. */
+const SEED_RUNS = 1_250;
+const STATUSES: (RunState | 'pass' | 'fail')[] = ['pass', 'pass', 'fail', 'pass', 'infra_error', 'pass', 'fail', 'pass', 'aborted', 'pass'];
+
+/** SEED_RUNS runs over 10 batches, 10 cases, 5 revs, 2 candidates and 2 arms, through the store's own API. */
+async function seed(dir: string): Promise<void> {
+  const store = await openStore({ pgliteDir: dir });
+  let clock = Date.parse('2026-01-01T00:00:00Z');
+  for (let b = 0; b < 10; b++) {
+    const batchId = `batch-202601${String(b + 10)}T000000-seed00`;
+    await store.upsertBatch({ batch_id: batchId, status: 'completed', spec: {}, created_at: new Date(clock).toISOString() });
+    for (let i = 0; i < SEED_RUNS / 10; i++) {
+      const caseId = `case-${i % 10}`;
+      const outcome = STATUSES[i % STATUSES.length]!;
+      const status = (outcome === 'pass' || outcome === 'fail' ? 'completed' : outcome) as RunState;
+      const runId = `run-${caseId}-cand@202601${String(b + 10)}T000000-${i + 1}`;
+      await store.upsertRun({
+        run_id: runId,
+        batch_id: batchId,
+        case_id: caseId,
+        case_version: 'v1',
+        case_hash: `h-${caseId}`,
+        candidate: b % 2 === 0 ? 'cand-a' : 'cand-b',
+        candidate_adapter: 'command',
+        models: { examiner: 'ex-model', judge: 'judge-model', candidate: 'cand-model' },
+        workflow_rev: `rev-${b % 5}`,
+        status,
+        arm: i % 2 === 0 ? 'A' : 'B',
+        attempt_index: 1 + Math.floor(i / 10),
+        run_dir: join(dir, 'runs', runId),
+        tokens: { examiner: { input_tokens: 100, output_tokens: 10 }, candidate: { input_tokens: 1_000, output_tokens: 200 }, judge: { input_tokens: 500, output_tokens: 50 } },
+      });
+      if (status !== 'completed') continue;
+      await store.saveScore(runId, {
+        result: outcome as 'pass' | 'fail',
+        compliance: outcome === 'pass' ? 4 : 2,
+        execution_quality: outcome === 'pass' ? 4 : 1,
+        overall: outcome === 'pass' ? 4 : 1.5,
+        summary: 'The agent did what was asked and ran the tests.',
+        hard_requirements: [{ item: 'the tests pass', met: outcome === 'pass', evidence: 'ran npm test' }],
+        suggestions: [`[workflow] Suggestion ${i % 7} about running the tests first.`],
+        judge_model: 'judge-model',
+        judged_at: new Date((clock += 1_000)).toISOString(),
+        raw: '',
+        salvaged: false,
+      });
+    }
+  }
+  await store.close();
+}
+
+/** Copies every batch, run and verdict `times - 1` more times under suffixed ids, in SQL. */
+async function replicate(dir: string, times: number): Promise<void> {
+  const db = new PGlite(dir);
+  const columns = async (table: string) =>
+    (await db.query<{ column_name: string }>(`SELECT column_name FROM information_schema.columns WHERE table_name = $1 ORDER BY ordinal_position`, [table])).rows.map((r) => r.column_name);
+  const copy = async (table: string, rewrite: Record<string, string>) => {
+    const cols = await columns(table);
+    const select = cols.map((c) => rewrite[c] ?? c).join(', ');
+    await db.query(`INSERT INTO ${table} (${cols.join(', ')}) SELECT ${select} FROM ${table}, generate_series(1, ${times - 1}) AS g`);
+  };
+  // Later copies are newer, so the last batch is a copy of the same size as the seed's last.
+  await copy('batches', { batch_id: `batch_id || '-' || g`, created_at: `created_at + g * interval '1 day'` });
+  await copy('runs', { run_id: `run_id || '-' || g`, batch_id: `batch_id || '-' || g`, created_at: `created_at + g * interval '1 day'` });
+  await copy('scores', { run_id: `run_id || '-' || g`, judged_at: `judged_at + g * interval '1 day'` });
+  await copy('score_history', { run_id: `run_id || '-' || g`, judged_at: `judged_at + g * interval '1 day'` });
+  await db.close();
+}
+
+/** In a child: the median of 3 rebuilds and the peak RSS growth over the process's start, sampled every 5 ms. */
+async function measureChild(dir: string): Promise<void> {
+  const store = await openStore({ pgliteDir: dir });
+  const out = await mkdtemp(join(tmpdir(), 'evalflow-bench-summaries-'));
+  const before = process.memoryUsage().rss;
+  let peak = before;
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5);
+  const times: number[] = [];
+  let history = 0;
+  for (let i = 0; i < 3; i++) {
+    const start = process.hrtime.bigint();
+    await writeSummaries({ store, summariesDir: out, prices: {} });
+    times.push(Number(process.hrtime.bigint() - start) / 1e6);
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }
+  clearInterval(sampler);
+  history = (await store.listRuns({ status: 'completed' })).length;
+  await store.close();
+  await rm(out, { recursive: true, force: true });
+  console.log(JSON.stringify({ ms: times.sort((a, b) => a - b)[1], peakMb: (peak - before) / 2 ** 20, history }));
+}
+
+async function main(): Promise<void> {
+  if (process.argv[2] === '--child') return measureChild(process.argv[3]!);
+  const root = await mkdtemp(join(tmpdir(), 'evalflow-bench-store-'));
+  try {
+    const small = join(root, 'small');
+    const large = join(root, 'large');
+    await seed(small);
+    execFileSync('cp', ['-a', small, large]);
+    await replicate(large, 100);
+    const child = (dir: string) => JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', import.meta.filename, '--child', dir], { encoding: 'utf8' })) as { ms: number; peakMb: number; history: number };
+    const a = child(small);
+    const b = child(large);
+    console.log(`summaries from ${a.history} history rows: ${a.ms.toFixed(0)} ms, peak +${a.peakMb.toFixed(0)} MB`);
+    console.log(`summaries from ${b.history} history rows: ${b.ms.toFixed(0)} ms, peak +${b.peakMb.toFixed(0)} MB`);
+    console.log(`${(b.ms / a.ms).toFixed(1)}× the time for ${(b.history / a.history).toFixed(0)}× the rows (linear allows ≤ 120×); ${(b.peakMb / Math.max(a.peakMb, 1)).toFixed(1)}× the peak memory`);
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+}
+
+await main();

@@ -1,0 +1,50 @@
+import { loadSettings } from '../config.js';
+import { openStore } from '../store/index.js';
+import { compareSides, comparisonLines } from '../summaries/index.js';
+import { selectSide } from '../summaries/selectSide.js';
+import type { CommandIo } from './io.js';
+import { storeOptions } from './runtime.js';
+
+export interface CompareOptions {
+  a: string;
+  b: string;
+  batch?: string;
+  json?: boolean;
+  tolerance?: number;
+  config?: string;
+}
+
+/** `evalflow compare` exit codes: no regression, a regression beyond the tolerance, nothing comparable. */
+export const COMPARE_EXIT = { ok: 0, regression: 1, nothingComparable: 3 } as const;
+
+/**
+ * `evalflow compare A B`: per case, A → B with intervals and a label, regressions first.
+ * Exit 0 when no case regressed by more than `--tolerance` (a pass-rate drop, default 0),
+ * 1 when one did, 3 when nothing could be compared.
+ */
+export async function run(options: CompareOptions, io: CommandIo): Promise<number> {
+  const settings = await loadSettings(io.cwd, io.env, options.config ? { configPath: options.config } : {});
+  const store = await openStore(storeOptions(settings));
+  try {
+    let a, b;
+    try {
+      a = await selectSide(store, options.a, options.batch);
+      b = await selectSide(store, options.b, options.batch);
+    } catch (err) {
+      io.err(`error: ${(err as Error).message}`);
+      return COMPARE_EXIT.nothingComparable;
+    }
+    const judgings = await store.getJudgings([...a.entries, ...b.entries].map((e) => e.run.run_id));
+    const comparison = compareSides(a, b, { judgings });
+    if (options.json) io.out(JSON.stringify(comparison, null, 2));
+    else for (const line of comparisonLines(comparison, io.cwd)) io.out(line);
+    return compareExitCode(comparison.cases, options.tolerance ?? 0);
+  } finally {
+    await store.close();
+  }
+}
+
+export function compareExitCode(cases: readonly { label: string; difference: number | null }[], tolerance: number): number {
+  if (cases.every((c) => c.label === 'not_comparable')) return COMPARE_EXIT.nothingComparable;
+  return cases.some((c) => c.label === 'regression' && (c.difference ?? 0) < -tolerance) ? COMPARE_EXIT.regression : COMPARE_EXIT.ok;
+}

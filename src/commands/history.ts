@@ -1,0 +1,36 @@
+import { loadSettings } from '../config.js';
+import { openStore } from '../store/index.js';
+import { loadRunsWithVerdicts, revHistory } from '../summaries/index.js';
+import type { CommandIo } from './io.js';
+import { storeOptions } from './runtime.js';
+
+/** `evalflow history [--case ID] [--candidate C]`: per workflow_rev in time order, how the bank (or one case) fared. */
+export async function run(options: { case?: string; candidate?: string; config?: string }, io: CommandIo): Promise<number> {
+  const settings = await loadSettings(io.cwd, io.env, options.config ? { configPath: options.config } : {});
+  const store = await openStore(storeOptions(settings));
+  try {
+    const entries = await loadRunsWithVerdicts(store, { ...(options.case ? { caseId: options.case } : {}), ...(options.candidate ? { candidate: options.candidate } : {}) });
+    const rows = revHistory(entries);
+    if (rows.length === 0) {
+      io.err(`no runs${options.case ? ` of case ${options.case}` : ''}${options.candidate ? ` with candidate ${options.candidate}` : ''} in the store yet`);
+      return 0;
+    }
+    const table = rows.map((r) => [
+      r.workflowRev.length > 20 && /^[0-9a-f]{40}/.test(r.workflowRev) ? `${r.workflowRev.slice(0, 7)}${r.workflowRev.endsWith('+dirty') ? '+dirty' : ''}` : r.workflowRev,
+      r.since.slice(0, 19).replace('T', ' '),
+      `${r.judged}/${r.runs}`,
+      r.rate ? `${Math.round(r.rate.rate * 100)}% (${Math.round(r.rate.low * 100)}–${Math.round(r.rate.high * 100)})` : '–',
+      r.meanOverall === null ? '–' : r.meanOverall.toFixed(2),
+      !r.versusPrevious ? '' : `${r.versusPrevious.difference === null ? '–' : `${r.versusPrevious.difference >= 0 ? '+' : '−'}${Math.abs(Math.round(r.versusPrevious.difference * 100))} pts`}, ${r.versusPrevious.regressions} regressed, ${r.versusPrevious.improvements} improved`,
+    ]);
+    const header = ['workflow_rev', 'first run', 'judged/runs', 'pass rate (95%)', 'overall', 'vs previous rev'];
+    const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => row[i]!.length)));
+    const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ');
+    io.out(line(header));
+    io.out(line(widths.map((w) => '-'.repeat(w))));
+    for (const row of table) io.out(line(row));
+    return 0;
+  } finally {
+    await store.close();
+  }
+}
