@@ -10,6 +10,7 @@ import { prepareActivities } from './prepare.js';
 import { judgeActivities } from './judge.js';
 import { recordActivities } from './record.js';
 import { rejudgeActivities } from './rejudge.js';
+import { reviewActivities } from './review.js';
 import { join } from 'node:path';
 import { noteInflight } from './inflight.js';
 import { heartbeatWhile } from './temporalContext.js';
@@ -42,6 +43,7 @@ export function createActivities(deps: ActivityDeps) {
     ...cleanupActivities(deps),
     ...recordActivities(deps),
     ...rejudgeActivities(deps),
+    ...reviewActivities(deps),
     ...editPredictionActivities(deps),
   };
   return wrapActivities(activities, inflightDir(deps.sandboxRoot));

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CandidateSpecSchema, ModelEndpointSchema, RecoverySchema } from './runSpec.js';
+import { CandidateSpecSchema, JudgingSchema, ModelEndpointSchema, RecoverySchema } from './runSpec.js';
 
 /**
  * Which cases a batch runs: the bank folders (or case folders) as the worker sees them, the
@@ -25,6 +25,7 @@ export const RunTemplateSchema = z.object({
   runsDir: z.string(),
   turnTimeoutS: z.number().int().positive(),
   recovery: RecoverySchema.optional(),
+  judging: JudgingSchema.optional(),
 });
 export type RunTemplate = z.infer<typeof RunTemplateSchema>;
 

@@ -15,6 +15,8 @@ import type {
   ScoreHistoryFilter,
   ScoreInput,
   PlanEntry,
+  RunReview,
+  RunReviewInput,
   RunStep,
   RunStepKey,
   RunStepRole,
@@ -72,6 +74,13 @@ export interface Store {
   getScore(runId: string): Promise<Score | null>;
   /** Every saved verdict with its run's case, candidate and workflow_rev: the latest `limit`, oldest first. */
   scoreHistory(filter?: ScoreHistoryFilter): Promise<ScoreHistoryEntry[]>;
+
+  /**
+   * Records a person's decision on a run, once: when the run has one already, that one is
+   * kept and returned (compare it to tell a resent decision from a second one). The run must exist.
+   */
+  saveReview(runId: string, review: RunReviewInput): Promise<RunReview>;
+  getReview(runId: string): Promise<RunReview | null>;
 
   /** Inserts or replaces a batch (all columns but `created_at`). */
   upsertBatch(batch: BatchInput): Promise<Batch>;

@@ -6,9 +6,10 @@ import { runRejudgeInputs } from './005_run_rejudge_inputs.js';
 import { structuredAnomalies } from './006_structured_anomalies.js';
 import { batchPlan } from './007_batch_plan.js';
 import { runSteps } from './008_run_steps.js';
+import { reviews } from './009_reviews.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in the order they apply. Append only. */
-export const migrations: readonly Migration[] = [runsAndBatches, transcriptEvents, scores, editPrediction, runRejudgeInputs, structuredAnomalies, batchPlan, runSteps];
+export const migrations: readonly Migration[] = [runsAndBatches, transcriptEvents, scores, editPrediction, runRejudgeInputs, structuredAnomalies, batchPlan, runSteps, reviews];
 
 export type { Migration };
