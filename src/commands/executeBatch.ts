@@ -55,6 +55,7 @@ export async function executeBatch(settings: Settings, runtime: EvalRuntime, req
       runsDir: settings.runsDir,
       turnTimeoutS: settings.candidates[request.candidate.name]?.turnTimeoutS ?? settings.turnTimeoutS,
       recovery: settings.recovery,
+      judging: settings.judging,
     },
     parallelism: request.parallelism,
     offset: 0,

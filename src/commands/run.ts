@@ -6,9 +6,11 @@ import { uncommittedChanges } from '../sandbox/projectRepo.js';
 import { checkLocalFolders } from './checkLocalFolders.js';
 import { executeBatch, formatRunProblems, formatRunTable } from './executeBatch.js';
 import type { CommandIo } from './io.js';
+import { checkJudging, judgingOverrides, type JudgingFlags } from './judging.js';
 import { openRuntime } from './runtime.js';
 
-export interface RunOptions {
+/** The flags of `evalflow run`; the judging ones (--review, --judges, --allow-self-judge) come from `JudgingFlags`. */
+export interface RunOptions extends JudgingFlags {
   paths?: string[];
   config?: string;
   only?: string;
@@ -35,6 +37,7 @@ export async function run(options: RunOptions, io: CommandIo): Promise<number> {
     ...(options.runsDir ? { runsDir: options.runsDir } : {}),
     ...(options.candidate ? { candidate: options.candidate } : {}),
     ...(options.candidateModel ? { candidateModel: options.candidateModel } : {}),
+    ...judgingOverrides(options),
   });
   const paths = options.paths?.length ? options.paths.map((p) => resolve(io.cwd, p)) : [settings.evalSets];
   const only = options.only?.split(',').map((s) => s.trim()).filter(Boolean);
@@ -49,6 +52,7 @@ export async function run(options: RunOptions, io: CommandIo): Promise<number> {
     return 1;
   }
   const candidate = resolveCandidate(settings, settings.defaultCandidate, knownAdapterNames, io.env);
+  checkJudging(settings, candidate, io);
   // Workers of a cluster may have these folders where this machine does not.
   const folderProblems = options.worker !== false && !settings.temporal.address ? await checkLocalFolders(settings) : [];
   if (folderProblems.length > 0) {
