@@ -30,9 +30,9 @@ export function missingItems(matched: MatchedItems): number[] {
   return matched.slots.flatMap((slot, index) => (slot === undefined ? [index + 1] : []));
 }
 
-/** `2. Edits only greet.go; 3. Runs the tests`: rubric items by number, as the prompt shows them. */
+/** `2. Edits only greet.go; 3. Runs the tests`: rubric items by number, as the prompt shows them (their final full stop dropped). */
 export function describeItems(numbers: readonly number[], rubric: JudgeRubric): string {
-  return numbers.map((n) => `${n}. ${rubric.hard[n - 1] ?? ''}`).join('; ');
+  return numbers.map((n) => `${n}. ${(rubric.hard[n - 1] ?? '').replace(/[.\s]+$/, '')}`).join('; ');
 }
 
 function matchByText(items: readonly AnswerItem[], hard: readonly string[]): (AnswerItem | undefined)[] | undefined {
