@@ -36,6 +36,9 @@ program
   .option('--baseline <batch|rev>', 'gate: also fail when a case regresses against this batch or workflow_rev')
   .option('--junit <file>', 'write a JUnit XML report, one testcase per run')
   .option('--max-infra-errors <n>', 'gate: exit 2 when more runs than this end infra_error or judge_failed', parseCount)
+  .addOption(new Option('--review <when>', "a verdict in doubt: wait for a person's decision inside the run, or record needs_review (default later)").choices(['wait', 'later']))
+  .option('--judges <n>', 'independent judge samples per run; samples that disagree need a person (default 1)', parseInteger)
+  .option('--allow-self-judge', "let the judge use the candidate's own model or agent")
   .option('--no-worker', 'do not run a worker in this process (workers run elsewhere)')
   .addOption(onInterruptOption)
   .action((paths: string[], options) => dispatch('run', { ...options, paths }));
@@ -132,6 +135,16 @@ program
   .argument('<run_id>')
   .addOption(configOption)
   .action((runId: string, options) => dispatch('resume', { ...options, runId }));
+
+program
+  .command('review')
+  .description("settle a run whose verdict needs a person: your decision and note, kept beside the judge's verdict")
+  .argument('[run_id]')
+  .addOption(configOption)
+  .addOption(new Option('--result <result>', 'your decision').choices(['pass', 'fail']))
+  .option('--note <text>', 'why you decided so')
+  .option('--pending', 'list the runs that need a review (waiting in their workflow, or recorded)')
+  .action((runId: string | undefined, options) => dispatch('review', { ...options, runId }));
 
 program
   .command('validate')

@@ -4,9 +4,10 @@ import { homedir } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { DEFAULT_JUDGING } from './run/judging.js';
 import { DEFAULT_RECOVERY } from './run/recovery.js';
 import { PricesSchema, type Prices } from './summaries/prices.js';
-import type { CandidateSpec, ModelEndpoint, Recovery } from './run/runSpec.js';
+import type { CandidateSpec, Judging, ModelEndpoint, Recovery } from './run/runSpec.js';
 import { ConfigError, FormatError } from './errors.js';
 import { parseOrThrow } from './format.js';
 import { isSecretName } from './transcript/redact.js';
@@ -55,6 +56,14 @@ export const ConfigFileSchema = z
         parallelism: z.number().int().min(1).max(256).optional(),
         runs_per_case: z.number().int().min(1).max(100).optional(),
         turn_timeout_s: z.number().int().positive().optional(),
+      })
+      .strict()
+      .default({}),
+    judging: z
+      .object({
+        samples: z.number().int().min(1).max(9).optional().describe('Independent judge samples per run (default 1); disagreeing samples need a person'),
+        review: z.enum(['wait', 'later']).optional().describe("A verdict in doubt: wait for a person's decision inside the run, or record needs_review (default later)"),
+        allow_self_judge: z.boolean().optional().describe("Let the judge use the candidate's own model or agent (default false)"),
       })
       .strict()
       .default({}),
@@ -112,6 +121,8 @@ export interface Settings {
   turnTimeoutS: number;
   /** How long runs wait out a failing model endpoint or a host without a worker. */
   recovery: Recovery;
+  /** Judge samples, what a verdict in doubt waits for, and whether self-judging is allowed. */
+  judging: Judging;
   databaseUrl: string | undefined;
   pgliteDir: string;
   storeSchema: string | undefined;
@@ -127,6 +138,12 @@ export interface ConfigOverrides {
   runsDir?: string;
   candidate?: string;
   candidateModel?: string;
+  /** --judges */
+  judges?: number;
+  /** --review */
+  review?: Judging['review'];
+  /** --allow-self-judge */
+  allowSelfJudge?: boolean;
 }
 
 /**
@@ -226,6 +243,11 @@ export async function loadSettings(cwd: string, env: NodeJS.ProcessEnv, override
     recovery: {
       modelOutageS: file.recovery.model_outage_s ?? DEFAULT_RECOVERY.modelOutageS,
       hostLostAfterS: file.recovery.host_lost_after_s ?? DEFAULT_RECOVERY.hostLostAfterS,
+    },
+    judging: {
+      samples: overrides.judges ?? file.judging.samples ?? DEFAULT_JUDGING.samples,
+      review: overrides.review ?? file.judging.review ?? DEFAULT_JUDGING.review,
+      allowSelfJudge: overrides.allowSelfJudge ?? file.judging.allow_self_judge ?? DEFAULT_JUDGING.allowSelfJudge,
     },
     databaseUrl,
     pgliteDir: at(file.store.pglite_dir ?? resolve(stateDir, 'pglite')),

@@ -84,6 +84,14 @@ export class JudgeError extends EvalflowError {
   readonly code = 'JUDGE';
 }
 
+/**
+ * A person's review decision was refused: the run needs none (or not yet), or it already has
+ * one. The message says which, and what the run's state is.
+ */
+export class ReviewError extends EvalflowError {
+  readonly code = 'REVIEW';
+}
+
 /** The sandbox (git worktree, setup commands, file confinement) could not be prepared or used. */
 export class SandboxError extends EvalflowError {
   readonly code = 'SANDBOX';

@@ -362,3 +362,19 @@ describe('turnTimeoutFor', () => {
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+describe('judging settings', () => {
+  it('default to one sample, review later, no self-judging; the config file and flags change them, flags winning', async () => {
+    expect((await settingsFor('')).settings.judging).toEqual({ samples: 1, review: 'later', allowSelfJudge: false });
+    const { root, settings } = await settingsFor('judging: { samples: 3, review: wait, allow_self_judge: true }\n');
+    expect(settings.judging).toEqual({ samples: 3, review: 'wait', allowSelfJudge: true });
+    expect((await loadSettings(root, {}, { judges: 2, review: 'later' })).judging).toEqual({ samples: 2, review: 'later', allowSelfJudge: true });
+  });
+
+  it('refuses judging keys it does not know, naming the field', async () => {
+    const { root } = await settingsFor('');
+    await writeFile(join(root, 'evalflow.config.yaml'), 'judging: { samples: 12 }\n');
+    expect((await loadError(loadSettings(root, {}))).message).toMatch(/judging\.samples: Too big: expected number to be <=9/);
+  });
+});
+

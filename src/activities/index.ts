@@ -11,6 +11,7 @@ import { judgeActivities } from './judge.js';
 import { recordActivities } from './record.js';
 import { rejudgeActivities } from './rejudge.js';
 import { summarizeActivities } from './summarize.js';
+import { reviewActivities } from './review.js';
 import { join } from 'node:path';
 import { noteInflight } from './inflight.js';
 import { heartbeatWhile } from './temporalContext.js';
@@ -44,6 +45,7 @@ export function createActivities(deps: ActivityDeps) {
     ...recordActivities(deps),
     ...rejudgeActivities(deps),
     ...summarizeActivities(deps),
+    ...reviewActivities(deps),
     ...editPredictionActivities(deps),
   };
   return wrapActivities(activities, inflightDir(deps.sandboxRoot));

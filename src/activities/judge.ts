@@ -1,5 +1,6 @@
 import type { CheckResult } from '../evalset/checkResult.js';
-import { judgeRun } from '../judge/index.js';
+import { judgeSamples } from '../judge/index.js';
+import { judgingOf } from '../run/judging.js';
 import type { RunAnomaly } from '../run/anomaly.js';
 import type { RunFacts } from '../run/runFacts.js';
 import type { RunSpec } from '../run/runSpec.js';
@@ -33,9 +34,11 @@ export function judgeActivities(deps: ActivityDeps) {
   const steps = createStepLedger(deps.store, deps.now);
   return {
     /**
-     * The judge: the stored transcript (final attempts), the rubric and the postconditions. A
-     * verdict already given in this round (its completion lost in a crash) is returned as
-     * stored, not asked again.
+     * The judge: the stored transcript (final attempts), the rubric and the postconditions,
+     * judged by the run's number of samples, each re-asked when its answer is broken or short.
+     * The step records the verdict with every request and their usage summed. A verdict
+     * already given in this round (its completion lost in a crash) is returned as stored, not
+     * asked again.
      */
     async judgeRun({ spec, facts, postconditions, round = 0, generation = 0 }: JudgeRequest): Promise<JudgeOutput> {
       const activity = activityAttempt();
@@ -48,15 +51,15 @@ export function judgeActivities(deps: ActivityDeps) {
       const events = latestAttempts(await deps.store.getTranscript(spec.runId, { attempts: 'all' }));
       const model = patientModel(deps, spec, 'judge', spec.judge, round);
       await steps.markSpending(key);
-      const judged = await judgeRun({
+      const judged = await judgeSamples({
         llm: model.llm,
         input: { runId: spec.runId, caseId: spec.evalCase.id, rubric: spec.evalCase.rubric, postconditions, facts, events },
+        samples: judgingOf(spec).samples,
         signal: cancellationSignal(),
       });
       const outage = model.outage();
       if (outage) anomalies.push(outage);
-      const score = judged.usage ? { ...judged.score, judge_usage: judged.usage } : judged.score;
-      const verdict: RunVerdict = { score, raw: judged.raw, model: judged.model, usage: judged.usage ?? null, judgedAt: deps.now().toISOString() };
+      const verdict: RunVerdict = { score: judged.score, raw: judged.raw, answers: judged.answers, model: judged.model, usage: judged.usage ?? null, judgedAt: deps.now().toISOString() };
       await steps.finish(key, judged.usage ?? null, verdict as unknown as Record<string, unknown>);
       return { verdict, attempt: activity, anomalies };
     },

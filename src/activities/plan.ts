@@ -75,6 +75,7 @@ export function planActivities(deps: ActivityDeps) {
           runsDir: template.runsDir,
           turnTimeoutS: template.turnTimeoutS,
           ...(template.recovery ? { recovery: template.recovery } : {}),
+          ...(template.judging ? { judging: template.judging } : {}),
           createdAt: deps.now().toISOString(),
         });
       }

@@ -82,7 +82,7 @@ export async function unknownBatchMessage(batchId: string, store: Store | null):
 export function formatCounts(counts: Batch['counts'], total: number | null): string {
   const finished = counts.finished ?? 0;
   const parts = [`${counts.passed ?? 0} pass`, `${counts.failed ?? 0} fail`];
-  for (const status of ['aborted', 'infra_error', 'judge_failed', 'cancelled']) {
+  for (const status of ['needs_review', 'aborted', 'infra_error', 'judge_failed', 'cancelled']) {
     if (counts[status]) parts.push(`${counts[status]} ${status}`);
   }
   return `${finished}${total !== null ? `/${total}` : ''} finished: ${parts.join(', ')}`;

@@ -56,6 +56,7 @@ export async function executeBatch(settings: Settings, runtime: EvalRuntime, req
       runsDir: settings.runsDir,
       turnTimeoutS: settings.candidates[request.candidate.name]?.turnTimeoutS ?? settings.turnTimeoutS,
       recovery: settings.recovery,
+      judging: settings.judging,
     },
     ...(arms.length > 0 ? { arms } : {}),
     parallelism: request.parallelism,

@@ -246,8 +246,11 @@ export function printBatchReport(report: BatchReport, end: Extract<FollowEnd, { 
   }
   const passed = report.runs.filter((r) => r.result === 'pass').length;
   const judged = report.runs.filter((r) => r.result !== null).length;
+  const inDoubt = report.runs.filter((r) => r.status === 'needs_review').length;
+  const notJudged = report.runs.length - judged - inDoubt;
+  const apart = [...(inDoubt ? [`${inDoubt} need${inDoubt === 1 ? 's' : ''} a person's review`] : []), ...(notJudged ? [`${notJudged} not judged`] : [])];
   io.out('');
-  io.out(`${report.runs.length} runs: ${passed}/${judged} passed${judged < report.runs.length ? `, ${report.runs.length - judged} not judged` : ''} (batch ${report.batchId})`);
+  io.out(`${report.runs.length} runs: ${passed}/${judged} passed${apart.map((part) => `, ${part}`).join('')} (batch ${report.batchId})`);
   if (uiUrl) io.out(`Web UI: ${uiUrl} (search EvalBatch="${report.batchId}")`);
 }
 

@@ -65,6 +65,9 @@ export async function reportGate(store: Store, batchId: string, options: GateOpt
       failed = true;
     }
   }
+  const inDoubt = stats.byStatus.needs_review ?? 0;
+  // Left out of the numbers above until a person decides; said, so a met gate hides nothing.
+  if (inDoubt > 0) io.out(`gate: ${inDoubt} run(s) need a person's review and are not in these numbers (\`evalflow review --pending\`)`);
   if (!failed) io.out('gate: met');
   return failed ? GATE_EXIT.failed : GATE_EXIT.met;
 }

@@ -13,9 +13,11 @@ import { EXIT } from './exitCodes.js';
 import { printBatchReport, sayDetached } from './followBatch.js';
 import type { InterruptMode } from './interrupts.js';
 import type { CommandIo } from './io.js';
+import { checkJudging, judgingOverrides, type JudgingFlags } from './judging.js';
 import { openRuntime } from './runtime.js';
 
-export interface RunOptions {
+/** The flags of `evalflow run`; the judging ones (--review, --judges, --allow-self-judge) come from `JudgingFlags`. */
+export interface RunOptions extends JudgingFlags {
   paths?: string[];
   config?: string;
   only?: string;
@@ -52,6 +54,7 @@ export async function run(options: RunOptions, io: CommandIo): Promise<number> {
     ...(options.runsDir ? { runsDir: options.runsDir } : {}),
     ...(options.candidate ? { candidate: options.candidate } : {}),
     ...(options.candidateModel ? { candidateModel: options.candidateModel } : {}),
+    ...judgingOverrides(options),
   });
   const paths = options.paths?.length ? options.paths.map((p) => resolve(io.cwd, p)) : [settings.evalSets];
   const only = options.only?.split(',').map((s) => s.trim()).filter(Boolean);
@@ -69,6 +72,7 @@ export async function run(options: RunOptions, io: CommandIo): Promise<number> {
   const arms = await resolveArms(options.arm ?? [], settings, candidate, io.env, io.cwd);
   // A gate that cannot be read is refused before anything runs.
   if (options.gate) parseGate(options.gate);
+  checkJudging(settings, candidate, io);
   // Workers of a cluster may have these folders where this machine does not.
   const folderProblems = options.worker !== false && !settings.temporal.address ? await checkLocalFolders(settings) : [];
   if (folderProblems.length > 0) {

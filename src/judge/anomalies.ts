@@ -40,8 +40,20 @@ export function describeAnomalies(input: {
         `overall ${score.overall} (a pass with a score below ${MARGINAL_SCORE})`,
     );
   }
+  const asked = (score?.judge_attempts ?? []).filter((attempt) => attempt.problem !== null);
+  if (asked.length > 0) {
+    const several = new Set(score?.judge_attempts.map((attempt) => attempt.sample)).size > 1;
+    lines.push(
+      `- Judge answers that could not be used as written (${asked.length}):`,
+      ...asked.map((attempt) => `  - request ${attempt.attempt}${several ? ` of sample ${attempt.sample}` : ''}: ${attempt.problem ?? ''}`),
+    );
+  }
+  if (score?.judge_samples) {
+    const said = score.judge_samples.map((s) => `sample ${s.sample} ${s.error !== undefined ? 'no verdict' : `${s.result ?? 'no result'}${s.overall !== null ? ` (overall ${s.overall})` : ''}`}`);
+    lines.push(`- Judge samples: ${said.join(', ')}`);
+  }
   if (score?.salvaged) {
-    lines.push('- Salvaged judge output: the answer was not valid YAML or failed the schema; the verdict was recovered field by field');
+    lines.push('- Salvaged judge output: the answer was not valid YAML or failed the schema, also when asked again; the verdict was recovered field by field');
   }
   if (score && score.notes.length > 0) {
     lines.push(`- Corrections to the judge answer (${score.notes.length}):`, ...score.notes.map((note) => `  - ${note}`));

@@ -8,9 +8,11 @@ export {
   type CompactTranscript,
 } from './compact.js';
 export type { JudgeInput, JudgeRubric } from './judgeInput.js';
-export { judgeRun, type JudgeRunResult } from './judgeRun.js';
+export { describeItems, matchHardRequirements, missingItems, type MatchedItems } from './hardItems.js';
+export { judgeRun, JUDGE_REQUESTS, type JudgeRunResult } from './judgeRun.js';
+export { judgeSamples, SAMPLE_TEMPERATURE } from './judgeSamples.js';
 export { parseJudgeAnswer, type ParsedJudgeAnswer } from './parse.js';
-export { buildJudgePrompt, judgeMessages, type JudgePrompt } from './prompt.js';
+export { buildJudgePrompt, judgeMessages, reaskMessage, type JudgePrompt } from './prompt.js';
 export {
   renderAbortedReview,
   renderJudgeFailedReview,
@@ -22,12 +24,17 @@ export {
 export {
   HardRequirementSchema,
   JudgeAnswerSchema,
+  JudgeAttemptSchema,
+  JudgeSampleSchema,
   ScoreSchema,
   SUGGESTION_TAGS,
   SuggestionSchema,
   suggestionTag,
   type HardRequirement,
   type JudgeAnswer,
+  type JudgeAttempt,
+  type JudgeSample,
+  type ReadAnswer,
   type Score,
   type SuggestionTag,
 } from './scoreSchema.js';

@@ -38,6 +38,17 @@ export function judgeMessages(prompt: JudgePrompt): ChatMessage[] {
   ];
 }
 
+/**
+ * What the judge is told when its answer cannot be used as written: the problem, and to write
+ * the whole verdict again (a partial fix would need merging, which a slip must not require).
+ */
+export function reaskMessage(problem: string, rubric: JudgeRubric): string {
+  return [
+    `Your verdict could not be used as written: ${problem.replace(/[.\s]+$/, '')}.`,
+    `Write the whole verdict again, as YAML only, in the format of your instructions, with one hard_requirements entry for each of the ${rubric.hard.length} hard requirements, in the rubric's order.`,
+  ].join('\n\n');
+}
+
 function renderRubric(rubric: JudgeRubric): string {
   const hard = rubric.hard.map((item, i) => `${i + 1}. ${item}`);
   return [

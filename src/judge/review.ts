@@ -1,35 +1,41 @@
 import type { CheckResult } from '../evalset/checkResult.js';
 import type { RunAnomaly } from '../run/anomaly.js';
+import type { ReviewDecision } from '../run/reviewDecision.js';
+import { reviewCommand } from '../run/reviewText.js';
 import type { RunFacts } from '../run/runFacts.js';
 import { describeAnomalies } from './anomalies.js';
-import { SUGGESTION_TAGS, suggestionTag, type Score } from './scoreSchema.js';
+import { SUGGESTION_TAGS, suggestionTag, type HardRequirement, type Score } from './scoreSchema.js';
 
 export interface ReviewInput {
   score: Score;
   facts: RunFacts;
   anomalies?: readonly RunAnomaly[];
+  /** A person's decision on a verdict that needed one, shown beside the judge's. */
+  decision?: ReviewDecision | null;
 }
 
 /**
  * review.md for a judged run: whether it followed the requirements (each hard item with its
- * evidence), key observations, suggestions grouped by tag, and run anomalies. A view of
- * score.yaml plus the run facts, so it can be rebuilt from the store at any time.
+ * evidence), key observations, suggestions grouped by tag, and run anomalies. A verdict that
+ * needs a person says why and how to settle it; once settled, the person's decision stands
+ * beside the judge's verdict, which is shown unchanged. A view of score.yaml, the run facts
+ * and the decision, so it can be rebuilt from the store at any time.
  */
-export function renderReview({ score, facts, anomalies }: ReviewInput): string {
-  const met = score.hard_requirements.filter((item) => item.met).length;
+export function renderReview({ score, facts, anomalies, decision }: ReviewInput): string {
+  const met = score.hard_requirements.filter((item) => item.met === true).length;
+  const unassessed = score.hard_requirements.filter((item) => !item.assessed).length;
   const sections = [
-    `# Review: ${score.run_id} — ${score.result.toUpperCase()}`,
+    `# Review: ${score.run_id} — ${title(score, decision ?? null)}`,
     [
       `- Case: ${score.case_id}`,
       `- Judge model: ${score.judge_model}`,
       `- Scores: compliance ${score.compliance}/5, execution quality ${score.execution_quality}/5, overall ${score.overall}/5`,
       `- Dialogue: ${describeDialogue(facts)}`,
     ].join('\n'),
+    ...personsReview(score, decision ?? null),
     '## Did it follow the requirements?',
-    `${met} of ${score.hard_requirements.length} hard requirements met.`,
-    score.hard_requirements
-      .map((item) => `- ${item.met ? '✓' : '✗'} ${indent(item.item)} — evidence: ${indent(item.evidence || '(none given)')}`)
-      .join('\n'),
+    `${met} of ${score.hard_requirements.length} hard requirements met${unassessed > 0 ? `, ${unassessed} not assessed by the judge` : ''}.`,
+    score.hard_requirements.map(renderItem).join('\n'),
     '## Key observations',
     score.summary.trim() || '(no summary given)',
     '### Judge reasoning',
@@ -95,6 +101,34 @@ export function renderJudgeFailedReview(input: JudgeFailedReviewInput): string {
     anomalies.join('\n'),
   ];
   return `${sections.join('\n\n')}\n`;
+}
+
+function title(score: Score, decision: ReviewDecision | null): string {
+  const judge = score.result ?? 'no result';
+  if (decision) return `${decision.result.toUpperCase()} (a person's decision; the judge said ${judge})`;
+  if (score.review_reasons.length > 0) return `NEEDS REVIEW (the judge said ${judge})`;
+  return judge.toUpperCase();
+}
+
+/** The section on a person's review: asked for and why, or given and by whom; none when not needed. */
+function personsReview(score: Score, decision: ReviewDecision | null): string[] {
+  const why = score.review_reasons.map((reason) => `- ${indent(reason)}`);
+  if (decision) {
+    const lines = [`- Decision: ${decision.result}, by ${decision.author}, ${decision.decidedAt}`, `- Note: ${indent(decision.note)}`];
+    if (why.length > 0) lines.push('- Asked for because:', ...why.map((line) => `  ${line}`));
+    return ["## A person's review", lines.join('\n')];
+  }
+  if (why.length === 0) return [];
+  return [
+    "## A person's review",
+    `Needed: this run is not counted until a person decides (\`${reviewCommand(score.run_id)}\`), because:`,
+    why.join('\n'),
+  ];
+}
+
+function renderItem(item: HardRequirement): string {
+  if (!item.assessed) return `- ? ${indent(item.item)} — not assessed by the judge`;
+  return `- ${item.met ? '✓' : '✗'} ${indent(item.item)} — evidence: ${indent(item.evidence || '(none given)')}`;
 }
 
 function describeDialogue(facts: RunFacts): string {

@@ -1,5 +1,5 @@
 import { VerdictResultSchema } from '../run/runStatus.js';
-import { suggestionTag, type HardRequirement, type JudgeAnswer } from './scoreSchema.js';
+import { suggestionTag, type ReadAnswer } from './scoreSchema.js';
 
 /** The three scores, in the order the answer lists them. */
 const SCORE_FIELDS = ['compliance', 'execution_quality', 'overall'] as const;
@@ -7,18 +7,20 @@ const LEADING_NUMBER = /^\s*(-?\d+(?:\.\d+)?)/;
 
 /**
  * Recover a judge answer field by field from a loose record (a YAML document that failed the
- * schema, or the fields `readLineFields` found). Returns undefined when `result` cannot be
- * read: without it there is no verdict. Everything else degrades with a note: a missing score
- * becomes 0, a hard item whose `met` is unreadable counts as not met (a pass must be proven),
- * and a suggestion without a valid tag is dropped.
+ * schema, or the fields `readLineFields` found). Returns undefined when neither `result` nor
+ * any score can be read: then nothing of a verdict is left. Everything else degrades with a
+ * note: a missing result is null (a person decides), a missing score becomes 0, a hard item
+ * whose `met` is unreadable is not assessed (the judge's slip, not the candidate's fail), and a
+ * suggestion without a valid tag is dropped.
  */
-export function salvageAnswer(loose: Record<string, unknown>, notes: string[]): JudgeAnswer | undefined {
+export function salvageAnswer(loose: Record<string, unknown>, notes: string[]): ReadAnswer | undefined {
   const result = readResult(loose.result);
-  if (result === undefined) return undefined;
+  const found = SCORE_FIELDS.map((field) => [field, readNumber(loose[field])] as const);
+  if (result === undefined && found.every(([, value]) => value === undefined)) return undefined;
+  if (result === undefined) notes.push('salvage: result not found in the judge answer; left for a person to decide');
 
   const scores = Object.fromEntries(
-    SCORE_FIELDS.map((field) => {
-      const value = readNumber(loose[field]);
+    found.map(([field, value]) => {
       if (value === undefined) notes.push(`salvage: ${field} not found in the judge answer; set to 0`);
       return [field, value ?? 0];
     }),
@@ -26,7 +28,7 @@ export function salvageAnswer(loose: Record<string, unknown>, notes: string[]): 
 
   return {
     reasoning: readText(loose.reasoning),
-    result,
+    result: result ?? null,
     ...scores,
     summary: readText(loose.summary),
     hard_requirements: readHardRequirements(loose.hard_requirements, notes),
@@ -34,7 +36,7 @@ export function salvageAnswer(loose: Record<string, unknown>, notes: string[]): 
   };
 }
 
-function readResult(value: unknown): JudgeAnswer['result'] | undefined {
+function readResult(value: unknown): NonNullable<ReadAnswer['result']> | undefined {
   if (typeof value !== 'string') return undefined;
   const parsed = VerdictResultSchema.safeParse(value.trim().toLowerCase());
   return parsed.success ? parsed.data : undefined;
@@ -62,7 +64,7 @@ function readBoolean(value: unknown): boolean | undefined {
   return undefined;
 }
 
-function readHardRequirements(value: unknown, notes: string[]): HardRequirement[] {
+function readHardRequirements(value: unknown, notes: string[]): ReadAnswer['hard_requirements'] {
   if (value === undefined) {
     notes.push('salvage: hard_requirements not found in the judge answer');
     return [];
@@ -71,7 +73,7 @@ function readHardRequirements(value: unknown, notes: string[]): HardRequirement[
     notes.push('salvage: hard_requirements is not a list; ignored');
     return [];
   }
-  const items: HardRequirement[] = [];
+  const items: ReadAnswer['hard_requirements'] = [];
   value.forEach((entry: unknown, index) => {
     const fields = typeof entry === 'object' && entry !== null ? (entry as Record<string, unknown>) : {};
     const item = readText(fields.item).trim();
@@ -79,12 +81,9 @@ function readHardRequirements(value: unknown, notes: string[]): HardRequirement[
       notes.push(`salvage: hard_requirements.${index}: no item text; dropped`);
       return;
     }
-    let met = readBoolean(fields.met);
-    if (met === undefined) {
-      notes.push(`salvage: hard_requirements.${index}: met unreadable (found ${JSON.stringify(fields.met ?? null)}); counted as not met`);
-      met = false;
-    }
-    items.push({ item, met, evidence: readText(fields.evidence) });
+    const met = readBoolean(fields.met);
+    if (met === undefined) notes.push(`salvage: hard_requirements.${index}: met unreadable (found ${JSON.stringify(fields.met ?? null)}); not assessed`);
+    items.push({ item, met: met ?? null, evidence: readText(fields.evidence) });
   });
   return items;
 }

@@ -1,7 +1,8 @@
 import type { CheckResult } from '../evalset/checkResult.js';
+import { describeItems, matchHardRequirements, missingItems } from './hardItems.js';
 import type { JudgeRubric } from './judgeInput.js';
 import type { ParsedJudgeAnswer } from './parse.js';
-import type { HardRequirement, Score } from './scoreSchema.js';
+import type { HardRequirement, ReadAnswer, Score } from './scoreSchema.js';
 
 export interface VerdictInput {
   parsed: ParsedJudgeAnswer;
@@ -10,6 +11,8 @@ export interface VerdictInput {
   runId: string;
   caseId: string;
   judgeModel: string;
+  /** Requests the judge was sent before this answer was taken (1 + re-asks); named in review reasons. */
+  requests?: number;
 }
 
 /** Evidence recorded for a rubric hard item the judge did not assess. */
@@ -19,12 +22,14 @@ export const NOT_ASSESSED = 'not assessed by the judge';
  * Apply evalflow's rules on top of the judge's answer, so the result never rests on the judge
  * alone:
  * - scores are clamped to 0–5;
- * - hard items are matched to the rubric by position (the prompt numbers them and asks for the
- *   same order). Missing items are added as not met: a pass must show evidence for every hard
- *   requirement. Extra items are kept and noted;
- * - `pass` with any unmet hard item becomes `fail`;
+ * - hard items are laid over the rubric (`matchHardRequirements`). A rubric item the judge did
+ *   not assess, or whose `met` could not be read, is recorded as not assessed: the judge's
+ *   slip, never counted as the candidate's fail. Extra items are kept and noted;
+ * - `pass` with any item assessed as not met becomes `fail`;
  * - a failing hard postcondition forces `fail` and sets `forced_fail_reason`, whatever the judge
- *   said (it is set even when the judge already said fail, as the reason that stands alone).
+ *   said (it is set even when the judge already said fail, as the reason that stands alone);
+ * - a verdict that rests on a salvaged answer, lacks a result or leaves items not assessed gets
+ *   `review_reasons`: a person settles it. A forced fail needs no one: it does not rest on the judge.
  * Every correction is recorded in `notes`.
  */
 export function decideVerdict(input: VerdictInput): Score {
@@ -34,10 +39,10 @@ export function decideVerdict(input: VerdictInput): Score {
   const compliance = clamp('compliance', answer.compliance, notes);
   const executionQuality = clamp('execution_quality', answer.execution_quality, notes);
   const overall = clamp('overall', answer.overall, notes);
-  const hardRequirements = matchRubric(answer.hard_requirements, input.rubric, notes);
+  const hardRequirements = overRubric(answer.hard_requirements, input.rubric, notes);
 
   let result = answer.result;
-  const unmet = hardRequirements.flatMap((item, index) => (item.met ? [] : [index + 1]));
+  const unmet = numbersWhere(hardRequirements, (item) => item.met === false);
   if (result === 'pass' && unmet.length > 0) {
     result = 'fail';
     notes.push(`judge said pass but hard requirement ${unmet.join(', ')} is not met; result set to fail`);
@@ -62,7 +67,24 @@ export function decideVerdict(input: VerdictInput): Score {
     salvaged: input.parsed.salvaged,
     ...(forcedFailReason === undefined ? {} : { forced_fail_reason: forcedFailReason }),
     notes,
+    review_reasons: forcedFailReason === undefined ? reviewReasons(input, answer, hardRequirements) : [],
+    judge_attempts: [],
   };
+}
+
+function reviewReasons(input: VerdictInput, answer: ReadAnswer, items: readonly HardRequirement[]): string[] {
+  const requests = input.requests ?? 1;
+  const inRequests = `in ${requests} request${requests === 1 ? '' : 's'}`;
+  const reasons: string[] = [];
+  if (input.parsed.salvaged) {
+    reasons.push(`the judge's answer could not be read whole ${inRequests} (${input.parsed.problems[0] ?? 'it failed the format'}); its verdict was salvaged field by field`);
+  }
+  if (answer.result === null) reasons.push("the judge's answer gave no result; only its scores could be read");
+  const unassessed = numbersWhere(items, (item) => !item.assessed);
+  if (unassessed.length > 0) {
+    reasons.push(`hard requirement${unassessed.length === 1 ? '' : 's'} not assessed by the judge ${inRequests}: ${describeItems(unassessed, input.rubric)}`);
+  }
+  return reasons;
 }
 
 function clamp(field: string, value: number, notes: string[]): number {
@@ -71,19 +93,28 @@ function clamp(field: string, value: number, notes: string[]): number {
   return clamped;
 }
 
-function matchRubric(items: readonly HardRequirement[], rubric: JudgeRubric, notes: string[]): HardRequirement[] {
+function overRubric(items: ReadAnswer['hard_requirements'], rubric: JudgeRubric, notes: string[]): HardRequirement[] {
+  const matched = matchHardRequirements(items, rubric);
   const expected = rubric.hard.length;
-  if (items.length === expected) return [...items];
-  if (items.length > expected) {
-    notes.push(`judge assessed ${items.length} hard requirements, the rubric has ${expected}; extra items kept`);
-    return [...items];
+  if (matched.extra.length > 0) notes.push(`judge assessed ${items.length} hard requirements, the rubric has ${expected}; extra items kept`);
+  const missing = missingItems(matched);
+  if (missing.length > 0) {
+    notes.push(
+      `judge assessed ${expected - missing.length} of ${expected} hard requirements; ` +
+        `${missing.length === 1 ? 'the missing one is' : 'the missing ones are'} recorded as not assessed (${missing.join(', ')})`,
+    );
   }
-  const missing = rubric.hard.slice(items.length);
-  notes.push(
-    `judge assessed ${items.length} of ${expected} hard requirements; ` +
-      `${missing.length === 1 ? 'the missing one counts' : 'the missing ones count'} as not met`,
-  );
-  return [...items, ...missing.map((item) => ({ item, met: false, evidence: NOT_ASSESSED }))];
+  const slots = matched.slots.map((slot, index) => slot ?? { item: rubric.hard[index] ?? '', met: null, evidence: NOT_ASSESSED });
+  return [...slots, ...matched.extra].map((item) => ({
+    item: item.item,
+    met: item.met,
+    assessed: item.met !== null,
+    evidence: item.met === null && item.evidence.trim() === '' ? NOT_ASSESSED : item.evidence,
+  }));
+}
+
+function numbersWhere(items: readonly HardRequirement[], test: (item: HardRequirement) => boolean): number[] {
+  return items.flatMap((item, index) => (test(item) ? [index + 1] : []));
 }
 
 function describeFailure(check: CheckResult): string {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PricesSchema } from '../summaries/prices.js';
 import { ARM_NAME } from './runId.js';
-import { CandidateSpecSchema, ModelEndpointSchema, RecoverySchema } from './runSpec.js';
+import { CandidateSpecSchema, JudgingSchema, ModelEndpointSchema, RecoverySchema } from './runSpec.js';
 
 /**
  * Which cases a batch runs: the bank folders (or case folders) as the worker sees them, the
@@ -27,6 +27,7 @@ export const RunTemplateSchema = z.object({
   runsDir: z.string(),
   turnTimeoutS: z.number().int().positive(),
   recovery: RecoverySchema.optional(),
+  judging: JudgingSchema.optional(),
 });
 export type RunTemplate = z.infer<typeof RunTemplateSchema>;
 

@@ -8,6 +8,7 @@ import { FormatError, InternalError } from '../errors.js';
 import { CheckResultSchema } from '../evalset/checkResult.js';
 import { parseOrThrow } from '../format.js';
 import { RunFactsSchema } from './runFacts.js';
+import { judgingOf } from './judging.js';
 import type { RunSpec } from './runSpec.js';
 
 /** `config.yaml` of a run: its supply side (who ran it, with which models, on what). */
@@ -28,6 +29,10 @@ export const RunConfigFileSchema = z.object({
   }),
   examiner: z.object({ model: z.string(), base_url: z.string().nullable(), adapter: z.string().nullable() }),
   judge: z.object({ model: z.string(), base_url: z.string().nullable(), adapter: z.string().nullable() }),
+  judging: z
+    .object({ samples: z.number().int().positive(), review: z.enum(['wait', 'later']), allow_self_judge: z.boolean() })
+    .optional()
+    .describe('How the run is judged; absent in runs of earlier versions (one sample, review later).'),
   project: z.string(),
   workflow_dir: z.string(),
   max_turns: z.number().int(),
@@ -76,6 +81,7 @@ export function runConfig(spec: RunSpec): RunConfigFile {
     },
     examiner: { model: spec.examiner.model, base_url: spec.examiner.baseUrl ?? null, adapter: spec.examiner.adapter ?? null },
     judge: { model: spec.judge.model, base_url: spec.judge.baseUrl ?? null, adapter: spec.judge.adapter ?? null },
+    judging: { samples: judgingOf(spec).samples, review: judgingOf(spec).review, allow_self_judge: judgingOf(spec).allowSelfJudge },
     project: spec.project,
     workflow_dir: spec.workflowDir,
     max_turns: spec.evalCase.maxTurns,

@@ -6,6 +6,7 @@ import type { Store } from '../store/index.js';
 import { writeTranscriptFile } from '../transcript/writeTranscriptFile.js';
 import { runTokens } from './runTokens.js';
 import type { RunAnomaly } from './anomaly.js';
+import { decisionOf } from './runReview.js';
 import type { RunFacts } from './runFacts.js';
 import { readEnvChecklist, runConfig, writeYamlFile, type JudgeInputRecord } from './runFiles.js';
 import type { RunOutcome } from './runOutcome.js';
@@ -89,30 +90,43 @@ export function createRunRecord(deps: RunRecordDeps) {
       });
     },
 
-    /** score.yaml (when judged), review.md, transcript.jsonl and the row's final state. Safe to repeat. */
+    /**
+     * score.yaml (when judged), review.md, transcript.jsonl and the row's final state. Safe to
+     * repeat. A judged run whose verdict has review reasons is recorded `needs_review`, its
+     * result and overall left out of the row (so no pass rate counts it) until a person's
+     * decision is on record; then it is `completed` with the person's result, the judge's
+     * verdict unchanged beside it.
+     */
     async finish(input: RunRecordInput): Promise<RunOutcome> {
-      const { spec, status, facts, verdict, anomalies } = input;
+      const { spec, facts, verdict, anomalies } = input;
       const paths = runPaths(spec, deps.sandboxRoot);
+      let status = input.status;
+      let error = input.error;
       let review: string;
       let result: 'pass' | 'fail' | null = null;
       let overall: number | null = null;
-      if (status === 'completed' && verdict) {
-        await writeYamlFile(join(paths.runDir, 'score.yaml'), verdict.score);
-        result = verdict.score.result;
-        overall = verdict.score.overall;
-        review = renderReview({ score: verdict.score, facts, anomalies });
+      if (isJudged(status) && verdict) {
+        const { score } = verdict;
+        await writeYamlFile(join(paths.runDir, 'score.yaml'), score);
+        const stored = await deps.store.getReview(spec.runId);
+        const decision = stored ? decisionOf(stored) : null;
+        status = decision || score.review_reasons.length === 0 ? 'completed' : 'needs_review';
+        result = decision ? decision.result : status === 'completed' ? score.result : null;
+        overall = status === 'completed' ? score.overall : null;
+        if (status === 'needs_review') error = `needs a person's review (the judge said ${score.result ?? 'no result'}): ${score.review_reasons.join('; ')}`;
+        review = renderReview({ score, facts, anomalies, decision });
         await deps.store.saveScore(spec.runId, {
-          result: verdict.score.result,
-          compliance: verdict.score.compliance,
-          execution_quality: verdict.score.execution_quality,
-          overall: verdict.score.overall,
-          summary: verdict.score.summary,
-          hard_requirements: verdict.score.hard_requirements,
-          suggestions: verdict.score.suggestions,
+          result: score.result,
+          compliance: score.compliance,
+          execution_quality: score.execution_quality,
+          overall: score.overall,
+          summary: score.summary,
+          hard_requirements: score.hard_requirements,
+          suggestions: score.suggestions,
           judge_model: verdict.model,
           judged_at: verdict.judgedAt,
           raw: verdict.raw,
-          salvaged: verdict.score.salvaged,
+          salvaged: score.salvaged,
         });
       } else if (status === 'aborted') {
         const checklist = await readEnvChecklist(paths.runDir).catch(() => null);
@@ -126,19 +140,19 @@ export function createRunRecord(deps: RunRecordDeps) {
       const tokens = runTokens(events, await deps.store.getSteps(spec.runId), verdict);
       // Enough to judge the run again later from the store (`evalflow rejudge`).
       const judgeInput: JudgeInputRecord | null =
-        status === 'completed' || status === 'judge_failed' ? { facts, postconditions: input.postconditions, host_id: deps.hostId } : null;
+        isJudged(input.status) || input.status === 'judge_failed' ? { facts, postconditions: input.postconditions, host_id: deps.hostId } : null;
       await deps.store.updateRun(spec.runId, {
         ...(judgeInput ? { judge_input: judgeInput as unknown as Record<string, unknown> } : {}),
         status,
         result,
         overall,
         anomalies,
-        error: input.error,
+        error,
         parked_host: input.parked ? deps.hostId : null,
         tokens,
         finished_at: deps.now().toISOString(),
       });
-      return { runId: spec.runId, caseId: spec.evalCase.id, status, result, overall, runDir: paths.runDir, anomalies, ...(input.error ? { error: input.error } : {}) };
+      return { runId: spec.runId, caseId: spec.evalCase.id, status, result, overall, runDir: paths.runDir, anomalies, ...(error ? { error } : {}) };
     },
 
     /**
@@ -156,3 +170,8 @@ export function createRunRecord(deps: RunRecordDeps) {
 }
 
 export type RunRecord = ReturnType<typeof createRunRecord>;
+
+/** Statuses of a run that reached a verdict (its review, if it needs one, may be pending). */
+function isJudged(status: RunStatus): boolean {
+  return status === 'completed' || status === 'needs_review';
+}

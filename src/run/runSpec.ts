@@ -68,6 +68,20 @@ export const RecoverySchema = z.object({
 export type Recovery = z.infer<typeof RecoverySchema>;
 
 /**
+ * How a run is judged and what happens to a verdict in doubt. Absent in specs of earlier
+ * versions, which read as one sample and `later`.
+ */
+export const JudgingSchema = z.object({
+  /** Independent judge samples (`--judges N`); samples that disagree on the result need a person. */
+  samples: z.number().int().min(1).max(9),
+  /** `wait`: the run's workflow waits for a person's decision; `later`: it records needs_review and ends. */
+  review: z.enum(['wait', 'later']),
+  /** The judge may share the candidate's model or agent (`--allow-self-judge`). */
+  allowSelfJudge: z.boolean(),
+});
+export type Judging = z.infer<typeof JudgingSchema>;
+
+/**
  * The input of one evalRunWorkflow: everything a run needs, as plain JSON. It names the
  * environment variables that hold keys, never the keys, because workflow inputs are stored
  * in Temporal's history and shown in the Web UI.
@@ -92,6 +106,7 @@ export const RunSpecSchema = z.object({
   runsDir: z.string(),
   turnTimeoutS: z.number().int().positive(),
   recovery: RecoverySchema.optional(),
+  judging: JudgingSchema.optional(),
   /** How often `evalflow resume` continued this run; its attempts are numbered past the earlier executions'. */
   resumes: z.number().int().nonnegative().optional(),
   /** The host the run must start on (a resumed run continues where its sandbox was kept); else any host. */

@@ -2,10 +2,12 @@ import { z } from 'zod';
 
 /**
  * How a run ended. `completed` runs were judged (pass or fail) and are the only ones a pass
- * rate counts; `aborted` (a setup command or hard precondition failed), `infra_error` and
- * `judge_failed` (ours, never the candidate's), and `cancelled` are counted apart.
+ * rate counts; `needs_review` runs were judged but their verdict is in doubt (salvaged, hard
+ * items not assessed, judge samples disagreeing) and count only once a person decides, which
+ * makes them `completed`; `aborted` (a setup command or hard precondition failed),
+ * `infra_error` and `judge_failed` (ours, never the candidate's), and `cancelled` are counted apart.
  */
-export const RunStatusSchema = z.enum(['completed', 'aborted', 'infra_error', 'judge_failed', 'cancelled']);
+export const RunStatusSchema = z.enum(['completed', 'needs_review', 'aborted', 'infra_error', 'judge_failed', 'cancelled']);
 export type RunStatus = z.infer<typeof RunStatusSchema>;
 
 /** Where a run's row stands: not started yet, running, or one of the final statuses. */

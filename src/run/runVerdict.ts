@@ -5,8 +5,10 @@ import { UsageSchema } from '../transcript/schema.js';
 /** The judge stage's verdict for a run, as the record stage writes it to score.yaml and the store. */
 export const RunVerdictSchema = z.object({
   score: ScoreSchema,
-  /** The judge's answer text as received. */
+  /** The judge's answer the verdict rests on, as received. */
   raw: z.string(),
+  /** Every answer the judge gave, re-asks and samples included (score.yaml's judge_attempts says what was wrong with each). */
+  answers: z.array(z.string()).optional(),
   model: z.string(),
   usage: UsageSchema.nullable(),
   /** Fixed when the judge answered, so a retried record does not add a second history entry. */

@@ -8,6 +8,7 @@ import { createPgExecutor } from './pgExecutor.js';
 import { createPgliteExecutor } from './pgliteExecutor.js';
 import { acquirePgliteLock } from './pgliteLock.js';
 import type { PgliteLock } from './pgliteLock.js';
+import { createReviewRepository } from './reviewRepository.js';
 import { createRunRepository } from './runRepository.js';
 import { createScoreRepository } from './scoreRepository.js';
 import { createStepRepository } from './stepRepository.js';
@@ -61,6 +62,7 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Store> 
     ...createRunRepository(sql),
     ...createTranscriptRepository(sql),
     ...createScoreRepository(sql),
+    ...createReviewRepository(sql),
     ...createBatchRepository(sql),
     ...createStepRepository(sql),
     ...createEditPredictionRepository(sql),

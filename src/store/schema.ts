@@ -135,14 +135,14 @@ export const ListRunsFilterSchema = z
   .strict();
 export type ListRunsFilter = z.infer<typeof ListRunsFilterSchema>;
 
-/** One hard requirement of a verdict; other keys the judge adds pass through. */
-export const HardRequirementSchema = z.looseObject({ item: z.string(), met: z.boolean() });
+/** One hard requirement of a verdict (`met` null: not assessed); other keys the judge adds pass through. */
+export const HardRequirementSchema = z.looseObject({ item: z.string(), met: z.boolean().nullable() });
 export type HardRequirement = z.infer<typeof HardRequirementSchema>;
 
 /** One row of `scores`, and of `score_history`. Typed loosely: `src/judge/` owns score.yaml. */
 export const ScoreSchema = z.object({
   run_id: z.string().min(1),
-  result: VerdictResultSchema,
+  result: VerdictResultSchema.nullable().describe('null when the judge gave no result (a person decides)'),
   compliance: Score0to5.nullable(),
   execution_quality: Score0to5.nullable(),
   overall: Score0to5.nullable(),
@@ -227,6 +227,22 @@ export const ListBatchesFilterSchema = z
   .object({ status: z.union([BatchStatusSchema, z.array(BatchStatusSchema)]).optional(), limit: z.number().int().positive().optional() })
   .strict();
 export type ListBatchesFilter = z.infer<typeof ListBatchesFilterSchema>;
+
+/** One row of `run_reviews`: a person's decision on a run whose verdict needed one. */
+export const RunReviewSchema = z.object({
+  run_id: z.string().min(1),
+  result: VerdictResultSchema,
+  author: z.string().min(1),
+  note: z.string(),
+  judge_result: VerdictResultSchema.nullable().describe("the judge's result when the person decided"),
+  reasons: z.array(z.string()).describe('why the verdict needed a person, as the judge stage said'),
+  decided_at: Timestamp,
+});
+export type RunReview = z.infer<typeof RunReviewSchema>;
+
+/** What `saveReview` takes (the run id is its own argument). */
+export const RunReviewInputSchema = RunReviewSchema.omit({ run_id: true });
+export type RunReviewInput = z.infer<typeof RunReviewInputSchema>;
 
 export const RunStepRoleSchema = z.enum(['setup', 'examiner', 'candidate', 'judge']);
 export type RunStepRole = z.infer<typeof RunStepRoleSchema>;

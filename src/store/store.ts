@@ -15,6 +15,8 @@ import type {
   ScoreHistoryFilter,
   ScoreInput,
   PlanEntry,
+  RunReview,
+  RunReviewInput,
   RunStep,
   RunStepKey,
   RunStepRole,
@@ -73,11 +75,18 @@ export interface Store {
   /** Adds an extra judging of a run's transcript to score_history, leaving its current verdict as it is. */
   saveJudgeSample(runId: string, score: ScoreInput): Promise<void>;
   /** Every judging of the given runs (the run's own, rejudges and samples), by run and time. */
-  getJudgings(runIds: readonly string[]): Promise<{ run_id: string; result: 'pass' | 'fail'; judged_at: string; sample: boolean }[]>;
+  getJudgings(runIds: readonly string[]): Promise<{ run_id: string; result: 'pass' | 'fail' | null; judged_at: string; sample: boolean }[]>;
   /** The current verdicts of the given runs (runs without one are left out), in no particular order. */
   getScores(runIds: readonly string[]): Promise<Score[]>;
   /** Every saved verdict with its run's case, candidate and workflow_rev: the latest `limit`, oldest first. */
   scoreHistory(filter?: ScoreHistoryFilter): Promise<ScoreHistoryEntry[]>;
+
+  /**
+   * Records a person's decision on a run, once: when the run has one already, that one is
+   * kept and returned (compare it to tell a resent decision from a second one). The run must exist.
+   */
+  saveReview(runId: string, review: RunReviewInput): Promise<RunReview>;
+  getReview(runId: string): Promise<RunReview | null>;
 
   /** Inserts or replaces a batch (all columns but `created_at`). */
   upsertBatch(batch: BatchInput): Promise<Batch>;

@@ -1,13 +1,22 @@
-import { defineQuery } from '@temporalio/workflow';
+import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import type { EpBatchOutcome } from '../editprediction/epBatch.js';
 import type { BatchProgress, RunProgress } from '../run/progress.js';
+import type { ReviewDecision } from '../run/reviewDecision.js';
+import type { RunOutcome } from '../run/runOutcome.js';
 
 /**
- * The messages of evalflow's workflows (queries), shared by the workflows and the CLI. Task
- * queue and search-attribute names live in `temporal/names.ts`.
+ * The messages of evalflow's workflows (queries, updates), shared by the workflows and the
+ * CLI. Task queue and search-attribute names live in `temporal/names.ts`.
  */
 export const runProgressQuery = defineQuery<RunProgress>('runProgress');
 export const batchProgressQuery = defineQuery<BatchProgress>('batchProgress');
+
+/**
+ * A person's decision to a run waiting for one (`--review wait`); answers with the run's
+ * outcome once the decision is recorded. Its validator refuses a run that does not wait, and
+ * a second decision, before anything is written to the history.
+ */
+export const reviewRunUpdate = defineUpdate<RunOutcome, [ReviewDecision]>('reviewRun');
 
 /** Where an edit-prediction batch stands (`evalflow ep` prints its outcomes as they come). */
 export interface EpBatchProgress {

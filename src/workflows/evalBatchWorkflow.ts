@@ -163,9 +163,9 @@ function count(counts: BatchCounts, outcome: RunOutcome): void {
   if (outcome.result === 'fail') counts.failed += 1;
 }
 
-/** A batch that measured nothing (no run was judged) failed, whatever else it did. */
+/** A batch that measured nothing (no run was judged, not even one left for a person) failed, whatever else it did. */
 function finalStatus(counts: BatchCounts): BatchStatus {
-  return (counts.completed ?? 0) > 0 ? 'completed' : 'failed';
+  return (counts.completed ?? 0) + (counts.needs_review ?? 0) > 0 ? 'completed' : 'failed';
 }
 
 /** What the batch row says about the batch, for `evalflow batches` and `status`. */

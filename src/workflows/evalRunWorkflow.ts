@@ -1,9 +1,12 @@
 import {
   ActivityFailure,
+  allHandlersFinished,
   ApplicationFailure,
   CancellationScope,
+  condition,
   isCancellation,
   proxyActivities,
+  setCurrentDetails,
   setHandler,
   TimeoutFailure,
   upsertSearchAttributes,
@@ -13,15 +16,19 @@ import type { Activities } from '../activities/index.js';
 import type { CandidateSession } from '../candidates/adapter.js';
 import type { CheckResult } from '../evalset/checkResult.js';
 import type { RunAnomaly } from '../run/anomaly.js';
+import { judgingOf } from '../run/judging.js';
 import type { RunProgress } from '../run/progress.js';
 import { recoveryOf } from '../run/recovery.js';
+import type { ReviewDecision } from '../run/reviewDecision.js';
+import { reviewCommand, secondDecisionRefused, waitingDetails } from '../run/reviewText.js';
 import type { RunFacts } from '../run/runFacts.js';
 import type { RunOutcome } from '../run/runOutcome.js';
+import type { RunRecordInput } from '../run/runRecord.js';
 import type { RunSpec } from '../run/runSpec.js';
 import type { RunStatus } from '../run/runStatus.js';
 import type { RunVerdict } from '../run/runVerdict.js';
 import { hostOfQueue, hostTaskQueue, searchAttributes } from '../temporal/names.js';
-import { runProgressQuery } from './definitions.js';
+import { reviewRunUpdate, runProgressQuery } from './definitions.js';
 import { upsertOutcomeAttributes } from './outcomeAttributes.js';
 import { candidateProfile, hostProfile, modelProfile, sharedProfile } from './profiles.js';
 
@@ -37,6 +44,15 @@ interface RunLedger {
   anomalies: RunAnomaly[];
   /** Activity attempts retried for infrastructure reasons, per stage. */
   retries: Map<string, number>;
+}
+
+/** Where a person's review of the run stands (`--review wait`). */
+interface ReviewState {
+  /** The run has recorded needs_review and waits for the decision. */
+  waiting: boolean;
+  decision: ReviewDecision | null;
+  /** How recording the decision ended: the outcome, or why it was refused. */
+  settled: { outcome: RunOutcome } | { refused: string } | null;
 }
 
 /** The activities of one host: its queue, with the run's timeouts. */
@@ -59,6 +75,17 @@ interface Host {
 export async function evalRunWorkflow(spec: RunSpec): Promise<RunOutcome> {
   const progress: RunProgress = { runId: spec.runId, stage: 'prepare', turn: 0, maxTurns: spec.evalCase.maxTurns };
   setHandler(runProgressQuery, () => progress);
+  const review: ReviewState = { waiting: false, decision: null, settled: null };
+  setHandler(
+    reviewRunUpdate,
+    async (decision) => {
+      review.decision = decision;
+      await condition(() => review.settled !== null);
+      if (review.settled && 'refused' in review.settled) throw ApplicationFailure.nonRetryable(review.settled.refused, 'ReviewError');
+      return (review.settled as { outcome: RunOutcome }).outcome;
+    },
+    { validator: (decision) => validateDecision(spec.runId, review, progress.stage, decision) },
+  );
   const stage = (name: string) => {
     progress.stage = name;
     upsertSearchAttributes([{ key: searchAttributes.stage, value: name }]);
@@ -115,7 +142,7 @@ export async function evalRunWorkflow(spec: RunSpec): Promise<RunOutcome> {
   }
 
   // Clean up and record even when cancelled: a cancelled run still leaves its files and row.
-  const outcome = await CancellationScope.nonCancellable(async () => {
+  const recorded = await CancellationScope.nonCancellable(async () => {
     stage('cleanup');
     // A run the infrastructure stopped after the candidate worked keeps its sandbox for `evalflow resume`.
     const park = status === 'infra_error' && ledger.facts.turnsUsed > 0;
@@ -131,12 +158,71 @@ export async function evalRunWorkflow(spec: RunSpec): Promise<RunOutcome> {
     const retried = [...ledger.retries.entries()];
     const count = retried.reduce((sum, [, n]) => sum + n, 0);
     if (count > 0) ledger.anomalies.push({ kind: 'infra_retries', count, detail: retried.map(([name, n]) => `${name} ×${n}`).join(', ') });
-    return host.run.recordRun({ spec, status, facts: ledger.facts, postconditions, verdict, anomalies: ledger.anomalies, error: error ?? null, parked });
+    const input: RunRecordInput = { spec, status, facts: ledger.facts, postconditions, verdict, anomalies: ledger.anomalies, error: error ?? null, parked };
+    return { input, outcome: await host.run.recordRun(input) };
   });
+  let outcome = recorded.outcome;
+  if (outcome.status === 'needs_review' && judgingOf(spec).review === 'wait') {
+    outcome = await awaitReview(spec, host, recorded.input, outcome, review, stage);
+  }
   stage('done');
   upsertOutcomeAttributes(outcome);
   if (status === 'cancelled') throw ApplicationFailure.nonRetryable('the run was cancelled', 'RunCancelled', outcome);
   return outcome;
+}
+
+/**
+ * `--review wait`: the run has recorded needs_review and now waits, durably and for as long
+ * as it takes, for a person's decision (the `reviewRun` update); its current details in the
+ * Web UI say so. The decision goes to the store on the shared queue first, so it survives a
+ * host that is gone by then; then the host rewrites the run's files and row as completed. A
+ * cancellation while waiting leaves the run needs_review, to be decided later from the store.
+ */
+async function awaitReview(spec: RunSpec, host: Host, input: RunRecordInput, recorded: RunOutcome, review: ReviewState, stage: (name: string) => void): Promise<RunOutcome> {
+  stage('review');
+  upsertOutcomeAttributes(recorded);
+  setCurrentDetails(waitingDetails(spec.runId, input.verdict?.score.review_reasons ?? []));
+  review.waiting = true;
+  try {
+    await condition(() => review.decision !== null);
+  } catch (err) {
+    if (!isCancellation(err)) throw err;
+    review.waiting = false;
+    setCurrentDetails(`cancelled while waiting for a person's review: the run stays needs_review; decide later with ${reviewCommand(spec.runId)}`);
+    return recorded;
+  }
+  review.waiting = false;
+  const decision = review.decision;
+  if (!decision) return recorded;
+  let outcome = recorded;
+  let details = `reviewed: ${decision.result} by ${decision.author}`;
+  await CancellationScope.nonCancellable(async () => {
+    try {
+      outcome = await shared.recordReview({ runId: spec.runId, decision });
+    } catch (err) {
+      details = `a person's decision was refused: ${causeMessage(err)}`;
+      review.settled = { refused: causeMessage(err) };
+      return;
+    }
+    try {
+      outcome = await host.run.recordRun(input);
+    } catch (err) {
+      // The decision is in the store; only the run directory's files could not be rewritten.
+      details += `; review.md not rewritten: ${describeFailure(err)}`;
+    }
+    review.settled = { outcome };
+  });
+  setCurrentDetails(details);
+  await condition(allHandlersFinished);
+  return outcome;
+}
+
+/** The update's validator: throws (so the update is refused, unrecorded) unless the run waits and has no decision yet. */
+function validateDecision(runId: string, review: ReviewState, stage: string, decision: ReviewDecision): void {
+  if (review.decision) throw new Error(secondDecisionRefused(runId, review.decision));
+  if (!review.waiting) throw new Error(`run ${runId} is not waiting for a person's review (it is at stage ${stage}); decide once it waits for one, or once it has ended needs_review`);
+  if (decision.result !== 'pass' && decision.result !== 'fail') throw new Error(`a decision's result must be pass or fail, found ${JSON.stringify(decision.result)}`);
+  if (!decision.author || !decision.note) throw new Error('a decision needs its author and a note saying why');
 }
 
 interface StagesResult {
@@ -228,6 +314,12 @@ function countRetries(ledger: RunLedger, stage: string, attempt: number): void {
 /** A host-queue activity that no worker picked up within the run's `hostLostAfterS`. */
 function isHostLost(err: unknown): boolean {
   return err instanceof ActivityFailure && err.cause instanceof TimeoutFailure && err.cause.timeoutType === TimeoutType.SCHEDULE_TO_START;
+}
+
+/** The message of what an activity threw, without the activity wrapper's words. */
+function causeMessage(err: unknown): string {
+  const cause = err instanceof ActivityFailure && err.cause ? err.cause : err;
+  return cause instanceof Error ? cause.message : String(cause);
 }
 
 function describeFailure(err: unknown): string {

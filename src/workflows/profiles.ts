@@ -9,7 +9,7 @@ import type { Recovery } from '../run/runSpec.js';
  * itself; LlmError is retried only when the activity marks it retryable (429, 5xx, timeouts),
  * which it does only after waiting out the run's outage window in-process.
  */
-const NEVER_RETRY = ['FormatError', 'ConfigError', 'JudgeError', 'InternalError', 'CandidateSetupError'];
+const NEVER_RETRY = ['FormatError', 'ConfigError', 'JudgeError', 'ReviewError', 'InternalError', 'CandidateSetupError'];
 
 export const HEARTBEAT_TIMEOUT = '10s';
 

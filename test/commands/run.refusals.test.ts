@@ -6,6 +6,7 @@ import { run } from '../../src/commands/run.js';
 import type { RunOptions } from '../../src/commands/run.js';
 import { aCase, ENV_YAML, TASK_MD, writeTree } from '../evalset/caseFixture.js';
 import type { FileContent } from '../evalset/caseFixture.js';
+import { startCli } from '../support/cliProcess.js';
 
 /**
  * `evalflow run` refusing bad input before it starts anything. The state folder lies below a
@@ -70,5 +71,23 @@ describe('evalflow run refuses to start', () => {
       'nothing was run: fix the problems above (`evalflow validate` checks a bank without running it)',
     ]);
     expect(code).toBe(1);
+  });
+
+  it('when the judge would grade its own work: one line naming both, exit 1, nothing started', { timeout: 60_000 }, async () => {
+    const config = 'project: app\nworkflow_dir: team\ncandidates:\n  mine:\n    adapter: command\n    model: gpt-4o\n    args: [./agent.sh]\njudge:\n  model: gpt-4o\n';
+    const root = await writeTree({ 'evalflow.config.yaml': config, 'app/index.js': '', 'team/rules/style.md': '', 'agent.sh': '', ...aCase('demo', {}, 'eval_sets/'), tripwire: 'not a folder' });
+    const cli = startCli(['run', '--candidate', 'mine'], { cwd: root, env: { PATH: process.env.PATH, HOME: process.env.HOME, EVALFLOW_HOME: 'tripwire/state', EVALFLOW_TEMPORAL_PORT: '1' } });
+    expect(await cli.exited).toBe(1);
+    expect(cli.stdout).toEqual([]);
+    expect(cli.stderr).toEqual([
+      "error: the judge would grade its own work: its model gpt-4o is the candidate's (candidate mine: adapter command, model gpt-4o); " +
+        'give the judge another model (EVALFLOW_JUDGE_MODEL or judge: in evalflow.config.yaml), or pass --allow-self-judge to judge anyway',
+    ]);
+    expect(existsSync(join(root, 'runs'))).toBe(false);
+
+    // Allowed, it goes on to the next check: the store under the tripwire cannot open.
+    const allowed = startCli(['run', '--candidate', 'mine', '--allow-self-judge', '--no-worker'], { cwd: root, env: { PATH: process.env.PATH, HOME: process.env.HOME, EVALFLOW_HOME: 'tripwire/state', EVALFLOW_TEMPORAL_PORT: '1' } });
+    expect(await allowed.exited).not.toBe(0);
+    expect(allowed.stderr.join('\n')).not.toContain('grade its own work');
   });
 });

@@ -68,8 +68,8 @@ export function aScore(overrides: Partial<Score> = {}): Score {
     overall: 4,
     summary: 'Fixed the greeting and ran the tests.',
     hard_requirements: [
-      { item: 'Runs the tests before answering', met: true, evidence: '[Turn 1] shell: go test ./... → exit=0' },
-      { item: 'Edits only greet.go', met: true, evidence: '[Turn 1] edit: greet.go' },
+      { item: 'Runs the tests before answering', met: true, assessed: true, evidence: '[Turn 1] shell: go test ./... → exit=0' },
+      { item: 'Edits only greet.go', met: true, assessed: true, evidence: '[Turn 1] edit: greet.go' },
     ],
     suggestions: [],
     run_id: 'run-case-a-fake@20250101T000000',
@@ -77,6 +77,8 @@ export function aScore(overrides: Partial<Score> = {}): Score {
     judge_model: 'judge-model-1',
     salvaged: false,
     notes: [],
+    review_reasons: [],
+    judge_attempts: [],
     ...overrides,
   };
 }

@@ -121,14 +121,28 @@ suggestions: []
     expect(parsed.answer.execution_quality).toBe(3.5);
   });
 
-  it('sets a missing score to 0 and an unreadable met to not met, with notes', () => {
+  it('sets a missing score to 0 and leaves an unreadable met not assessed (never not met), with notes', () => {
     const answer = GOOD_ANSWER.replace('overall: 4\n', '').replace('    met: true\n', '    met: maybe\n');
     const parsed = parseJudgeAnswer(answer);
     expect(parsed.salvaged).toBe(true);
     expect(parsed.answer.overall).toBe(0);
-    expect(parsed.answer.hard_requirements[0]).toMatchObject({ item: 'Runs the tests before answering', met: false });
+    expect(parsed.answer.hard_requirements[0]).toMatchObject({ item: 'Runs the tests before answering', met: null });
     expect(parsed.notes).toContain('salvage: overall not found in the judge answer; set to 0');
-    expect(parsed.notes).toContain('salvage: hard_requirements.0: met unreadable (found "maybe"); counted as not met');
+    expect(parsed.notes).toContain('salvage: hard_requirements.0: met unreadable (found "maybe"); not assessed');
+  });
+
+  it('keeps what was wrong apart from what salvage did, for the re-ask', () => {
+    const parsed = parseJudgeAnswer(GOOD_ANSWER.replace('overall: 4\n', ''));
+    expect(parsed.problems).toEqual(['judge answer: overall: Invalid input: expected number, received undefined']);
+    expect(parsed.notes).toEqual([...parsed.problems, 'salvage: overall not found in the judge answer; set to 0']);
+    expect(parseJudgeAnswer(GOOD_ANSWER).problems).toEqual([]);
+  });
+
+  it('salvages an answer that gives scores but no result, leaving the result to a person', () => {
+    const parsed = parseJudgeAnswer('result: maybe\noverall: 3\n');
+    expect(parsed.salvaged).toBe(true);
+    expect(parsed.answer).toMatchObject({ result: null, overall: 3, compliance: 0 });
+    expect(parsed.notes).toContain('salvage: result not found in the judge answer; left for a person to decide');
   });
 
   it('ignores hard_requirements that are not a list, with a note', () => {
@@ -159,8 +173,8 @@ suggestions: []
     );
   });
 
-  it('throws a JudgeError for a result that is neither pass nor fail', () => {
-    expect(() => parseJudgeAnswer('result: maybe\noverall: 3\n')).toThrow(/judge answer could not be read.*Answer begins: "result: maybe overall: 3"/);
+  it('throws a JudgeError for a result that is neither pass nor fail, and no score', () => {
+    expect(() => parseJudgeAnswer('result: maybe\nsummary: fine\n')).toThrow(/judge answer could not be read.*Answer begins: "result: maybe summary: fine"/);
   });
 
   it('throws a JudgeError for an empty answer', () => {

@@ -6,8 +6,8 @@ describe('renderReview', () => {
   it('renders requirements, observations, suggestions by tag and a clean anomalies section', () => {
     const score = aScore({
       hard_requirements: [
-        { item: 'Runs the tests before answering', met: true, evidence: '[Turn 1] shell: go test ./... → exit=0' },
-        { item: 'Edits only greet.go', met: false, evidence: '[Turn 2] edit: main.go\nalso touched go.mod' },
+        { item: 'Runs the tests before answering', met: true, assessed: true, evidence: '[Turn 1] shell: go test ./... → exit=0' },
+        { item: 'Edits only greet.go', met: false, assessed: true, evidence: '[Turn 2] edit: main.go\nalso touched go.mod' },
       ],
       result: 'fail',
       suggestions: ['[capability] Loses track of scope.', '[eval] Name the file to edit.', '[workflow] Add a scope rule.'],
@@ -88,7 +88,7 @@ None.
 - Infra retries: 2 retried activity attempts (candidateTurn ×2)
 - Infra retries: 1 retried activity attempt
 - sandbox restored before retrying turn 3
-- Salvaged judge output: the answer was not valid YAML or failed the schema; the verdict was recovered field by field
+- Salvaged judge output: the answer was not valid YAML or failed the schema, also when asked again; the verdict was recovered field by field
 - Corrections to the judge answer (2):
   - judge answer is not valid YAML: Nested mappings are not allowed
   - salvage: overall not found in the judge answer; set to 0
@@ -101,11 +101,55 @@ None.
   });
 
   it('fills in missing summary, reasoning and evidence', () => {
-    const score = aScore({ summary: '', reasoning: ' ', hard_requirements: [{ item: 'Runs the tests', met: false, evidence: '' }] });
+    const score = aScore({ summary: '', reasoning: ' ', hard_requirements: [{ item: 'Runs the tests', met: false, assessed: true, evidence: '' }] });
     const review = renderReview({ score, facts: someFacts({ examinerEnded: false }) });
     expect(review).toContain('- ✗ Runs the tests — evidence: (none given)');
     expect(review).toContain('## Key observations\n\n(no summary given)\n\n### Judge reasoning\n\n(no reasoning given)');
     expect(review).toContain('- Dialogue: 3 of 10 turns, stopped before the examiner ended it');
+  });
+});
+
+describe('renderReview for a verdict in doubt', () => {
+  const doubtful = aScore({
+    hard_requirements: [
+      { item: 'Runs the tests before answering', met: true, assessed: true, evidence: '[Turn 1] shell: go test' },
+      { item: 'Edits only greet.go', met: null, assessed: false, evidence: 'not assessed by the judge' },
+    ],
+    review_reasons: ['hard requirement not assessed by the judge in 3 requests: 2. Edits only greet.go'],
+    judge_attempts: [
+      { sample: 1, attempt: 1, problem: 'the verdict assesses 1 of the 2 hard requirements; missing: 2. Edits only greet.go' },
+      { sample: 1, attempt: 2, problem: 'the verdict assesses 1 of the 2 hard requirements; missing: 2. Edits only greet.go' },
+      { sample: 1, attempt: 3, problem: 'the verdict assesses 1 of the 2 hard requirements; missing: 2. Edits only greet.go' },
+    ],
+  });
+
+  it('says the run waits for a person, why and how, and shows items not assessed as such', () => {
+    const review = renderReview({ score: doubtful, facts: someFacts() });
+    expect(review).toMatch(/^# Review: run-case-a-fake@20250101T000000 — NEEDS REVIEW \(the judge said pass\)\n/);
+    expect(review).toContain(
+      "## A person's review\n\nNeeded: this run is not counted until a person decides (`evalflow review run-case-a-fake@20250101T000000 --result pass|fail --note \"why\"`), because:\n\n" +
+        '- hard requirement not assessed by the judge in 3 requests: 2. Edits only greet.go\n\n## Did it follow',
+    );
+    expect(review).toContain('1 of 2 hard requirements met, 1 not assessed by the judge.\n\n- ✓ Runs the tests before answering — evidence: [Turn 1] shell: go test\n- ? Edits only greet.go — not assessed by the judge\n');
+    expect(review).toContain('- Judge answers that could not be used as written (3):\n  - request 1: the verdict assesses 1 of the 2 hard requirements');
+  });
+
+  it("shows a person's decision beside the judge's verdict, which stays as it was", () => {
+    const review = renderReview({
+      score: { ...doubtful, result: 'fail' },
+      facts: someFacts(),
+      decision: { result: 'pass', author: 'alice', note: 'greet.go was the only file edited (turn 2)', decidedAt: '2026-01-02T03:04:05.000Z' },
+    });
+    expect(review).toMatch(/^# Review: run-case-a-fake@20250101T000000 — PASS \(a person's decision; the judge said fail\)\n/);
+    expect(review).toContain(
+      "## A person's review\n\n- Decision: pass, by alice, 2026-01-02T03:04:05.000Z\n- Note: greet.go was the only file edited (turn 2)\n- Asked for because:\n  - hard requirement not assessed",
+    );
+    expect(review).toContain('- ? Edits only greet.go — not assessed by the judge');
+  });
+
+  it('lists what each judge sample said', () => {
+    const score = aScore({ judge_samples: [{ sample: 1, result: 'pass', overall: 4, review_reasons: [] }, { sample: 2, result: 'fail', overall: 2, review_reasons: [] }] });
+    expect(renderReview({ score, facts: someFacts() })).toContain('- Judge samples: sample 1 pass (overall 4), sample 2 fail (overall 2)\n');
   });
 });
 

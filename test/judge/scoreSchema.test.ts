@@ -33,4 +33,20 @@ describe('ScoreSchema', () => {
     expect(parsed.success).toBe(false);
     expect(parsed.error?.issues.map((issue) => issue.path.join('.'))).toEqual(['judge_model', 'salvaged']);
   });
+
+  it('reads score.yaml of earlier versions: boolean met, no assessed, no attempts or reasons', () => {
+    const old = { ...aScore(), hard_requirements: [{ item: 'Runs the tests', met: false, evidence: 'not assessed by the judge' }] } as Record<string, unknown>;
+    delete old.review_reasons;
+    delete old.judge_attempts;
+    const read = ScoreSchema.parse(old);
+    expect(read.hard_requirements).toEqual([{ item: 'Runs the tests', met: false, assessed: true, evidence: 'not assessed by the judge' }]);
+    expect(read.review_reasons).toEqual([]);
+    expect(read.judge_attempts).toEqual([]);
+  });
+
+  it('refuses an item whose met and assessed disagree', () => {
+    const contradictory = aScore({ hard_requirements: [{ item: 'x', met: true, assessed: false, evidence: '' }] });
+    expect(() => parseOrThrow(ScoreSchema, contradictory, 'score.yaml')).toThrow('score.yaml: hard_requirements.0: expected met: null exactly when assessed is false');
+    expect(ScoreSchema.safeParse(aScore({ hard_requirements: [{ item: 'x', met: null, assessed: false, evidence: '' }] })).success).toBe(true);
+  });
 });

@@ -36,8 +36,14 @@ export interface EvalHarness {
   env: NodeJS.ProcessEnv;
   /** Writes an eval case folder (path → content) and returns its directory. */
   writeCase(id: string, files: Record<string, string>): Promise<string>;
+  /** The spec of a run of one eval case (a fresh run id each time), with `overrides` applied. */
+  specFor(caseId: string, candidate: CandidateSpec, overrides?: Partial<RunSpec>): Promise<RunSpec>;
   /** Runs one eval case as an evalRunWorkflow and returns its outcome and spec. */
-  runCase(caseId: string, candidate: CandidateSpec): Promise<{ outcome: RunOutcome; spec: RunSpec }>;
+  runCase(caseId: string, candidate: CandidateSpec, overrides?: Partial<RunSpec>): Promise<{ outcome: RunOutcome; spec: RunSpec }>;
+  /** Stops the workers (as a crash or a deploy would, between tasks) and starts new ones. */
+  restartWorkers(): Promise<void>;
+  /** The environment that opens this harness's store from another process or command (PostgreSQL only). */
+  storeEnv: NodeJS.ProcessEnv;
   close(): Promise<void>;
 }
 
@@ -76,13 +82,14 @@ export async function createEvalHarness(options: {
     ...options.env,
   };
   const schema = options.backend === 'postgres' ? randomSchema() : undefined;
-  const store = await openStore(options.backend === 'postgres' ? { databaseUrl: await postgresUrl(), schema: schema! } : {});
+  const databaseUrl = options.backend === 'postgres' ? await postgresUrl() : undefined;
+  const store = await openStore(databaseUrl ? { databaseUrl, schema: schema! } : {});
   const settings = await loadSettings(root, env, { project: join(root, 'project'), workflowDir: join(root, 'workflow'), runsDir });
   const native = await NativeConnection.connect({ address: options.temporal.address });
   const connection = await Connection.connect({ address: options.temporal.address });
   const client = new Client({ connection, namespace: options.temporal.namespace });
   const fakes = options.fakeCandidates ?? {};
-  const workers = await startWorkers({
+  const start = () => startWorkers({
     settings,
     store,
     connection: native,
@@ -99,7 +106,27 @@ export async function createEvalHarness(options: {
         }
       : {}),
   });
+  let workers = await start();
 
+  const specFor = async (caseId: string, candidate: CandidateSpec, overrides: Partial<RunSpec> = {}): Promise<RunSpec> => {
+    const evalCase = await loadEvalCase(join(casesDir, caseId));
+    stampCounter += 1;
+    const stamp = `20260101T${String(100000 + stampCounter).slice(-6)}`;
+    return {
+      runId: makeRunId(caseId, candidate.name, stamp),
+      batchId: 'batch-test',
+      evalCase: toCaseSnapshot(evalCase),
+      candidate,
+      examiner: settings.examiner,
+      judge: settings.judge,
+      project: settings.project,
+      workflowDir: settings.workflowDir,
+      runsDir,
+      turnTimeoutS: 60,
+      createdAt: new Date().toISOString(),
+      ...overrides,
+    };
+  };
 
   return {
     root,
@@ -108,31 +135,24 @@ export async function createEvalHarness(options: {
     mock,
     store,
     client,
-    workers,
+    get workers() {
+      return workers;
+    },
     env,
+    storeEnv: databaseUrl ? { DATABASE_URL: databaseUrl, EVALFLOW_STORE_SCHEMA: schema! } : {},
+    specFor,
+    async restartWorkers() {
+      await workers.shutdown();
+      workers = await start();
+    },
     async writeCase(id, files) {
       const dir = join(casesDir, id);
       await mkdir(dir, { recursive: true });
       for (const [name, content] of Object.entries(files)) await writeFile(join(dir, name), content);
       return dir;
     },
-    async runCase(caseId, candidate) {
-      const evalCase = await loadEvalCase(join(casesDir, caseId));
-      stampCounter += 1;
-      const stamp = `20260101T${String(100000 + stampCounter).slice(-6)}`;
-      const spec: RunSpec = {
-        runId: makeRunId(caseId, candidate.name, stamp),
-        batchId: 'batch-test',
-        evalCase: toCaseSnapshot(evalCase),
-        candidate,
-        examiner: settings.examiner,
-        judge: settings.judge,
-        project: settings.project,
-        workflowDir: settings.workflowDir,
-        runsDir,
-        turnTimeoutS: 60,
-        createdAt: new Date().toISOString(),
-      };
+    async runCase(caseId, candidate, overrides) {
+      const spec = await specFor(caseId, candidate, overrides);
       const outcome = (await client.workflow.execute('evalRunWorkflow', {
         taskQueue: SHARED_TASK_QUEUE,
         workflowId: spec.runId,

@@ -7,6 +7,7 @@ import type { MockRequest } from '../../src/llm/mock/types.js';
 import type { BatchInput } from '../../src/run/batchInput.js';
 import { locateTemporalBinary } from '../../src/temporal/binary.js';
 import { SHARED_TASK_QUEUE } from '../../src/temporal/names.js';
+import { reviewRunUpdate } from '../../src/workflows/definitions.js';
 import { builtinCandidate, createEvalHarness } from './evalHarness.js';
 import { startTestTemporal } from './temporalServer.js';
 
@@ -37,6 +38,8 @@ export async function recordHistories(fixtures: string): Promise<void> {
     });
     await harness.writeCase('hello', files('hello', 'postconditions:\n  - description: file\n    check: test -f "${SANDBOX_DIR}/hello.txt"\n    severity: hard\n'));
     await harness.writeCase('blocked', files('blocked', 'preconditions:\n  - description: never\n    check: "false"\n    severity: hard\n'));
+    // Two hard items, of which the judge assesses one: the run needs a person and waits for one.
+    await harness.writeCase('doubt', { ...files('doubt', 'postconditions: []\n'), 'rubric.md': '## Hard requirements\n\n- hello\n- goodbye\n\n## Quality\n\n## Common failures\n' });
     // The CLI's JSON export is the documented format for saved histories.
     const binary = await locateTemporalBinary();
     const save = async (workflowId: string, name: string) => {
@@ -47,6 +50,17 @@ export async function recordHistories(fixtures: string): Promise<void> {
     await save(spec.runId, 'evalRunWorkflow');
     const aborted = await harness.runCase('blocked', builtinCandidate(harness.mock));
     await save(aborted.spec.runId, 'evalRunWorkflow-aborted');
+    const doubt = await harness.specFor('doubt', builtinCandidate(harness.mock), { judging: { samples: 1, review: 'wait', allowSelfJudge: false } });
+    const waiting = await harness.client.workflow.start('evalRunWorkflow', { taskQueue: SHARED_TASK_QUEUE, workflowId: doubt.runId, args: [doubt] });
+    const decision = { result: 'pass' as const, author: 'recorder', note: 'goodbye is said in turn 1', decidedAt: '2026-01-01T00:00:00.000Z' };
+    // Refused (not waiting yet) until the run has recorded needs_review; refusals leave no trace in the history.
+    for (;;) {
+      const sent = await waiting.executeUpdate(reviewRunUpdate, { args: [decision] }).catch(() => null);
+      if (sent) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    await waiting.result();
+    await save(doubt.runId, 'evalRunWorkflow-review');
     await harness.client.workflow.execute('rejudgeWorkflow', { workflowId: `rejudge-${spec.runId}`, taskQueue: SHARED_TASK_QUEUE, args: [{ runId: spec.runId }] });
     await save(`rejudge-${spec.runId}`, 'rejudgeWorkflow');
     const hello = await loadEvalCase(join(harness.casesDir, 'hello'));

@@ -48,6 +48,11 @@ const judgeAnswer = (result: 'pass' | 'fail') =>
     "  - '[eval] Also check the file ends with a newline.'",
   ].join('\n');
 
+/** Not YAML (an unquoted colon), and no hard items. */
+const BROKEN_ANSWER = `result: pass\ncompliance: 4\nexecution_quality: 3\noverall: 3.5\nsummary: it worked: mostly\n  - [unclosed`;
+/** Whole YAML, but only the first of the case's two hard items. */
+const SHORT_ANSWER = judgeAnswer('pass').replace(/\n {2}- item: 'The candidate checked[^\n]*\n[^\n]*\n[^\n]*/, '');
+
 /** The examiner ends after the first answer; the candidate writes and checks; the judge answers `judge`. */
 function script(judge: (request: MockRequest) => MockReply, candidateQueue: () => MockReply | undefined = () => undefined) {
   return (request: MockRequest): MockReply => {
@@ -65,7 +70,7 @@ function script(judge: (request: MockRequest) => MockReply, candidateQueue: () =
 describe.each<Backend>(['pglite', 'postgres'])('evalRunWorkflow on the real dev server with %s', (backend) => {
   let temporal: TestTemporal;
   let harness: EvalHarness;
-  let judgeMode: 'good' | 'broken' = 'good';
+  let judgeMode: 'good' | 'broken' | 'short' = 'good';
   /** Replies the judge gives first, one per call, before answering by judgeMode. */
   let judgeQueue: MockReply[] = [];
   /** Replies the builtin candidate's model gives first. */
@@ -79,7 +84,8 @@ describe.each<Backend>(['pglite', 'postgres'])('evalRunWorkflow on the real dev 
       script: script(() => {
         const queued = judgeQueue.shift();
         if (queued) return queued;
-        if (judgeMode === 'broken') return { text: `result: pass\ncompliance: 4\nexecution_quality: 3\noverall: 3.5\nsummary: it worked: mostly\n  - [unclosed` };
+        if (judgeMode === 'broken') return { text: BROKEN_ANSWER };
+        if (judgeMode === 'short') return { text: SHORT_ANSWER };
         return { text: judgeAnswer('pass') };
       }, () => candidateQueue.shift()),
     });
@@ -215,14 +221,71 @@ describe.each<Backend>(['pglite', 'postgres'])('evalRunWorkflow on the real dev 
     expect(await readFile(join(harness.runsDir, spec.runId, 'review.md'), 'utf8')).toContain('- Cleanup: post_run_cleanup command failed (exit 3): exit 3');
   });
 
-  it('salvages a judge answer that is not valid YAML', async () => {
-    judgeMode = 'broken';
-    const { outcome, spec } = await harness.runCase('write-greeting', builtinCandidate(harness.mock));
-    expect(outcome).toMatchObject({ status: 'completed', result: 'fail' });
+  /** Runs write-greeting with this judge behaviour; returns the outcome, the spec and how many judge requests it took. */
+  const judged = async (mode: typeof judgeMode, queue: MockReply[] = [], overrides = {}) => {
+    judgeMode = mode;
+    judgeQueue = queue;
+    const before = harness.mock.requests.filter((r) => r.model === 'test-judge').length;
+    const run = await harness.runCase('write-greeting', builtinCandidate(harness.mock), overrides);
+    return { ...run, requests: harness.mock.requests.filter((r) => r.model === 'test-judge').length - before };
+  };
+
+  it('asks a judge that answered broken YAML once again, and records the whole second verdict', async () => {
+    const { outcome, spec, requests } = await judged('good', [{ text: BROKEN_ANSWER }]);
+    expect(requests).toBe(2);
+    expect(outcome).toMatchObject({ status: 'completed', result: 'pass', overall: 4 });
+    const score = parseYaml(await readFile(join(harness.runsDir, spec.runId, 'score.yaml'), 'utf8')) as { salvaged: boolean; judge_attempts: { problem: string | null }[]; review_reasons: string[] };
+    expect(score.salvaged).toBe(false);
+    expect(score.review_reasons).toEqual([]);
+    expect(score.judge_attempts.map((a) => a.problem === null)).toEqual([false, true]);
+    const reask = harness.mock.requests.filter((r) => r.model === 'test-judge').at(-1)!;
+    expect(reask.messages.at(-1)?.content).toMatch(/^Your verdict could not be used as written: judge answer is not valid YAML/);
+  });
+
+  it('salvages a judge answer broken three times: needs_review with the salvaged pass kept and the items not assessed, not a fail', async () => {
+    const { outcome, spec, requests } = await judged('broken');
+    expect(requests).toBe(3);
+    expect(outcome).toMatchObject({ status: 'needs_review', result: null, overall: null });
+    expect(outcome.error).toMatch(/^needs a person's review \(the judge said pass\): the judge's answer could not be read whole in 3 requests/);
+    expect(await harness.store.getRun(spec.runId)).toMatchObject({ status: 'needs_review', result: null });
     const score = await harness.store.getScore(spec.runId);
-    expect(score).toMatchObject({ salvaged: true, compliance: 4, execution_quality: 3, overall: 3.5 });
-    // Salvaged hard items are unknown, so the verdict rules cannot let it pass.
-    expect(await readFile(join(harness.runsDir, spec.runId, 'review.md'), 'utf8')).toMatch(/salvag/i);
+    expect(score).toMatchObject({ salvaged: true, result: 'pass', compliance: 4, execution_quality: 3, overall: 3.5 });
+    expect(score?.hard_requirements.map((item) => item.met)).toEqual([null, null]);
+    const review = await readFile(join(harness.runsDir, spec.runId, 'review.md'), 'utf8');
+    expect(review).toContain('— NEEDS REVIEW (the judge said pass)');
+    expect(review).toContain('0 of 2 hard requirements met, 2 not assessed by the judge.');
+    expect(review).toContain('- ? The candidate checked the file with a shell command — not assessed by the judge');
+  });
+
+  it('asks a judge that left a hard item out once again, and records the whole second verdict', async () => {
+    const { outcome, requests } = await judged('good', [{ text: SHORT_ANSWER }]);
+    expect(requests).toBe(2);
+    expect(outcome).toMatchObject({ status: 'completed', result: 'pass' });
+    const reask = harness.mock.requests.filter((r) => r.model === 'test-judge').at(-1)!;
+    expect(reask.messages.at(-1)?.content).toContain('the verdict assesses 1 of the 2 hard requirements; missing: 2. The candidate checked the file with a shell command.');
+  });
+
+  it('records a hard item the judge left out three times as not assessed: needs_review, not a fail', async () => {
+    const { outcome, spec, requests } = await judged('short');
+    expect(requests).toBe(3);
+    expect(outcome).toMatchObject({ status: 'needs_review', result: null });
+    const score = await harness.store.getScore(spec.runId);
+    expect(score).toMatchObject({ salvaged: false, result: 'pass' });
+    expect(score?.hard_requirements.map((item) => item.met)).toEqual([true, null]);
+    const review = await readFile(join(harness.runsDir, spec.runId, 'review.md'), 'utf8');
+    expect(review).toContain('1 of 2 hard requirements met, 1 not assessed by the judge.');
+    expect(review).toContain('- hard requirement not assessed by the judge in 3 requests: 2. The candidate checked the file with a shell command');
+  });
+
+  it('asks a person when two judge samples disagree', async () => {
+    const { outcome, spec, requests } = await judged('good', [{ text: judgeAnswer('pass') }, { text: judgeAnswer('fail') }], {
+      judging: { samples: 2, review: 'later', allowSelfJudge: false },
+    });
+    expect(requests).toBe(2);
+    expect(outcome).toMatchObject({ status: 'needs_review', result: null });
+    expect(outcome.error).toMatch(/the judge samples disagree: sample 1 (pass|fail), sample 2 (fail|pass)$/);
+    const score = parseYaml(await readFile(join(harness.runsDir, spec.runId, 'score.yaml'), 'utf8')) as { judge_samples: { result: string }[] };
+    expect(score.judge_samples.map((s) => s.result).sort()).toEqual(['fail', 'pass']);
   });
 
   it('waits out a builtin model endpoint failure inside the turn, keeping the work done before it', async () => {

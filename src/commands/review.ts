@@ -1,0 +1,188 @@
+import { userInfo } from 'node:os';
+import { WorkflowNotFoundError } from '@temporalio/common';
+import { WorkflowUpdateFailedError, WorkflowUpdateRPCTimeoutOrCancelledError, type Client } from '@temporalio/client';
+import { loadSettings, type Settings } from '../config.js';
+import { ConfigError, ReviewError, StoreError } from '../errors.js';
+import { parseOrThrow } from '../format.js';
+import { ReviewDecisionSchema, type ReviewDecision } from '../run/reviewDecision.js';
+import { reviewCommand } from '../run/reviewText.js';
+import type { RunOutcome } from '../run/runOutcome.js';
+import { latestVerdict, recordReviewDecision, rewriteReviewFile } from '../run/runReview.js';
+import { openStore, type Store } from '../store/index.js';
+import { connectTemporal } from '../temporal/connection.js';
+import { searchAttributes } from '../temporal/names.js';
+import { reviewRunUpdate } from '../workflows/definitions.js';
+import type { CommandIo } from './io.js';
+import { storeOptions } from './runtime.js';
+
+export interface ReviewOptions {
+  runId?: string;
+  result?: string;
+  note?: string;
+  pending?: boolean;
+  config?: string;
+}
+
+/** Said once when no worker has taken a decision after this long: the decision then waits for one. */
+const NO_WORKER_HINT_MS = 10_000;
+
+/**
+ * `evalflow review RUN_ID --result pass|fail --note TEXT`: a person settles a run whose verdict
+ * needs one. A run whose workflow waits for the decision (`--review wait`) gets it as the
+ * `reviewRun` update, and its workflow records it; a run whose workflow has ended gets it
+ * recorded in the store directly (and review.md rewritten when the run directory is here).
+ * `--pending` lists the runs that need a review. Exit 0 when the decision is recorded (or the
+ * list printed), 1 when it is refused.
+ */
+export async function run(options: ReviewOptions, io: CommandIo): Promise<number> {
+  const settings = await loadSettings(io.cwd, io.env, options.config ? { configPath: options.config } : {});
+  if (options.pending) return listPending(settings, io);
+  const runId = options.runId;
+  if (!runId) throw new ConfigError('evalflow review needs a RUN_ID (or --pending to list the runs that need a review)');
+  const decision = decisionFrom(runId, options, io.env);
+  const temporal = await connectTemporal(settings, (line) => io.err(line));
+  try {
+    const outcome = await sendToWaitingWorkflow(temporal.client, runId, decision, io);
+    if (outcome) {
+      io.out(`${runId}: ${outcome.status} ${outcome.result ?? ''}, decided by ${decision.author} (recorded by its waiting workflow, beside the judge's verdict)`);
+      return 0;
+    }
+  } finally {
+    await temporal.close();
+  }
+  const store = await openStore(storeOptions(settings));
+  try {
+    const outcome = await recordReviewDecision(store, runId, decision);
+    const rewritten = await rewriteReviewFile(store, runId);
+    const file = rewritten ? 'review.md rewritten' : `review.md not rewritten: the run directory ${outcome.runDir} is not on this machine`;
+    io.out(`${runId}: ${outcome.status} ${outcome.result ?? ''}, decided by ${decision.author} (recorded in the store beside the judge's verdict; ${file})`);
+    return 0;
+  } finally {
+    await store.close();
+  }
+}
+
+/** The decision the flags and the environment make; refused with what is missing. */
+function decisionFrom(run: string, options: ReviewOptions, env: NodeJS.ProcessEnv): ReviewDecision {
+  if (options.result !== 'pass' && options.result !== 'fail') {
+    throw new ConfigError(`evalflow review ${run} needs --result pass or --result fail${options.result ? `, found '${options.result}'` : ''}`);
+  }
+  if (!options.note?.trim()) throw new ConfigError(`evalflow review ${run} needs --note "why": the note is kept beside the decision`);
+  return parseOrThrow(
+    ReviewDecisionSchema,
+    { result: options.result, author: reviewer(env), note: options.note.trim(), decidedAt: new Date().toISOString() },
+    'evalflow review',
+  );
+}
+
+/** Who decides: EVALFLOW_REVIEWER, else the OS user. */
+function reviewer(env: NodeJS.ProcessEnv): string {
+  if (env.EVALFLOW_REVIEWER?.trim()) return env.EVALFLOW_REVIEWER.trim();
+  try {
+    return userInfo().username;
+  } catch {
+    return env.USER ?? env.LOGNAME ?? 'unknown';
+  }
+}
+
+/**
+ * Sends the decision to the run's workflow when it is still open; null when it has ended (or
+ * never ran in this Temporal), so the decision goes to the store. Waits as long as it takes
+ * for a worker to take it, saying so once.
+ */
+async function sendToWaitingWorkflow(client: Client, runId: string, decision: ReviewDecision, io: CommandIo): Promise<RunOutcome | null> {
+  const handle = client.workflow.getHandle(runId);
+  if (!(await isOpen(client, runId))) return null;
+  const hint = setTimeout(() => io.err(`${runId}: no worker has taken the decision yet; it is delivered once one runs (the \`evalflow run\` that started the run, or \`evalflow worker\`)`), NO_WORKER_HINT_MS);
+  try {
+    for (;;) {
+      try {
+        return await handle.executeUpdate(reviewRunUpdate, { args: [decision] });
+      } catch (err) {
+        if (err instanceof WorkflowUpdateFailedError) throw new ReviewError(err.cause?.message ?? err.message);
+        if (err instanceof WorkflowUpdateRPCTimeoutOrCancelledError) continue;
+        // The workflow ended between the look and the update: the store takes the decision.
+        if (!(await isOpen(client, runId))) return null;
+        throw err;
+      }
+    }
+  } finally {
+    clearTimeout(hint);
+  }
+}
+
+async function isOpen(client: Client, runId: string): Promise<boolean> {
+  try {
+    return (await client.workflow.getHandle(runId).describe()).status.name === 'RUNNING';
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return false;
+    throw err;
+  }
+}
+
+interface PendingRow {
+  runId: string;
+  caseId: string;
+  state: 'waiting' | 'recorded';
+  judgeSaid: string;
+  why: string;
+}
+
+/**
+ * The runs that need a person: those whose workflow waits (from Temporal, so they are listed
+ * even while the run's own process holds the embedded store) and those recorded needs_review
+ * (from the store).
+ */
+async function listPending(settings: Settings, io: CommandIo): Promise<number> {
+  const rows = new Map<string, PendingRow>();
+  const temporal = await connectTemporal(settings, (line) => io.err(line));
+  try {
+    const query = `${searchAttributes.status.name} = "needs_review" AND ExecutionStatus = "Running"`;
+    for await (const execution of temporal.client.workflow.list({ query })) {
+      const caseId = execution.typedSearchAttributes.get(searchAttributes.caseId) ?? '';
+      rows.set(execution.workflowId, { runId: execution.workflowId, caseId, state: 'waiting', judgeSaid: '?', why: "see the run's current details in the Web UI" });
+    }
+  } finally {
+    await temporal.close();
+  }
+  let store: Store | null = null;
+  try {
+    store = await openStore(storeOptions(settings));
+  } catch (err) {
+    if (!(err instanceof StoreError)) throw err;
+    io.err(`note: runs recorded needs_review are not listed: ${err.message}`);
+  }
+  if (store) {
+    try {
+      for (const run of await store.listRuns({ status: 'needs_review' })) {
+        const verdict = await latestVerdict(store, run.run_id);
+        rows.set(run.run_id, {
+          runId: run.run_id,
+          caseId: run.case_id,
+          state: rows.get(run.run_id)?.state ?? 'recorded',
+          judgeSaid: verdict?.score.result ?? 'no result',
+          why: verdict?.score.review_reasons.join('; ') ?? run.error ?? '',
+        });
+      }
+    } finally {
+      await store.close();
+    }
+  }
+  const pending = [...rows.values()].sort((a, b) => a.runId.localeCompare(b.runId, 'en', { numeric: true }));
+  if (pending.length === 0) {
+    io.out("No run needs a person's review.");
+    return 0;
+  }
+  for (const line of table(pending)) io.out(line);
+  io.out('');
+  io.out(`${pending.length} run${pending.length === 1 ? ' needs' : 's need'} a person's review: ${reviewCommand('RUN_ID')} (waiting: its workflow takes the decision; recorded: the store does)`);
+  return 0;
+}
+
+function table(rows: readonly PendingRow[]): string[] {
+  const cells = rows.map((r) => [r.runId, r.caseId, r.state, r.judgeSaid, r.why]);
+  const header = ['run', 'case', 'state', 'judge said', 'why'];
+  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((row) => row[i]!.length)));
+  const line = (row: string[]) => row.map((c, i) => (i === row.length - 1 ? c : c.padEnd(widths[i]!))).join('  ');
+  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line)];
+}
