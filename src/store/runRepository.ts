@@ -101,9 +101,10 @@ export function createRunRepository(sql: SqlExecutor): Pick<Store, 'upsertRun' |
              AND ($4::jsonb IS NULL OR status IN (SELECT jsonb_array_elements_text($4::jsonb)))
              AND ($5::text IS NULL OR workflow_rev = $5)
              AND ($6::text IS NULL OR arm = $6)
-           ORDER BY created_at DESC, run_id DESC
+             AND ($8::text IS NULL OR run_id > $8)
+           ORDER BY ${f.afterRunId === undefined ? 'created_at DESC, run_id DESC' : 'run_id'}
            LIMIT $7`,
-          [f.batchId ?? null, f.caseId ?? null, f.candidate ?? null, statuses, f.workflowRev ?? null, f.arm ?? null, f.limit ?? null],
+          [f.batchId ?? null, f.caseId ?? null, f.candidate ?? null, statuses, f.workflowRev ?? null, f.arm ?? null, f.limit ?? null, f.afterRunId ?? null],
         );
         return rows.map(readRun);
       });

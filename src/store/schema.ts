@@ -131,6 +131,11 @@ export const ListRunsFilterSchema = z
     workflowRev: z.string().optional(),
     arm: z.string().optional(),
     limit: z.number().int().positive().optional(),
+    /**
+     * Paging through many runs: only runs whose id sorts after this one, listed in run_id
+     * order instead of newest first (the primary key's order, so each page is a range read).
+     */
+    afterRunId: z.string().optional(),
   })
   .strict();
 export type ListRunsFilter = z.infer<typeof ListRunsFilterSchema>;

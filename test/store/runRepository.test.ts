@@ -109,6 +109,20 @@ describe.each(BACKENDS)('runs on %s', (backend) => {
       expect(await runIds({ batchId: batch, status: [] })).toEqual([]);
     });
 
+    it('pages in run_id order after a cursor: every run once, even runs created within one millisecond', async () => {
+      const paged = uniqueId('batch');
+      const made = await Promise.all(Array.from({ length: 7 }, (_, i) => store().upsertRun(aRun({ run_id: `${paged}-${i}`, batch_id: paged }))));
+      const pages: string[][] = [];
+      let afterRunId = '';
+      for (let page = 0; page < 10; page++) {
+        const runs = await store().listRuns({ batchId: paged, limit: 3, afterRunId });
+        if (runs.length === 0) break;
+        pages.push(runs.map((r) => r.run_id));
+        afterRunId = runs.at(-1)!.run_id;
+      }
+      expect(pages).toEqual([made.slice(0, 3), made.slice(3, 6), made.slice(6)].map((p) => p.map((r) => r.run_id)));
+    });
+
     it('rejects an unknown filter key', async () => {
       await expect(store().listRuns({ batch: 'x' } as never)).rejects.toThrow('listRuns(filter): (root): Unrecognized key: "batch"');
     });
