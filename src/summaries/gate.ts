@@ -1,0 +1,51 @@
+import { ConfigError } from '../errors.js';
+import type { GroupStats } from './groupStats.js';
+
+/** What a gate can test, on the batch's judged runs. */
+const METRICS = {
+  pass_rate: (g: GroupStats) => g.passRate?.rate ?? null,
+  /** The lower end of the pass rate's 95% interval: a gate that noise cannot pass by luck. */
+  pass_rate_low: (g: GroupStats) => g.passRate?.low ?? null,
+  overall: (g: GroupStats) => g.mean.overall,
+  compliance: (g: GroupStats) => g.mean.compliance,
+  execution_quality: (g: GroupStats) => g.mean.execution_quality,
+  completed: (g: GroupStats) => g.completed,
+} as const;
+
+const OPERATORS = { '>=': (a: number, b: number) => a >= b, '>': (a: number, b: number) => a > b, '<=': (a: number, b: number) => a <= b, '<': (a: number, b: number) => a < b } as const;
+
+export interface GateCondition {
+  text: string;
+  metric: keyof typeof METRICS;
+  operator: keyof typeof OPERATORS;
+  threshold: number;
+}
+
+export interface GateResult {
+  condition: GateCondition;
+  value: number | null;
+  met: boolean;
+}
+
+/** `pass_rate>=0.8,overall>=3.5`: conditions joined by commas; each `metric op number`. */
+export function parseGate(text: string): GateCondition[] {
+  return text
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .map((part) => {
+      const match = /^([a-z_]+)\s*(>=|<=|>|<)\s*(-?\d+(?:\.\d+)?)$/.exec(part);
+      if (!match || !(match[1]! in METRICS)) {
+        throw new ConfigError(`--gate '${part}': expected METRIC OP NUMBER with METRIC one of ${Object.keys(METRICS).join(', ')} and OP one of >=, >, <=, < (e.g. pass_rate>=0.8)`);
+      }
+      return { text: part, metric: match[1] as GateCondition['metric'], operator: match[2] as GateCondition['operator'], threshold: Number(match[3]) };
+    });
+}
+
+/** Each condition against the stats; a metric with no value (nothing judged) never meets one. */
+export function evaluateGate(conditions: readonly GateCondition[], stats: GroupStats): GateResult[] {
+  return conditions.map((condition) => {
+    const value = METRICS[condition.metric](stats);
+    return { condition, value, met: value !== null && OPERATORS[condition.operator](value, condition.threshold) };
+  });
+}

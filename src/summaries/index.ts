@@ -1,0 +1,14 @@
+export { mergeSuggestions, renderBatchInsights, type MergedSuggestion } from './batchInsights.js';
+export { groupStats, passHatKByK, type GroupStats } from './groupStats.js';
+export { renderLatest } from './latestMarkdown.js';
+export { batchStats, renderLatestStats, type BatchStats } from './latestStats.js';
+export { loadRunsWithVerdicts } from './loadRuns.js';
+export { ModelPriceSchema, PricesSchema, runCost, type ModelPrice, type Prices, type RoleCost } from './prices.js';
+export { renderScoreHistory, type ScoreHistoryLine } from './scoreHistory.js';
+export { writeSummaries, type SummariesReport, type SummariesRequest } from './writeSummaries.js';
+export { compareSides, type CaseRow, type Comparison, type ComparisonSide, type SideTotals } from './comparison.js';
+export { comparisonLines, comparisonMarkdown } from './renderComparison.js';
+export { evaluateGate, parseGate, type GateCondition, type GateResult } from './gate.js';
+export { renderJunit } from './junit.js';
+export { revHistory, type RevRow } from './history.js';
+export { caseStability, type Judging, type Stability } from './stability.js';

@@ -1,0 +1,53 @@
+import type { RunWithVerdict } from '../store/index.js';
+
+/**
+ * A JUnit XML report of a batch, one testcase per run (classname the case, name the run id):
+ * a `fail` is a failure with the judge's summary, an `aborted` run is skipped with its reason,
+ * `infra_error` / `judge_failed` / `needs_review` / `cancelled` are errors (ours, not the
+ * candidate's), and `pass` passes. CI systems read it as they read any test report.
+ */
+export function renderJunit(batchId: string, entries: readonly RunWithVerdict[]): string {
+  const ordered = [...entries].sort((a, b) => a.run.run_id.localeCompare(b.run.run_id, 'en', { numeric: true }));
+  let failures = 0;
+  let errors = 0;
+  let skipped = 0;
+  const cases = ordered.map(({ run, verdict }) => {
+    const open = `    <testcase classname="${xml(run.case_id)}" name="${xml(run.run_id)}" time="${seconds(run.started_at, run.finished_at)}">`;
+    if (run.status === 'completed' && verdict?.result === 'pass') return `${open}</testcase>`;
+    if (run.status === 'completed' && verdict?.result === 'fail') {
+      failures += 1;
+      return `${open}\n      <failure message="${xml(firstLine(verdict.summary) || 'the judge said fail')}" type="fail">${xml(verdict.summary)}</failure>\n    </testcase>`;
+    }
+    if (run.status === 'aborted') {
+      skipped += 1;
+      return `${open}\n      <skipped message="${xml(firstLine(run.error ?? 'aborted'))}"/>\n    </testcase>`;
+    }
+    errors += 1;
+    const why = run.error ?? (run.status === 'needs_review' ? `the verdict needs a person's review: evalflow review ${run.run_id} --result pass|fail --note "why"` : run.status);
+    return `${open}\n      <error message="${xml(firstLine(why))}" type="${xml(run.status)}">${xml(why)}</error>\n    </testcase>`;
+  });
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="evalflow" tests="${ordered.length}" failures="${failures}" errors="${errors}" skipped="${skipped}">`,
+    `  <testsuite name="${xml(batchId)}" tests="${ordered.length}" failures="${failures}" errors="${errors}" skipped="${skipped}">`,
+    ...cases,
+    '  </testsuite>',
+    '</testsuites>',
+    '',
+  ].join('\n');
+}
+
+function xml(text: string): string {
+  // Characters XML 1.0 cannot hold at all are dropped; the five special ones escaped.
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+}
+
+function firstLine(text: string): string {
+  return text.trim().split('\n')[0] ?? '';
+}
+
+function seconds(started: string | null, finished: string | null): string {
+  if (!started || !finished) return '0';
+  return ((Date.parse(finished) - Date.parse(started)) / 1000).toFixed(3);
+}

@@ -1,0 +1,169 @@
+import { describe, expect, it } from 'vitest';
+import type { Run, RunWithVerdict, Score } from '../../src/store/index.js';
+import { caseStability, compareSides, evaluateGate, groupStats, parseGate, renderJunit, revHistory } from '../../src/summaries/index.js';
+import { compareExitCode } from '../../src/commands/compare.js';
+
+let made = 0;
+/** A run of `caseId` with the given outcome; builders fill the rest. */
+function aRun(caseId: string, outcome: 'pass' | 'fail' | Run['status'], overrides: Partial<Run> = {}): RunWithVerdict {
+  made += 1;
+  const judged = outcome === 'pass' || outcome === 'fail';
+  const run: Run = {
+    run_id: `run-${caseId}-x@20260101T000000-${made}`,
+    batch_id: 'b',
+    case_id: caseId,
+    case_version: 'v1',
+    case_hash: `h-${caseId}`,
+    candidate: 'x',
+    candidate_adapter: 'command',
+    models: {},
+    workflow_rev: 'rev1',
+    status: judged ? 'completed' : (outcome as Run['status']),
+    result: judged ? (outcome as 'pass' | 'fail') : null,
+    overall: judged ? (outcome === 'pass' ? 4 : 1) : null,
+    run_dir: `/runs/run-${made}`,
+    temporal_workflow_id: null,
+    temporal_run_id: null,
+    config: {},
+    spec: null,
+    judge_input: null,
+    anomalies: [],
+    error: judged ? null : 'the examiner endpoint was down',
+    parked_host: null,
+    project_rev: null,
+    candidate_cli_version: null,
+    workflow_dirty: null,
+    workflow_hash: null,
+    arm: null,
+    attempt_index: null,
+    tokens: null,
+    started_at: '2026-01-01T00:00:00.000Z',
+    finished_at: '2026-01-01T00:00:02.500Z',
+    created_at: `2026-01-01T00:00:${String(made % 60).padStart(2, '0')}.000Z`,
+    updated_at: '2026-01-01T00:00:00.000Z',
+    ...overrides,
+  };
+  const verdict: Score | null = judged
+    ? { run_id: run.run_id, result: outcome as 'pass' | 'fail', compliance: 4, execution_quality: 4, overall: run.overall, summary: outcome === 'fail' ? 'It broke the <tests> & "did not" notice.' : 'ok', hard_requirements: [], suggestions: [], judge_model: 'j', judged_at: '2026-01-01T00:00:00.000Z', raw: '', salvaged: false }
+    : null;
+  return { run, verdict };
+}
+const many = (caseId: string, outcomes: ('pass' | 'fail' | Run['status'])[], overrides: Partial<Run> = {}) => outcomes.map((o, i) => aRun(caseId, o, { attempt_index: i + 1, ...overrides }));
+
+describe('compareSides', () => {
+  const a = [...many('breaks', ['pass', 'pass', 'pass', 'pass', 'pass']), ...many('same', ['pass', 'fail', 'pass', 'pass', 'fail']), ...many('few', ['pass', 'pass']), ...many('gone', ['pass', 'pass', 'pass', 'pass'])];
+  const b = [...many('breaks', ['fail', 'fail', 'fail', 'fail', 'fail']), ...many('same', ['pass', 'pass', 'fail', 'pass', 'infra_error']), ...many('few', ['fail', 'fail']), ...many('new', ['pass'])];
+
+  it('labels each case and lists regressions first, with both sides\' reviews', () => {
+    const comparison = compareSides({ label: 'A', entries: a }, { label: 'B', entries: b }, { seed: 1 });
+    expect(comparison.cases.map((c) => [c.caseId, c.label])).toEqual([
+      ['breaks', 'regression'],
+      ['same', 'no_change'],
+      ['few', 'insufficient_data'],
+      ['gone', 'not_comparable'],
+      ['new', 'not_comparable'],
+    ]);
+    const breaks = comparison.cases[0]!;
+    expect(breaks).toMatchObject({ difference: -1, p: expect.closeTo(2 / 252, 10), meanOverallA: 4, meanOverallB: 1 });
+    expect(breaks.reviewsA).toHaveLength(5);
+    expect(breaks.reviewsB).toHaveLength(5);
+    // Newcombe's interval of −1 from Wilson 5/5 and 0/5 stays inside [−1, 0).
+    expect(breaks.differenceInterval!.low).toBeGreaterThanOrEqual(-1);
+    expect(breaks.differenceInterval!.high).toBeLessThan(0);
+    // An infra_error never enters a rate: B's "same" has 4 judged runs, 3 passing.
+    expect(comparison.cases[1]!.b).toMatchObject({ completed: 4, passes: 3, uncounted: { infra_error: 1 } });
+    expect(comparison.b.uncounted).toEqual({ infra_error: 1 });
+    expect(comparison.labels).toMatchObject({ regression: 1, no_change: 1, insufficient_data: 1, not_comparable: 2 });
+    // Paired over the 3 comparable cases; McNemar over the 12 runs that pair by attempt index.
+    expect(comparison.difference!.n).toBe(3);
+    expect(comparison.mcnemar).toMatchObject({ pairs: 11, onlyA: 8 });
+  });
+
+  it('exits 1 on a regression beyond the tolerance, 0 within it, 3 when nothing compares', () => {
+    const comparison = compareSides({ label: 'A', entries: a }, { label: 'B', entries: b });
+    expect(compareExitCode(comparison.cases, 0)).toBe(1);
+    expect(compareExitCode(comparison.cases, 1)).toBe(0);
+    const none = compareSides({ label: 'A', entries: many('x', ['pass']) }, { label: 'B', entries: many('y', ['pass']) });
+    expect(compareExitCode(none.cases, 0)).toBe(3);
+  });
+
+  it('calls a case not comparable when the sides ran different versions of it', () => {
+    const changed = compareSides({ label: 'A', entries: many('c', ['pass', 'pass', 'pass', 'pass']) }, { label: 'B', entries: many('c', ['fail', 'fail', 'fail', 'fail'], { case_hash: 'edited' }) });
+    expect(changed.cases[0]).toMatchObject({ label: 'not_comparable', reason: expect.stringContaining('the case changed between the sides') });
+  });
+});
+
+describe('caseStability', () => {
+  it('tells a flaky judge from a flaky agent with repeated judgings', () => {
+    const agent = many('agent', ['pass', 'fail', 'pass']);
+    const judge = many('judge', ['pass', 'pass']);
+    const stable = many('stable', ['fail', 'fail']);
+    const judgings = [
+      ...agent.flatMap((e) => [e, e].map(() => ({ run_id: e.run.run_id, result: e.verdict!.result }))),
+      { run_id: judge[0]!.run.run_id, result: 'pass' as const },
+      { run_id: judge[0]!.run.run_id, result: 'fail' as const },
+      { run_id: judge[1]!.run.run_id, result: 'pass' as const },
+    ];
+    const once = many('once', ['pass']);
+    const onceTwice = many('twice', ['pass']);
+    judgings.push({ run_id: onceTwice[0]!.run.run_id, result: 'pass' }, { run_id: onceTwice[0]!.run.run_id, result: 'pass' });
+    expect(caseStability([...agent, ...judge, ...stable, ...many('flaky', ['pass', 'fail']), ...many('none', ['infra_error']), ...once, ...onceTwice], judgings)).toEqual({
+      agent: 'flaky_agent',
+      judge: 'flaky_judge',
+      stable: 'stable_fail',
+      flaky: 'flaky',
+      none: 'unknown',
+      // One verdict shows no repeat; the same transcript judged twice alike does.
+      once: 'unknown',
+      twice: 'stable_pass',
+    });
+  });
+});
+
+describe('the gate', () => {
+  const entries = [...many('a', ['pass', 'pass', 'pass', 'fail']), ...many('b', ['pass', 'infra_error'])];
+
+  it('reads conditions and evaluates them on the judged runs only', () => {
+    const conditions = parseGate('pass_rate>=0.8, overall>2,completed>=5');
+    const results = evaluateGate(conditions, groupStats(entries, {}));
+    expect(results.map((r) => [r.condition.text, r.met])).toEqual([
+      ['pass_rate>=0.8', true],
+      ['overall>2', true],
+      ['completed>=5', true],
+    ]);
+    expect(evaluateGate(parseGate('pass_rate_low>=0.5'), groupStats(entries, {}))[0]!.met).toBe(false);
+    // Nothing judged: a condition never holds.
+    expect(evaluateGate(parseGate('pass_rate>=0'), groupStats(many('c', ['infra_error']), {}))[0]).toMatchObject({ value: null, met: false });
+  });
+
+  it('refuses a condition it cannot read, saying what it expects', () => {
+    expect(() => parseGate('passrate>=0.8')).toThrow("--gate 'passrate>=0.8': expected METRIC OP NUMBER with METRIC one of pass_rate, pass_rate_low, overall, compliance, execution_quality, completed");
+    expect(() => parseGate('pass_rate=0.8')).toThrow(/expected METRIC OP NUMBER/);
+  });
+});
+
+describe('renderJunit', () => {
+  it('makes one testcase per run: fail → failure, aborted → skipped, ours → error, escaped', () => {
+    const xml = renderJunit('batch-x', [...many('c', ['pass', 'fail']), aRun('c', 'aborted', { error: 'hard precondition failed: no node' }), aRun('c', 'infra_error'), aRun('c', 'judge_failed')]);
+    expect(xml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="evalflow" tests="5" failures="1" errors="2" skipped="1">/);
+    expect(xml).toContain('<failure message="It broke the &lt;tests&gt; &amp; &quot;did not&quot; notice." type="fail">');
+    expect(xml).toContain('<skipped message="hard precondition failed: no node"/>');
+    expect(xml).toContain('type="infra_error"');
+    expect(xml).toContain('type="judge_failed"');
+    expect(xml).toContain('time="2.500"');
+    expect((xml.match(/<testcase /g) ?? []).length).toBe(5);
+    expect(xml.trim().endsWith('</testsuites>')).toBe(true);
+  });
+});
+
+describe('revHistory', () => {
+  it('goes rev by rev in time order, with the change from the rev before', () => {
+    const rows = revHistory([...many('c', ['pass', 'pass', 'pass', 'pass'], { workflow_rev: 'old' }), ...many('c', ['fail', 'fail', 'fail', 'fail'], { workflow_rev: 'new' })]);
+    expect(rows.map((r) => [r.workflowRev, r.judged, r.rate?.rate])).toEqual([
+      ['old', 4, 1],
+      ['new', 4, 0],
+    ]);
+    expect(rows[0]!.versusPrevious).toBeNull();
+    expect(rows[1]!.versusPrevious).toEqual({ difference: -1, regressions: 1, improvements: 0 });
+  });
+});
