@@ -3,7 +3,7 @@ import { parseOrThrow } from '../format.js';
 import { JudgeInputRecordSchema, type JudgeInputRecord } from '../run/runFiles.js';
 import type { RunOutcome } from '../run/runOutcome.js';
 import { RunSpecSchema, type RunSpec } from '../run/runSpec.js';
-import type { RunVerdict } from '../run/runVerdict.js';
+import { scoreRowOf, type RunVerdict } from '../run/runVerdict.js';
 import { hostTaskQueue } from '../temporal/names.js';
 import type { ActivityDeps } from './deps.js';
 
@@ -22,19 +22,7 @@ export function rejudgeActivities(deps: ActivityDeps) {
     /** An extra judging of a run kept as a sample; the run's outcome as the store has it. */
     async recordJudgeSample({ runId, verdict }: { runId: string; verdict: RunVerdict }): Promise<RunOutcome> {
       const score = verdict.score;
-      await deps.store.saveJudgeSample(runId, {
-        result: score.result,
-        compliance: score.compliance,
-        execution_quality: score.execution_quality,
-        overall: score.overall,
-        summary: score.summary,
-        hard_requirements: score.hard_requirements,
-        suggestions: score.suggestions,
-        judge_model: verdict.model,
-        judged_at: verdict.judgedAt,
-        raw: verdict.raw,
-        salvaged: score.salvaged,
-      });
+      await deps.store.saveJudgeSample(runId, scoreRowOf(verdict));
       const run = await deps.store.getRun(runId);
       if (!run) throw new ConfigError(`no run ${runId} in the store`);
       return { runId, caseId: run.case_id, status: 'completed', result: score.result, overall: score.overall, runDir: run.run_dir, anomalies: [] };

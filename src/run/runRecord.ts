@@ -13,7 +13,7 @@ import type { RunOutcome } from './runOutcome.js';
 import { runPaths, type RunPaths } from './runPaths.js';
 import type { RunSpec } from './runSpec.js';
 import { isUnfinished, type RunStatus } from './runStatus.js';
-import type { RunVerdict } from './runVerdict.js';
+import { scoreRowOf, type RunVerdict } from './runVerdict.js';
 
 export interface RunRecordDeps {
   store: Store;
@@ -115,19 +115,7 @@ export function createRunRecord(deps: RunRecordDeps) {
         overall = status === 'completed' ? score.overall : null;
         if (status === 'needs_review') error = `needs a person's review (the judge said ${score.result ?? 'no result'}): ${score.review_reasons.join('; ')}`;
         review = renderReview({ score, facts, anomalies, decision });
-        await deps.store.saveScore(spec.runId, {
-          result: score.result,
-          compliance: score.compliance,
-          execution_quality: score.execution_quality,
-          overall: score.overall,
-          summary: score.summary,
-          hard_requirements: score.hard_requirements,
-          suggestions: score.suggestions,
-          judge_model: verdict.model,
-          judged_at: verdict.judgedAt,
-          raw: verdict.raw,
-          salvaged: score.salvaged,
-        });
+        await deps.store.saveScore(spec.runId, scoreRowOf(verdict));
       } else if (status === 'aborted') {
         const checklist = await readEnvChecklist(paths.runDir).catch(() => null);
         review = renderAbortedReview({ runId: spec.runId, caseId: spec.evalCase.id, reason: input.error ?? 'aborted', preconditions: checklist?.preconditions ?? [], anomalies });

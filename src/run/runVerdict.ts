@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ScoreSchema } from '../judge/scoreSchema.js';
+import type { ScoreInput } from '../store/index.js';
 import { UsageSchema } from '../transcript/schema.js';
 
 /** The judge stage's verdict for a run, as the record stage writes it to score.yaml and the store. */
@@ -15,3 +16,21 @@ export const RunVerdictSchema = z.object({
   judgedAt: z.string(),
 });
 export type RunVerdict = z.infer<typeof RunVerdictSchema>;
+
+/** The store's row for a verdict (scores and score_history). */
+export function scoreRowOf(verdict: RunVerdict): ScoreInput {
+  const { score } = verdict;
+  return {
+    result: score.result,
+    compliance: score.compliance,
+    execution_quality: score.execution_quality,
+    overall: score.overall,
+    summary: score.summary,
+    hard_requirements: score.hard_requirements,
+    suggestions: score.suggestions,
+    judge_model: verdict.model,
+    judged_at: verdict.judgedAt,
+    raw: verdict.raw,
+    salvaged: score.salvaged,
+  };
+}
