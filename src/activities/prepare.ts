@@ -9,6 +9,7 @@ import { createStepLedger } from '../run/stepLedger.js';
 import { runCheck, runCommands } from '../sandbox/checks.js';
 import { linkWorkflow } from '../sandbox/linkWorkflow.js';
 import { ensureProjectRepo } from '../sandbox/projectRepo.js';
+import { notePool, poolDirFor, poolSize } from '../sandbox/sandboxPool.js';
 import { createSandbox, hideFromGit } from '../sandbox/sandboxRepo.js';
 import { snapshotWorkflow, snapshotWorkflowAt, type WorkflowSnapshot } from '../sandbox/workflowSnapshot.js';
 import { transcriptAttempt } from '../transcript/attempts.js';
@@ -37,7 +38,9 @@ export function prepareActivities(deps: ActivityDeps) {
       await mkdir(paths.homeDir, { recursive: true });
       const snapshot = await snapshotFor(spec, paths.workflowSnapshot);
       const project = await ensureProjectRepo(spec.project, deps.stateDir);
-      await createSandbox(project.repoDir, paths.sandboxDir, project.rev);
+      const poolDir = poolSize(deps.env) > 0 ? poolDirFor(deps.sandboxRoot, project.repoDir) : undefined;
+      if (poolDir) await notePool(paths.poolNote, { poolDir, repoDir: project.repoDir, rev: project.rev });
+      await createSandbox(project.repoDir, paths.sandboxDir, project.rev, poolDir ? { poolDir } : {});
       if (snapshot.folders.length > 0) {
         const placed = await linkWorkflow(paths.sandboxDir, snapshot.dir, deps.candidates.workflowLinks(spec.candidate.adapter));
         await hideFromGit(paths.sandboxDir, placed);
