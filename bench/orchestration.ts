@@ -6,7 +6,8 @@
 // Also: each stage's own cost for one run alone (instant stubs), and the fraction of time
 // the 50 run slots spend inside a stage, with one worker and with two.
 //
-//   node --import tsx bench/orchestration.ts [--quick]
+//   node --import tsx bench/orchestration.ts [--quick] [--stage-ms=N] [--trace]
+//   (EVALFLOW_BENCH_TUNING='{"workflowThreadPoolSize":2}' tries worker options on top of evalflow's own)
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker, bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import type { Activities } from '../src/activities/index.js';
@@ -110,7 +111,8 @@ async function main(): Promise<void> {
       // A second worker is a second client of the server, as a second machine would be.
       const connection = index === 0 ? nativeConnection : await NativeConnection.connect({ address: temporal.address });
       if (index > 0) extra.push(connection);
-      const common = { connection, activities, ...WORKER_TUNING };
+      // EVALFLOW_BENCH_TUNING (JSON worker options) tries other settings on top of evalflow's own.
+      const common = { connection, activities, ...WORKER_TUNING, ...(JSON.parse(process.env.EVALFLOW_BENCH_TUNING ?? '{}') as object) };
       created.push(await Worker.create({ ...common, taskQueue: SHARED_TASK_QUEUE, workflowBundle: bundle }));
       created.push(await Worker.create({ ...common, taskQueue: hostTaskQueue(host) }));
     }
@@ -152,7 +154,9 @@ async function main(): Promise<void> {
     await evalflow(0, 5, 1);
     await naive(0, 5);
 
-    for (const stageMs of process.argv.includes('--trace') ? [] : QUICK ? [100] : [1000, 100]) {
+    const only = process.argv.find((arg) => arg.startsWith('--stage-ms='));
+    const stageTimes = process.argv.includes('--trace') ? [] : only ? [Number(only.split('=')[1])] : QUICK ? [100] : [1000, 100];
+    for (const stageMs of stageTimes) {
       const b = await bare(stageMs, RUNS);
       const n = await naive(stageMs, RUNS);
       const e = await evalflow(stageMs, RUNS, 1);
