@@ -6,6 +6,7 @@ import type { EvalCase } from '../evalset/index.js';
 import type { BatchArm, BatchInput } from '../run/batchInput.js';
 import { selectionDigest } from '../run/batchPlan.js';
 import { makeBatchId, makeRunId, runStamp } from '../run/runId.js';
+import { batchDetails, batchSummaryLine } from '../run/story.js';
 import { SHARED_TASK_QUEUE, searchAttributes } from '../temporal/names.js';
 import { followToEnd, type BatchExecution } from './followBatch.js';
 import type { InterruptMode } from './interrupts.js';
@@ -66,7 +67,11 @@ export async function executeBatch(settings: Settings, runtime: EvalRuntime, req
     recent: [],
   };
   const calls = createReconnectingCalls(runtime.temporal.address, runtime.temporal.client.connection, io);
-  await calls.call(() => startBatch(runtime, input));
+  const metadata = {
+    staticSummary: batchSummaryLine({ cases: request.cases.length, runsPerCase: request.runsPerCase, candidate: request.candidate, parallelism: request.parallelism, arms }),
+    staticDetails: batchDetails(batchId, input.selection, settings.runsDir),
+  };
+  await calls.call(() => startBatch(runtime, input, metadata));
   io.err(`batch ${batchId}: ${total} run${total === 1 ? '' : 's'} of ${request.cases.length} case${request.cases.length === 1 ? '' : 's'} with candidate ${request.candidate.name}, parallelism ${request.parallelism}`);
   if (arms.length > 0) io.err(`arms, alternating per case: ${arms.map((a) => `${a.name} (${a.change})`).join(', ')}`);
   if (runtime.temporal.uiUrl) io.err(`Web UI: ${runtime.temporal.uiUrl}/namespaces/${runtime.temporal.namespace}/workflows/${batchId}`);
@@ -76,9 +81,10 @@ export async function executeBatch(settings: Settings, runtime: EvalRuntime, req
 }
 
 /** Starting again after a lost answer finds the batch started: its id is ours alone. */
-async function startBatch(runtime: EvalRuntime, input: BatchInput): Promise<void> {
+async function startBatch(runtime: EvalRuntime, input: BatchInput, metadata: { staticSummary: string; staticDetails: string }): Promise<void> {
   try {
     await runtime.temporal.client.workflow.start('evalBatchWorkflow', {
+      ...metadata,
       workflowId: input.batchId,
       taskQueue: SHARED_TASK_QUEUE,
       args: [input],
