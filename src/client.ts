@@ -82,6 +82,7 @@ program
   .option('--batch <id>', 'runs of this batch')
   .addOption(new Option('--status <status>', 'runs with this status').choices(RunStateSchema.options))
   .option('--limit <n>', 'at most n runs (default 50)', parseInteger)
+  .option('--query <visibility query>', 'runs whose workflows match this Temporal visibility query, e.g. \'EvalBatch="batch-…" AND EvalResult="fail"\'')
   .action((options) => dispatch('runs', options));
 
 program
