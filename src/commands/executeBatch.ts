@@ -3,7 +3,7 @@ import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { CandidateSpec } from '../candidates/adapter.js';
 import type { Settings } from '../config.js';
 import type { EvalCase } from '../evalset/index.js';
-import type { BatchArm, BatchInput } from '../run/batchInput.js';
+import type { BatchArm, BatchInput, RunTemplate } from '../run/batchInput.js';
 import { selectionDigest } from '../run/batchPlan.js';
 import { makeBatchId, makeRunId, runStamp } from '../run/runId.js';
 import { batchDetails, batchSummaryLine } from '../run/story.js';
@@ -48,17 +48,7 @@ export async function executeBatch(settings: Settings, runtime: EvalRuntime, req
     stamp,
     selection: { paths: request.paths, ...(request.only?.length ? { only: request.only } : {}), runsPerCase: request.runsPerCase, digest: selectionDigest(request.cases) },
     total: null,
-    template: {
-      candidate: request.candidate,
-      examiner: settings.examiner,
-      judge: settings.judge,
-      project: settings.project,
-      workflowDir: settings.workflowDir,
-      runsDir: settings.runsDir,
-      turnTimeoutS: settings.candidates[request.candidate.name]?.turnTimeoutS ?? settings.turnTimeoutS,
-      recovery: settings.recovery,
-      judging: settings.judging,
-    },
+    template: runTemplateOf(settings, request.candidate),
     ...(arms.length > 0 ? { arms } : {}),
     parallelism: request.parallelism,
     summaries: { dir: settings.summariesDir, prices: settings.prices },
@@ -78,6 +68,21 @@ export async function executeBatch(settings: Settings, runtime: EvalRuntime, req
   if (!runtime.workers) io.err(`no worker in this process: the batch runs when a worker polls task queue ${SHARED_TASK_QUEUE} (start one with \`evalflow worker\`)`);
 
   return followToEnd(runtime, batchId, io, { calls, total, ...(options.onInterrupt ? { onInterrupt: options.onInterrupt } : {}) });
+}
+
+/** The supply side of every run of a batch, from the settings. */
+export function runTemplateOf(settings: Settings, candidate: CandidateSpec): RunTemplate {
+  return {
+    candidate,
+    examiner: settings.examiner,
+    judge: settings.judge,
+    project: settings.project,
+    workflowDir: settings.workflowDir,
+    runsDir: settings.runsDir,
+    turnTimeoutS: settings.candidates[candidate.name]?.turnTimeoutS ?? settings.turnTimeoutS,
+    recovery: settings.recovery,
+    judging: settings.judging,
+  };
 }
 
 /** Starting again after a lost answer finds the batch started: its id is ours alone. */

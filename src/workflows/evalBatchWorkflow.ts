@@ -196,6 +196,8 @@ function batchSummary(input: BatchInput): Record<string, unknown> {
     workflow_dir: input.template.workflowDir,
     runs_dir: input.template.runsDir,
     stamp: input.stamp,
+    ...(input.schedule ? { schedule: input.schedule } : {}),
+    ...(input.template.workflowRev ? { workflow_rev: input.template.workflowRev } : {}),
     ...(input.arms ? { arms: input.arms.map((a) => ({ name: a.name, change: a.change })) } : {}),
   };
 }
