@@ -232,8 +232,11 @@ program
 
 program
   .command('server')
-  .description('run the Temporal dev server with the Web UI in the foreground')
+  .description('run Temporal with the Web UI in the foreground: the dev server, or with --persistence postgres the full server on PostgreSQL')
   .addOption(configOption)
+  .addOption(new Option('--persistence <store>', 'sqlite: the dev server (default); postgres: team mode, history in PostgreSQL').choices(['sqlite', 'postgres']))
+  .option('--database-url <url>', 'team mode: postgres://USER@HOST:PORT/NAME; databases NAME and NAME_visibility (default postgres://postgres@127.0.0.1:5432/temporal)')
+  .option('--worker', 'also run a worker here (schedules fire only while a server and a worker run)')
   .action((options) => dispatch('server', options));
 
 program
