@@ -113,3 +113,20 @@ describe('team mode: the Temporal server on PostgreSQL, with the Web UI server',
     expect((listed.executions ?? []).map((e) => e.execution.workflowId).sort()).toEqual([input.batchId, ...runs.map((r) => r.run_id)].sort());
   });
 });
+
+describe('team mode, bad input', () => {
+  it('a database URL that is none, a PostgreSQL that does not answer, a role it refuses: one line each, nothing created', { timeout: 60_000 }, async () => {
+    const { prepareTeamSchemas } = await import('../../src/temporal/teamSchema.js');
+    const tools = { sql: '/nonexistent/sql', schemaDir: '/nonexistent' };
+    expect(() => teamDatabaseOf('mysql://x@h/db')).toThrow('--database-url: expected a postgres:// URL, found mysql://…');
+    expect(() => teamDatabaseOf('postgres://x@h/Temporal-DB')).toThrow(`--database-url: the database name must be lowercase letters, digits and '_', found "Temporal-DB"`);
+    expect(teamDatabaseOf('postgres://alice:s3cret@db.example:6543/nightly')).toEqual({ host: 'db.example', port: 6543, user: 'alice', password: 's3cret', database: 'nightly', visibility: 'nightly_visibility' });
+    const closed = await freePort();
+    await expect(prepareTeamSchemas(teamDatabaseOf(`postgres://root@127.0.0.1:${closed}/never`), tools, () => undefined)).rejects.toThrow(
+      new RegExp(`^PostgreSQL at 127\\.0\\.0\\.1:${closed} as root: .*ECONNREFUSED.*; start it, or give a URL of a role that may create databases`),
+    );
+    const url = new URL(await postgresUrl());
+    await expect(prepareTeamSchemas(teamDatabaseOf(`postgres://no_such_role_here@${url.host}/never`), tools, () => undefined)).rejects.toThrow(/^PostgreSQL at 127\.0\.0\.1:5432 as no_such_role_here: .*role "no_such_role_here" does not exist/);
+    expect(await rawPostgres("SELECT datname FROM pg_database WHERE datname LIKE 'never%'")).toEqual([]);
+  });
+});
