@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { openSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Connection } from '@temporalio/client';
@@ -14,6 +14,7 @@ import { prepareTeamSchemas, type TeamDatabase } from './teamSchema.js';
 
 /** scripts/team-binaries.sh: the one implementation of "find or build the team server's binaries". */
 const SCRIPT = fileURLToPath(new URL('../../scripts/team-binaries.sh', import.meta.url));
+const DYNAMIC_CONFIG = fileURLToPath(new URL('../../deploy/compose/dynamicconfig/evalflow.yaml', import.meta.url));
 
 export interface TeamBinaries {
   server: string;
@@ -130,12 +131,11 @@ async function writeConfigs(options: TeamServerOptions): Promise<void> {
     dcRedirectionPolicy: { policy: 'noop' },
     dynamicConfigClient: { filepath: join(options.dir, 'config', 'dynamicconfig.yaml'), pollInterval: '10s' },
   };
-  // As the dev server sets them: long ids (run ids are long) and search attributes seen at once.
-  const dynamic = { 'limit.maxIDLength': [{ value: 1000 }], 'system.forceSearchAttributesCacheRefreshOnRead': [{ value: true }], 'frontend.namespaceRPS.visibility': [{ value: 100 }] };
   await mkdir(join(options.dir, 'config'), { recursive: true });
   await mkdir(join(options.dir, 'ui', 'config'), { recursive: true });
   await writeFile(join(options.dir, 'config', 'development.yaml'), stringify(config));
-  await writeFile(join(options.dir, 'config', 'dynamicconfig.yaml'), stringify(dynamic));
+  // The same dynamic config as docker-compose.yml's server.
+  await copyFile(DYNAMIC_CONFIG, join(options.dir, 'config', 'dynamicconfig.yaml'));
   await writeFile(join(options.dir, 'ui', 'config', 'development.yaml'), stringify({ temporalGrpcAddress: `127.0.0.1:${port}`, host: '127.0.0.1', port: uiPort, enableUi: true, defaultNamespace: options.namespace, cors: { allowOrigins: [`http://127.0.0.1:${uiPort}`] } }));
 }
 
