@@ -1,6 +1,7 @@
 import type { TranscriptEvent, Usage } from '../transcript/schema.js';
 import type { EpExample, EpExampleInput, EpPrediction, EpPredictionInput, EpScore, EpScoreInput } from './editPredictionSchema.js';
 import type { MigrationReport } from './migrate.js';
+import type { ScheduleBaseline, ScheduledBatch } from './scheduleSchema.js';
 import type {
   Batch,
   BatchInput,
@@ -95,6 +96,14 @@ export interface Store {
   getBatch(batchId: string): Promise<Batch | null>;
   /** Newest first (by `created_at`, then `batch_id`). */
   listBatches(filter?: ListBatchesFilter): Promise<Batch[]>;
+
+  /** Sets the batch a schedule is compared with (`evalflow bless`), replacing the one before. */
+  blessBaseline(baseline: ScheduleBaseline): Promise<ScheduleBaseline>;
+  getBaseline(schedule: string): Promise<ScheduleBaseline | null>;
+  /** Keeps a scheduled batch's report (again, when a conclusion is retried). */
+  saveScheduledBatch(batch: ScheduledBatch): Promise<ScheduledBatch>;
+  /** A schedule's finished batches, newest first. */
+  listScheduledBatches(schedule: string, limit: number): Promise<ScheduledBatch[]>;
 
   /** Writes plan entries of a batch; an entry whose (batch, idx) is stored already is kept as it is. */
   savePlan(batchId: string, entries: readonly PlanEntry[]): Promise<{ inserted: number }>;

@@ -101,7 +101,7 @@ function searchAttributeTypeName(type: string): string {
   return lower === 'keyword_list' ? 'KeywordList' : lower.charAt(0).toUpperCase() + lower.slice(1);
 }
 
-async function waitUntilHealthy(address: string, child: ChildProcess, exited: Promise<number | null>, timeoutMs: number): Promise<void> {
+export async function waitUntilHealthy(address: string, child: ChildProcess, exited: Promise<number | null>, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let exitCode: number | null | undefined;
   void exited.then((code) => (exitCode = code));
@@ -137,7 +137,7 @@ export function isPortOpen(host: string, port: number): Promise<boolean> {
   });
 }
 
-async function stopChild(child: ChildProcess, exited: Promise<number | null>): Promise<void> {
+export async function stopChild(child: ChildProcess, exited: Promise<number | null>): Promise<void> {
   if (child.exitCode !== null) return;
   child.kill('SIGTERM');
   const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);

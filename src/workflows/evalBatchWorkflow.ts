@@ -8,6 +8,7 @@ import {
   isCancellation,
   ParentClosePolicy,
   proxyActivities,
+  setCurrentDetails,
   setHandler,
   startChild,
   workflowInfo,
@@ -17,6 +18,7 @@ import type { BatchCounts, BatchInput, BatchResult } from '../run/batchInput.js'
 import type { BatchProgress } from '../run/progress.js';
 import type { RunOutcome } from '../run/runOutcome.js';
 import type { RunSpec } from '../run/runSpec.js';
+import { batchPosition, runDetails, runSummary } from '../run/story.js';
 import type { BatchStatus } from '../store/index.js';
 import { SHARED_TASK_QUEUE, searchAttributes } from '../temporal/names.js';
 import { batchProgressQuery } from './definitions.js';
@@ -56,6 +58,9 @@ export async function evalBatchWorkflow(input: BatchInput): Promise<BatchResult>
   }));
   const summary = batchSummary(input);
 
+  // The Web UI's current details: where the batch stands, after each start and each finish.
+  const tell = () => setCurrentDetails(batchPosition(counts, total, running.size));
+
   let countsChanged = false;
   let closing = false;
   const writeCounts = async () => {
@@ -72,6 +77,7 @@ export async function evalBatchWorkflow(input: BatchInput): Promise<BatchResult>
   try {
     const arms = input.arms ?? [];
     if (total === null) total = (await shared.planBatch({ batchId: input.batchId, selection: input.selection, arms: arms.map((a) => a.name), summary })).total;
+    tell();
     // A cancelled batch stops writing counts; its close below writes the final ones.
     const counting = writeCounts().catch((err: unknown) => {
       if (!isCancellation(err)) throw err;
@@ -86,11 +92,13 @@ export async function evalBatchWorkflow(input: BatchInput): Promise<BatchResult>
           countsChanged = true;
           recent.push({ runId: outcome.runId, caseId: outcome.caseId, status: outcome.status, result: outcome.result, overall: outcome.overall });
           if (recent.length > RECENT_OUTCOMES) recent.shift();
+          tell();
         };
-        const child = await startRun(spec, input.batchId);
+        const child = await startRun(spec, input);
         // Counted once started: a start cancelled with the batch must not hold up the drain below.
         running.add(spec.runId);
         started += 1;
+        tell();
         child.result().then(done, async (err: unknown) => {
           const outcome = failedOutcome(spec, err);
           // Every run records itself, even when cancelled; one that failed instead never did.
@@ -129,7 +137,9 @@ export async function evalBatchWorkflow(input: BatchInput): Promise<BatchResult>
     });
     throw err;
   }
-  await shared.closeBatch({ batchId: input.batchId, status: finalStatus(counts), counts: { ...counts }, summary });
+  const status = finalStatus(counts);
+  await shared.closeBatch({ batchId: input.batchId, status, counts: { ...counts }, summary });
+  setCurrentDetails(`${status === 'failed' ? 'FAILED: no run was judged · ' : ''}${batchPosition(counts, total, 0)}`);
   await summarize(input);
   return { batchId: input.batchId, total, counts };
 }
@@ -140,11 +150,14 @@ async function summarize(input: BatchInput): Promise<void> {
   await shared.summarizeBatch({ batchId: input.batchId, ...input.summaries }).catch(() => undefined);
 }
 
-function startRun(spec: RunSpec, batchId: string) {
+function startRun(spec: RunSpec, input: BatchInput) {
+  const batchId = input.batchId;
   return startChild(evalRunWorkflow, {
     workflowId: spec.runId,
     taskQueue: SHARED_TASK_QUEUE,
     args: [spec],
+    staticSummary: runSummary(spec, input.selection.runsPerCase),
+    staticDetails: runDetails(spec),
     // Cancelling the batch cancels its runs, which still record and clean up.
     parentClosePolicy: ParentClosePolicy.REQUEST_CANCEL,
     typedSearchAttributes: [
@@ -183,6 +196,8 @@ function batchSummary(input: BatchInput): Record<string, unknown> {
     workflow_dir: input.template.workflowDir,
     runs_dir: input.template.runsDir,
     stamp: input.stamp,
+    ...(input.schedule ? { schedule: input.schedule } : {}),
+    ...(input.template.workflowRev ? { workflow_rev: input.template.workflowRev } : {}),
     ...(input.arms ? { arms: input.arms.map((a) => ({ name: a.name, change: a.change })) } : {}),
   };
 }
