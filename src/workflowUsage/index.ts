@@ -1,0 +1,5 @@
+export { detectWorkflowUsage, type UsageInput } from './detectWorkflowUsage.js';
+export { listWorkflowItems, type WorkflowItem } from './workflowItems.js';
+export type { WorkflowSupport } from './workflowSupport.js';
+export * from './schema.js';
+export { checkExpectations, checkExpectedItemsExist, describeUsageRow, type ExpectationResult } from './expectations.js';
