@@ -4,30 +4,15 @@ import { CandidateError, isEvalflowError } from '../errors.js';
 import { tolerateOutages, type OutageReport } from '../llm/outageTolerance.js';
 import type { ChatMessage, LlmClient } from '../llm/port.js';
 import type { Usage } from '../transcript/schema.js';
-import type { WorkflowSupport } from '../workflowUsage/workflowSupport.js';
 import type { Candidate, TurnRequest, TurnResult } from './adapter.js';
 import { BUILTIN_TOOLS, executeBuiltinTool } from './builtinTools.js';
+import { builtinWorkflow } from './builtinWorkflow.js';
 import { builtinSessionPath, loadBuiltinSession, saveBuiltinSession, type BuiltinSession } from './builtinSession.js';
 import { buildCandidateEnv } from './candidateEnv.js';
 import { createEventCollector } from './normalizers/eventCollector.js';
 import { addUsage } from './normalizers/usage.js';
 import { stableSessionId } from './sessionFiles.js';
 
-/**
- * The builtin agent finds skills in `.agents/skills` (their names and descriptions are in its
- * system prompt; it reads a SKILL.md with read_file when it uses the skill) and the rest of
- * the workflow in one generated AGENTS.md, inlined into its system prompt.
- */
-export const builtinWorkflow: WorkflowSupport = {
-  native: { skills: '.agents/skills' },
-  contextFile: 'AGENTS.md',
-  skillTool: false,
-  skillReadInvokes: true,
-  subagents: null,
-  slashCommands: false,
-  silentRules: true,
-  observable: true,
-};
 
 export interface BuiltinCandidateDeps {
   /** The model, through the port (role `candidate`). */
