@@ -27,8 +27,8 @@ const EVIDENCE_CHARS = 300;
 
 /**
  * For every item of the run's snapshot: whether the candidate loaded it and invoked it, with
- * the first turn and the event that shows it. Invocation comes from the events that name an
- * item (a skill tool call, a Task call's subagent, a slash command in the user's message);
+ * the first turn and the event that shows it (a tool call that completed without error).
+ * Invocation comes from the events that name an item (a skill tool call, a Task call's subagent, a slash command in the user's message);
  * loading also from any tool event whose path or command falls inside the placed workflow.
  * What the stream cannot show (a rule loaded silently, an inlined workflow) is `unknown`.
  */
@@ -50,7 +50,9 @@ export function detectWorkflowUsage(input: UsageInput): WorkflowUsageRow[] {
       if (item && isNative(placed.get(item.folder))) mark(item, 'invoked', sighting);
       continue;
     }
-    if (event.role !== 'candidate.tool_call.started' || !event.tool) continue;
+    // Completed calls only, and only those that worked: a Skill call the agent refused, or a
+    // read of a file that is not there, used nothing.
+    if (event.role !== 'candidate.tool_call.completed' || !event.tool || event.tool.is_error) continue;
     const { tool } = event;
     if (tool.kind === 'skill' && tool.invokes) {
       const item = invocable(items, commandName(tool.invokes), ['skill', 'command']);

@@ -87,7 +87,7 @@ describe('evalflow demo', () => {
       loaded: 'yes',
       invoked: 'yes',
       first_turn: 1,
-      evidence: '[Turn 1] read: .agents/skills/node-test/SKILL.md',
+      evidence: '[Turn 1] read: .agents/skills/node-test/SKILL.md (22 lines)',
     });
     expect(fires.hard_requirements.at(-1)).toMatchObject({ item: 'uses skills/node-test (expect_workflow.must_use)', met: true });
     const quiet = await score('run-explain-wordcount-');
@@ -99,7 +99,7 @@ describe('evalflow demo', () => {
     expect(without.hard_requirements.some((item) => item.item.includes('expect_workflow'))).toBe(false);
     const review = await readFile(join(dir, 'runs', runs.find((r) => r.startsWith('run-add-wordcount-test-') && r.endsWith('+with_workflow'))!, 'review.md'), 'utf8');
     expect(review).toContain('## Workflow used');
-    expect(review).toContain('| skills/node-test | yes | yes | 1 | [Turn 1] read: .agents/skills/node-test/SKILL.md |');
+    expect(review).toContain('| skills/node-test | yes | yes | 1 | [Turn 1] read: .agents/skills/node-test/SKILL.md (22 lines) |');
     // The builtin agent has no place for commands, rules and subagents: they were inlined, and the review says what that means.
     expect(review).toContain('Workflow inlined: agents/, commands/ inlined into AGENTS.md; trigger measurement is not meaningful for them');
     const stats = parseYaml(await readFile(join(dir, 'summaries', 'latest-stats.yaml'), 'utf8')) as { trigger_quality?: Record<string, unknown> };

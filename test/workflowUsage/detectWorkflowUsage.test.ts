@@ -7,10 +7,10 @@ import { normaliseTurns, usageFor } from './usageFixture.js';
 const RESULT = { type: 'result', subtype: 'success', is_error: false, result: 'done', usage: { input_tokens: 1, output_tokens: 1 } };
 
 /** Claude stream-json: one tool call and its result, then the terminal result. */
-function claudeCall(name: string, input: Record<string, unknown>, output = 'ok'): unknown[] {
+function claudeCall(name: string, input: Record<string, unknown>, output = 'ok', isError = false): unknown[] {
   return [
     { type: 'assistant', message: { content: [{ type: 'tool_use', id: `call-${name}`, name, input }] } },
-    { type: 'user', message: { content: [{ type: 'tool_result', tool_use_id: `call-${name}`, content: output }] } },
+    { type: 'user', message: { content: [{ type: 'tool_result', tool_use_id: `call-${name}`, content: output, is_error: isError }] } },
     RESULT,
   ];
 }
@@ -27,16 +27,23 @@ describe('detectWorkflowUsage: Claude Code', () => {
       loaded: 'yes',
       invoked: 'yes',
       first_turn: 2,
-      evidence: '[Turn 2] skill: node-test',
+      evidence: '[Turn 2] skill: node-test → ok',
     });
     expect(usage['agents/reviewer']).toMatchObject({ loaded: 'no', invoked: 'no', first_turn: null, evidence: null });
+  });
+
+  it('a Skill call the agent refused (or that failed) invokes nothing', async () => {
+    const usage = await usageFor('claude-code', (cwd) =>
+      normaliseTurns('claude-code', [{ message: 'x', lines: claudeCall('Skill', { skill: 'node-test' }, 'Claude requested permissions to use Skill, but you have not granted it yet.', true) }], cwd),
+    );
+    expect(usage['skills/node-test']).toMatchObject({ loaded: 'no', invoked: 'no', first_turn: null });
   });
 
   it('a read of SKILL.md loads the skill but does not invoke it (Claude Code has a Skill tool)', async () => {
     const usage = await usageFor('claude-code', (cwd) =>
       normaliseTurns('claude-code', [{ message: 'Add a helper', lines: claudeCall('Read', { file_path: join(cwd, '.claude/skills/node-test/SKILL.md') }) }], cwd),
     );
-    expect(usage['skills/node-test']).toMatchObject({ loaded: 'yes', invoked: 'no', first_turn: 1, evidence: '[Turn 1] read: .claude/skills/node-test/SKILL.md' });
+    expect(usage['skills/node-test']).toMatchObject({ loaded: 'yes', invoked: 'no', first_turn: 1, evidence: '[Turn 1] read: .claude/skills/node-test/SKILL.md (1 lines)' });
   });
 
   it('a slash command in the user message invokes the command', async () => {
@@ -49,7 +56,7 @@ describe('detectWorkflowUsage: Claude Code', () => {
     const usage = await usageFor('claude-code', (cwd) =>
       normaliseTurns('claude-code', [{ message: 'Review it', lines: claudeCall('Task', { subagent_type: 'reviewer', description: 'Review the diff', prompt: 'Review' }) }], cwd),
     );
-    expect(usage['agents/reviewer']).toMatchObject({ loaded: 'yes', invoked: 'yes', first_turn: 1, evidence: '[Turn 1] task: Review the diff' });
+    expect(usage['agents/reviewer']).toMatchObject({ loaded: 'yes', invoked: 'yes', first_turn: 1, evidence: '[Turn 1] task: Review the diff → ok' });
   });
 
   it('rules loaded silently are unknown, never "not used"; a rule read shows it loaded', async () => {
@@ -87,7 +94,7 @@ describe('detectWorkflowUsage: the other agents', () => {
     const usage = await usageFor('qwen-code', (cwd) =>
       normaliseTurns('qwen-code', [{ message: 'x', lines: [...claudeCall('skill', { skill: 'node-test' }).slice(0, 2), ...claudeCall('task', { subagent_type: 'reviewer', description: 'review' })] }], cwd),
     );
-    expect(usage['skills/node-test']).toMatchObject({ invoked: 'yes', evidence: '[Turn 1] skill: node-test' });
+    expect(usage['skills/node-test']).toMatchObject({ invoked: 'yes', evidence: '[Turn 1] skill: node-test → ok' });
     expect(usage['agents/reviewer']).toMatchObject({ invoked: 'yes' });
     // Qwen Code has no rules folder: rules are inlined into QWEN.md, so nothing can be said.
     expect(usage['rules/testing']).toMatchObject({ loaded: 'unknown', invoked: 'unknown', evidence: "inlined into QWEN.md: in the agent's context without an event" });
@@ -109,7 +116,7 @@ describe('detectWorkflowUsage: the other agents', () => {
       { type: 'result', status: 'success', stats: { total_tokens: 2, input_tokens: 1, output_tokens: 1 } },
     ];
     const usage = await usageFor('gemini', (cwd) => normaliseTurns('gemini', [{ message: 'x' }, { message: 'y' }].map((turn, i) => ({ ...turn, lines: i === 1 ? lines : [lines[0], lines.at(-1)] })), cwd));
-    expect(usage['skills/node-test']).toMatchObject({ loaded: 'yes', invoked: 'yes', first_turn: 2, evidence: '[Turn 2] skill: node-test' });
+    expect(usage['skills/node-test']).toMatchObject({ loaded: 'yes', invoked: 'yes', first_turn: 2, evidence: '[Turn 2] skill: node-test → skill body' });
     expect(usage['agents/reviewer']).toMatchObject({ invoked: 'yes', first_turn: 2 });
     // Gemini's commands are TOML: the Markdown commands are inlined into GEMINI.md.
     expect(usage['commands/fix-bug']).toMatchObject({ loaded: 'unknown', invoked: 'unknown' });
@@ -135,7 +142,7 @@ describe('detectWorkflowUsage: the other agents', () => {
       { type: 'turn.completed', usage: { input_tokens: 1, output_tokens: 1 } },
     ];
     const usage = await usageFor('codex', (cwd) => normaliseTurns('codex', [{ message: 'x', lines }], cwd));
-    expect(usage['skills/node-test']).toMatchObject({ loaded: 'yes', invoked: 'yes', first_turn: 1, evidence: '[Turn 1] shell: sed -n 1,80p .agents/skills/node-test/SKILL.md' });
+    expect(usage['skills/node-test']).toMatchObject({ loaded: 'yes', invoked: 'yes', first_turn: 1, evidence: '[Turn 1] shell: sed -n 1,80p .agents/skills/node-test/SKILL.md → exit=0 · out: # Writing tests' });
     // Codex has no subagents or commands of its own: inlined into AGENTS.md.
     expect(usage['agents/reviewer']).toMatchObject({ loaded: 'unknown', invoked: 'unknown', evidence: "inlined into AGENTS.md: in the agent's context without an event" });
   });
