@@ -20,6 +20,7 @@ import { ensureProjectRepo } from '../src/sandbox/projectRepo.js';
 import { notePool, poolDirFor, releaseSandbox } from '../src/sandbox/sandboxPool.js';
 import { createSandbox } from '../src/sandbox/sandboxRepo.js';
 import { openStore } from '../src/store/index.js';
+import { FAKE_WORKFLOW_SUPPORT } from '../test/support/fakeWorkflowSupport.js';
 import { row, writeResult } from './support/benchResult.js';
 import { alternate } from './support/measure.js';
 
@@ -53,7 +54,7 @@ async function fixedCost(root: string, store: Awaited<ReturnType<typeof openStor
     stateDir,
     sandboxRoot: join(root, 'sandboxes'),
     llmFor: () => ({ chat: () => Promise.reject(new Error('no model in this benchmark')) }),
-    candidates: { create: () => ({ runTurn: () => Promise.reject(new Error('no candidate in this benchmark')) }), workflowLinks: () => [{ path: '.agent', kind: 'dir' }], version: async () => null },
+    candidates: { create: () => ({ runTurn: () => Promise.reject(new Error('no candidate in this benchmark')) }), workflowSupport: () => FAKE_WORKFLOW_SUPPORT, version: async () => null },
     env: { PATH: process.env.PATH },
     log: { info: () => undefined, warn: () => undefined },
     now: () => new Date(),

@@ -10,6 +10,7 @@ import { acquirePgliteLock } from './pgliteLock.js';
 import type { PgliteLock } from './pgliteLock.js';
 import { createReviewRepository } from './reviewRepository.js';
 import { createScheduleRepository } from './scheduleRepository.js';
+import { createWorkflowUsageRepository } from './workflowUsageRepository.js';
 import { createRunRepository } from './runRepository.js';
 import { createScoreRepository } from './scoreRepository.js';
 import { createStepRepository } from './stepRepository.js';
@@ -65,6 +66,7 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Store> 
     ...createScoreRepository(sql),
     ...createReviewRepository(sql),
     ...createScheduleRepository(sql),
+    ...createWorkflowUsageRepository(sql),
     ...createBatchRepository(sql),
     ...createStepRepository(sql),
     ...createEditPredictionRepository(sql),
