@@ -130,6 +130,13 @@ program
   .action((options) => dispatch('summarize', options));
 
 program
+  .command('dashboard')
+  .description('rebuild the offline dashboard (one self-contained HTML file) from the store')
+  .addOption(configOption)
+  .option('--out <file>', 'where to write it (default: summaries/dashboard.html)')
+  .action((options) => dispatch('dashboard', options));
+
+program
   .command('resume')
   .description('continue an infra_error run from its kept sandbox; finished turns are not run again')
   .argument('<run_id>')

@@ -123,7 +123,7 @@ export function kpisOf(model: Dashboard, filter: DashboardFilter, stats: Dashboa
   for (const i of cells) {
     const b = model.cells.batch[i]!;
     if (model.batches[b]!.kind !== 'eval' || model.batches[b]!.id === '(none)') continue;
-    byBatch.set(b, [...(byBatch.get(b) ?? []), i]);
+    push(byBatch, b, i);
   }
   const order = [...byBatch.keys()].sort((a, b) => a - b);
   const kpis = (b: number | undefined): BatchKpis | null => {
@@ -159,7 +159,7 @@ export function trendOf(model: Dashboard, filter: DashboardFilter, stats: Dashbo
   const byBatch = new Map<number, number[]>();
   for (const i of selectCells(model, filter)) {
     const b = model.cells.batch[i]!;
-    if (model.batches[b]!.kind === 'eval' && model.batches[b]!.id !== '(none)') byBatch.set(b, [...(byBatch.get(b) ?? []), i]);
+    if (model.batches[b]!.kind === 'eval' && model.batches[b]!.id !== '(none)') push(byBatch, b, i);
   }
   const seen = new Set<number>();
   return [...byBatch.keys()]
@@ -179,7 +179,7 @@ export function groupRows(model: Dashboard, filter: DashboardFilter, stats: Dash
   const groups = new Map<number, number[]>();
   for (const i of selectCells(model, filter)) {
     const key = model.cells[dimension][i]!;
-    groups.set(key, [...(groups.get(key) ?? []), i]);
+    push(groups, key, i);
   }
   return [...groups.keys()]
     .sort((a, b) => a - b)
@@ -210,5 +210,11 @@ export function selectMarks(model: Dashboard, filter: DashboardFilter): number[]
   return out;
 }
 
+function push(groups: Map<number, number[]>, key: number, value: number): void {
+  const list = groups.get(key);
+  if (list) list.push(value);
+  else groups.set(key, [value]);
+}
+
 /** The functions above, as the page embeds them. */
-export const AGGREGATE_FUNCTIONS = [selectCells, totalsOf, kpisOf, trendOf, groupRows, selectMarks];
+export const AGGREGATE_FUNCTIONS = [selectCells, totalsOf, kpisOf, trendOf, groupRows, selectMarks, push];
