@@ -3,3 +3,4 @@ export { groupRows, kpisOf, selectCells, selectMarks, totalsOf, trendOf, type Ba
 export { DashboardFilterSchema, DashboardSchema, MarkKindSchema, NONE, type Dashboard, type DashboardFilter, type MarkKind } from './schema.js';
 export { renderDashboard, scriptJson } from './renderDashboard.js';
 export { writeDashboard, type DashboardWriteRequest } from './writeDashboard.js';
+export { startViewServer, type ViewServerOptions } from './view/viewServer.js';
