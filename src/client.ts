@@ -131,6 +131,21 @@ program
   .action((options) => dispatch('summarize', options));
 
 program
+  .command('dashboard')
+  .description('rebuild the offline dashboard (one self-contained HTML file) from the store')
+  .addOption(configOption)
+  .option('--out <file>', 'where to write it (default: summaries/dashboard.html)')
+  .action((options) => dispatch('dashboard', options));
+
+program
+  .command('view')
+  .description('a local read-only web app over the store: the dashboard live, batch pages, run pages with the transcript viewer')
+  .addOption(configOption)
+  .option('--port <n>', 'port to listen on (default 8300)', parseInteger)
+  .option('--host <address>', 'address to bind (default 127.0.0.1: this machine only)')
+  .action((options) => dispatch('view', options));
+
+program
   .command('resume')
   .description('continue an infra_error run from its kept sandbox; finished turns are not run again')
   .argument('<run_id>')

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { ConfigError } from '../errors.js';
 import { createBatchRepository } from './batchRepository.js';
 import { createEditPredictionRepository } from './editPredictionRepository.js';
-import { migrate } from './migrate.js';
+import { migrate, schemaVersion } from './migrate.js';
 import { createPgExecutor } from './pgExecutor.js';
 import { createPgliteExecutor } from './pgliteExecutor.js';
 import { acquirePgliteLock } from './pgliteLock.js';
@@ -61,6 +61,7 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Store> 
   return {
     backend: sql.backend,
     migrate: () => migrate(sql, schema),
+    schemaVersion: () => schemaVersion(sql),
     ...createRunRepository(sql),
     ...createTranscriptRepository(sql),
     ...createScoreRepository(sql),

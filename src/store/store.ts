@@ -49,6 +49,8 @@ export interface Store {
 
   /** Applies missing migrations; `openStore` already did, so this normally applies none. */
   migrate(): Promise<MigrationReport>;
+  /** The schema version the store records and the one this evalflow knows (readers open with `migrate: false` and compare). */
+  schemaVersion(): Promise<{ recorded: number; known: number }>;
 
   /** Inserts or replaces a run (all columns but `created_at`, which the first write sets). */
   upsertRun(run: RunInput): Promise<Run>;
