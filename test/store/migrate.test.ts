@@ -109,3 +109,13 @@ describe('migration 006 (structured anomalies) on postgres', () => {
     }
   });
 });
+
+describe('migration order', () => {
+  it('allows a version handed out to a branch not merged yet (a gap), never one out of order', async () => {
+    const { migrate } = await import('../../src/store/migrate.js');
+    const [first, second] = migrations;
+    const unused = {} as Parameters<typeof migrate>[0];
+    await expect(migrate(unused, undefined, [second!, first!])).rejects.toThrow('store migrations: entry 1 has version 1, expected a version above 2 (versions rise: 1, 2, 3…)');
+    await expect(migrate(unused, undefined, [first!, first!])).rejects.toThrow('entry 1 has version 1, expected a version above 1');
+  });
+});
