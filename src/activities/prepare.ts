@@ -9,6 +9,7 @@ import { createStepLedger } from '../run/stepLedger.js';
 import { runCheck, runCommands } from '../sandbox/checks.js';
 import { placeWorkflow } from '../sandbox/placeWorkflow.js';
 import { ensureProjectRepo } from '../sandbox/projectRepo.js';
+import { notePool, poolDirFor, poolSize } from '../sandbox/sandboxPool.js';
 import { createSandbox, hideFromGit } from '../sandbox/sandboxRepo.js';
 import { snapshotWorkflow, snapshotWorkflowAt, type WorkflowSnapshot } from '../sandbox/workflowSnapshot.js';
 import { transcriptAttempt } from '../transcript/attempts.js';
@@ -44,7 +45,9 @@ export function prepareActivities(deps: ActivityDeps) {
         checkExpectedItemsExist(spec.evalCase.expectWorkflow, await listWorkflowItems(snapshot.dir), join(spec.evalCase.dir, 'meta.yaml'));
       }
       const project = await ensureProjectRepo(spec.project, deps.stateDir);
-      await createSandbox(project.repoDir, paths.sandboxDir, project.rev);
+      const poolDir = poolSize(deps.env) > 0 ? poolDirFor(deps.sandboxRoot, project.repoDir) : undefined;
+      if (poolDir) await notePool(paths.poolNote, { poolDir, repoDir: project.repoDir, rev: project.rev });
+      await createSandbox(project.repoDir, paths.sandboxDir, project.rev, poolDir ? { poolDir } : {});
       let placement: WorkflowPlacement | null = null;
       if (snapshot.folders.length > 0) {
         const placed = await placeWorkflow(paths.sandboxDir, snapshot.dir, spec.candidate.adapter, deps.candidates.workflowSupport(spec.candidate.adapter));

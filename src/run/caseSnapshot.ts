@@ -11,6 +11,7 @@ export function toCaseSnapshot(evalCase: EvalCase): CaseSnapshot {
     maxTurns: evalCase.meta.max_turns,
     targetWorkflow: evalCase.meta.target_workflow,
     category: evalCase.meta.category,
+    purpose: evalCase.meta.purpose,
     task: evalCase.task,
     rubric: evalCase.rubric,
     env: evalCase.env,

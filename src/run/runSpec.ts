@@ -13,6 +13,8 @@ export const CaseSnapshotSchema = z.object({
   maxTurns: z.number().int().min(1).max(50),
   targetWorkflow: z.string(),
   category: z.string(),
+  /** meta.yaml's purpose; absent in specs written before it was carried. */
+  purpose: z.string().optional(),
   task: z.object({ prompt: z.string(), scenario: z.string(), guidance: z.string() }),
   rubric: z.object({ hard: z.array(z.string()), quality: z.array(z.string()), commonFailures: z.array(z.string()) }),
   env: z.object({

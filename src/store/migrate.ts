@@ -80,3 +80,12 @@ function checkNames(recorded: readonly { version: number; name: string }[], migr
     }
   }
 }
+
+/** The highest migration the store records (0 for an empty database) and the highest this evalflow knows; reads only. */
+export async function schemaVersion(sql: SqlExecutor, migrations: readonly Migration[] = allMigrations): Promise<{ recorded: number; known: number }> {
+  return storeOperation(sql, 'schemaVersion', async () => {
+    const [table] = await sql.query<{ present: boolean }>("SELECT to_regclass('schema_migrations') IS NOT NULL AS present");
+    const rows = table?.present ? await sql.query<{ version: number | null }>('SELECT max(version) AS version FROM schema_migrations') : [];
+    return { recorded: Number(rows[0]?.version ?? 0), known: migrations.length };
+  });
+}

@@ -2,6 +2,7 @@ import type { TranscriptEvent, Usage } from '../transcript/schema.js';
 import type { WorkflowPlacement, WorkflowUsageRow } from '../workflowUsage/schema.js';
 import type { EpExample, EpExampleInput, EpPrediction, EpPredictionInput, EpScore, EpScoreInput } from './editPredictionSchema.js';
 import type { MigrationReport } from './migrate.js';
+import type { ScheduleBaseline, ScheduledBatch } from './scheduleSchema.js';
 import type {
   Batch,
   BatchInput,
@@ -48,6 +49,8 @@ export interface Store {
 
   /** Applies missing migrations; `openStore` already did, so this normally applies none. */
   migrate(): Promise<MigrationReport>;
+  /** The schema version the store records and the one this evalflow knows (readers open with `migrate: false` and compare). */
+  schemaVersion(): Promise<{ recorded: number; known: number }>;
 
   /** Inserts or replaces a run (all columns but `created_at`, which the first write sets). */
   upsertRun(run: RunInput): Promise<Run>;
@@ -96,6 +99,14 @@ export interface Store {
   getBatch(batchId: string): Promise<Batch | null>;
   /** Newest first (by `created_at`, then `batch_id`). */
   listBatches(filter?: ListBatchesFilter): Promise<Batch[]>;
+
+  /** Sets the batch a schedule is compared with (`evalflow bless`), replacing the one before. */
+  blessBaseline(baseline: ScheduleBaseline): Promise<ScheduleBaseline>;
+  getBaseline(schedule: string): Promise<ScheduleBaseline | null>;
+  /** Keeps a scheduled batch's report (again, when a conclusion is retried). */
+  saveScheduledBatch(batch: ScheduledBatch): Promise<ScheduledBatch>;
+  /** A schedule's finished batches, newest first. */
+  listScheduledBatches(schedule: string, limit: number): Promise<ScheduledBatch[]>;
 
   /** Writes plan entries of a batch; an entry whose (batch, idx) is stored already is kept as it is. */
   savePlan(batchId: string, entries: readonly PlanEntry[]): Promise<{ inserted: number }>;

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { buildDashboard, renderDashboard } from '../dashboard/index.js';
 import type { Store } from '../store/index.js';
 import { loadRunsWithVerdicts, pagesOfRunsWithVerdicts } from './loadRuns.js';
 import { renderBatchInsights } from './batchInsights.js';
@@ -26,7 +27,7 @@ export interface SummariesReport {
 /**
  * Rebuilds `summaries/` from the store (the source of truth; every file is a view):
  * latest.md, latest-stats.yaml and batch-insights.md for one batch, score-history.yaml for
- * every completed run ever. Each file is written aside and renamed, so readers never see
+ * every completed run ever, dashboard.html over the whole history. Each file is written aside and renamed, so readers never see
  * half of one.
  */
 export async function writeSummaries(request: SummariesRequest): Promise<SummariesReport> {
@@ -48,6 +49,7 @@ export async function writeSummaries(request: SummariesRequest): Promise<Summari
     }
   }
   await put('score-history.yaml', renderScoreHistoryLines(history));
+  await put('dashboard.html', renderDashboard(await buildDashboard({ store, prices })));
   const batch = request.batchId ? await store.getBatch(request.batchId) : ((await store.listBatches({ limit: 1 }))[0] ?? null);
   if (!batch) {
     await put('latest.md', '# No batches yet\n\nRun `evalflow run` to make one; this file is rebuilt at the end of every batch (or with `evalflow summarize`).\n');
