@@ -111,11 +111,12 @@ describe('migration 006 (structured anomalies) on postgres', () => {
 });
 
 describe('migration order', () => {
-  it('allows a version handed out to a branch not merged yet (a gap), never one out of order', async () => {
+  it('refuses versions out of order, repeated or with a gap', async () => {
     const { migrate } = await import('../../src/store/migrate.js');
-    const [first, second] = migrations;
+    const [first, second, third] = migrations;
     const unused = {} as Parameters<typeof migrate>[0];
-    await expect(migrate(unused, undefined, [second!, first!])).rejects.toThrow('store migrations: entry 1 has version 1, expected a version above 2 (versions rise: 1, 2, 3…)');
-    await expect(migrate(unused, undefined, [first!, first!])).rejects.toThrow('entry 1 has version 1, expected a version above 1');
+    await expect(migrate(unused, undefined, [second!, first!])).rejects.toThrow('store migrations: entry 0 has version 2, expected 1 (versions run 1, 2, 3… with no gaps)');
+    await expect(migrate(unused, undefined, [first!, first!])).rejects.toThrow('entry 1 has version 1, expected 2');
+    await expect(migrate(unused, undefined, [first!, third!])).rejects.toThrow('entry 1 has version 3, expected 2');
   });
 });
