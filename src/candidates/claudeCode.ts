@@ -3,7 +3,7 @@ import { CLAUDE_FLAVORS, createClaudeStreamNormalizer } from './normalizers/clau
 
 /**
  * Claude Code (`claude -p … --output-format stream-json --verbose`). Permissions for unattended
- * tool use that also work as root: `--permission-mode acceptEdits --allowedTools Bash,Write,Edit,Read`
+ * tool use that also work as root: `--permission-mode acceptEdits --allowedTools Bash,Write,Edit,Read,Skill,Task`
  * (`bypassPermissions` is refused as root unless IS_SANDBOX=1).
  */
 export const claudeCode: CliAdapter = {
@@ -38,7 +38,7 @@ export const claudeCode: CliAdapter = {
     '--permission-mode',
     'acceptEdits',
     '--allowedTools',
-    'Bash,Write,Edit,Read',
+    'Bash,Write,Edit,Read,Skill,Task',
     ...ctx.extraArgs,
   ],
   textOnlyArgs: (ctx) => [

@@ -59,12 +59,9 @@ export async function migrate(sql: SqlExecutor, schema: string | undefined, migr
 }
 
 function assertOrdered(migrations: readonly Migration[]): void {
-  // Versions are handed out per feature ahead of merging, so one may be missing for a while
-  // (a gap); out of order or repeated is a mistake.
   migrations.forEach((migration, index) => {
-    const previous = index === 0 ? 0 : migrations[index - 1]!.version;
-    if (!Number.isInteger(migration.version) || migration.version <= previous) {
-      throw new InternalError(`store migrations: entry ${index} has version ${migration.version}, expected a version above ${previous} (versions rise: 1, 2, 3…)`);
+    if (migration.version !== index + 1) {
+      throw new InternalError(`store migrations: entry ${index} has version ${migration.version}, expected ${index + 1} (versions run 1, 2, 3… with no gaps)`);
     }
   });
 }

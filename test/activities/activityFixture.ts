@@ -25,7 +25,7 @@ export interface ActivityFixture {
   now: () => Date;
   activities(): ReturnType<typeof createActivities>;
   /** A run spec whose prepareRun has run: run dir, worktree sandbox, checklist, store row. */
-  preparedSpec(candidate?: Partial<CandidateSpec>): Promise<RunSpec>;
+  preparedSpec(candidate?: Partial<CandidateSpec>, evalCase?: Partial<RunSpec['evalCase']>): Promise<RunSpec>;
   close(): Promise<void>;
 }
 
@@ -59,7 +59,7 @@ export async function createActivityFixture(hostEnv: NodeJS.ProcessEnv = { PATH:
       };
       return createActivities(deps);
     },
-    async preparedSpec(candidate = {}) {
+    async preparedSpec(candidate = {}, evalCase = {}) {
       runs += 1;
       const spec: RunSpec = {
         runId: `run-activity-test@20260101T0000${String(runs).padStart(2, '0')}`,
@@ -75,6 +75,7 @@ export async function createActivityFixture(hostEnv: NodeJS.ProcessEnv = { PATH:
           task: { prompt: 'Do it.', scenario: 's', guidance: 'g' },
           rubric: { hard: ['It is done'], quality: [], commonFailures: [] },
           env: { setup_commands: [], preconditions: [], post_run_cleanup: [], postconditions: [] },
+          ...evalCase,
         },
         candidate: { name: 'fake', adapter: 'fake', args: [], env: {}, ...candidate },
         examiner: { model: 'e' },

@@ -74,7 +74,7 @@ describe('createCliCandidate', () => {
     const first = await candidate.runTurn(t.request());
     const args1 = (await t.read('args.txt')).split('\n');
     expect(args1.slice(0, 2)).toEqual(['-p', 'Build the project']);
-    expect(args1).toEqual(expect.arrayContaining(['--session-id', sessionId, '--model', 'm1', '--permission-mode', 'acceptEdits', 'Bash,Write,Edit,Read', '--max-turns', '5']));
+    expect(args1).toEqual(expect.arrayContaining(['--session-id', sessionId, '--model', 'm1', '--permission-mode', 'acceptEdits', 'Bash,Write,Edit,Read,Skill,Task', '--max-turns', '5']));
     const env = (await t.read('env.txt')).split('\n');
     expect(env).toEqual(
       expect.arrayContaining([

@@ -3,6 +3,7 @@ import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
 import { memoryIo } from '../../src/commands/io.js';
 import { run } from '../../src/commands/run.js';
 import { anthropicMessagesDialect } from '../../src/llm/mock/anthropicMessages.js';
@@ -25,6 +26,11 @@ const userTurns = (request: MockRequest) => request.messages.filter((m) => m.rol
 function claudeModel(request: MockRequest): MockReply {
   const usage = { input_tokens: 120, output_tokens: 30 };
   if (!request.tools.some((t) => t.name === 'Bash')) return { text: 'ok', usage: { input_tokens: 5, output_tokens: 1 } };
+  // The skill cases: call the Skill tool once, then answer.
+  if (request.messages.some((m) => m.role === 'user' && m.content.includes('use the team skill for tests'))) {
+    if (JSON.stringify(request.body).includes('toolu_skill')) return { text: 'Used the node-test skill.', usage };
+    return { text: 'Using the team skill.', toolCalls: [{ id: 'toolu_skill', name: 'Skill', arguments: { skill: 'node-test' } }], usage };
+  }
   const last = request.messages.at(-1);
   const turn = userTurns(request);
   if (last?.role === 'tool') return { text: `Turn ${turn} done.`, usage };
@@ -191,6 +197,54 @@ describe('a real agent CLI (Claude Code) under evalflow run', () => {
     const runDir = /(runs\/run-two-files-claude@\S+)/.exec(io.stdout.join('\n'))![1]!;
     const transcript = await readFile(join(root, runDir, 'transcript.jsonl'), 'utf8');
     expect(transcript).toContain('Now also write notes.md');
+  }, 240_000);
+
+  it('records the Skill call of the real CLI as workflow usage with its turn, and fails a case that expects another skill', async () => {
+    // The example workflow plus a second skill, so a case can expect the one that is not used.
+    const workflow = join(root, 'skill-workflow');
+    await cp(join(REPO, 'examples/workflow'), workflow, { recursive: true });
+    await mkdir(join(workflow, 'skills/release-notes'), { recursive: true });
+    await writeFile(join(workflow, 'skills/release-notes/SKILL.md'), '---\nname: release-notes\ndescription: Write release notes. Use when preparing a release.\n---\n\nList the changes since the last tag.\n');
+    const skillCase = async (id: string, expectation: string) => {
+      const dir = join(root, 'skill_sets', id);
+      await mkdir(dir, { recursive: true });
+      await writeFile(join(dir, 'meta.yaml'), `id: ${id}\nversion: v1\ntarget_workflow: node-test\ncategory: e2e\npurpose: The real CLI invokes a skill.\nmax_turns: 2\nexpect_workflow:\n  must_use: [${expectation}]\n`);
+      await writeFile(join(dir, 'task.md'), '## Prompt\n\n> Please add a test for wordCount and use the team skill for tests.\n\n## Scenario\n\nYou want a test.\n\n## Guidance\n\nEnd after the first answer.\n');
+      await writeFile(join(dir, 'rubric.md'), '## Hard requirements\n\n- hello.txt says hello\n- notes.md exists\n\n## Quality\n\n## Common failures\n');
+      await writeFile(join(dir, 'env.yaml'), 'postconditions: []\n');
+    };
+    await skillCase('skill-fires', 'skills/node-test');
+    await skillCase('other-skill', 'skills/release-notes');
+    const io = memoryIo(root, hostEnv());
+    const code = await run({ candidate: 'claude', paths: ['skill_sets'], workflowDir: 'skill-workflow' }, io);
+    const out = io.stdout.join('\n') + io.stderr.join('\n');
+    expect(out).toMatch(/skill-fires\s+completed\s+pass/);
+    expect(out).toMatch(/other-skill\s+completed\s+fail/);
+    // Both runs completed (a fail is a verdict, not an error); only a gate turns it into an exit code.
+    expect(code).toBe(0);
+    const score = async (id: string) => {
+      const runDir = new RegExp(`(runs/run-${id}-claude@\\S+)`).exec(io.stdout.join('\n'))![1]!;
+      return parseYaml(await readFile(join(root, runDir, 'score.yaml'), 'utf8')) as {
+        result: string;
+        forced_fail_reason?: string;
+        hard_requirements: { item: string; met: boolean | null; evidence: string }[];
+        workflow_usage: { item: string; loaded: string; invoked: string; first_turn: number | null; evidence: string | null }[];
+      };
+    };
+    // The model called Skill(node-test) in turn 1; Claude Code ran it (the skill is placed in .claude/skills).
+    const fired = await score('skill-fires');
+    expect(fired.workflow_usage.find((row) => row.item === 'skills/node-test')).toMatchObject({ loaded: 'yes', invoked: 'yes', first_turn: 1 });
+    expect(fired.workflow_usage.find((row) => row.item === 'skills/node-test')!.evidence).toMatch(/^\[Turn 1\] skill: node-test → /);
+    expect(fired.workflow_usage.find((row) => row.item === 'skills/release-notes')).toMatchObject({ loaded: 'no', invoked: 'no', first_turn: null });
+    expect(fired.workflow_usage.find((row) => row.item === 'rules/testing')).toMatchObject({ loaded: 'unknown' });
+    expect(fired.hard_requirements.at(-1)).toMatchObject({ item: 'uses skills/node-test (expect_workflow.must_use)', met: true });
+    const other = await score('other-skill');
+    expect(other.result).toBe('fail');
+    expect(other.hard_requirements.at(-1)).toEqual({ item: 'uses skills/release-notes (expect_workflow.must_use)', met: false, assessed: true, evidence: 'skills/release-notes: loaded no, invoked no' });
+    expect(other.forced_fail_reason).toBe('workflow expectation not met: uses skills/release-notes (expect_workflow.must_use)');
+    // What Claude Code sent back after the Skill call: the skill's own text, read from the placed snapshot.
+    const afterSkill = mock.requests.filter((r) => r.model === 'claude-e2e' && JSON.stringify(r.body).includes('toolu_skill')).at(-1)!;
+    expect(JSON.stringify(afterSkill.body)).toContain('Writing tests with node:test');
   }, 240_000);
 
   function hostEnv(): NodeJS.ProcessEnv {

@@ -109,3 +109,14 @@ describe('migration 006 (structured anomalies) on postgres', () => {
     }
   });
 });
+
+describe('migration order', () => {
+  it('refuses versions out of order, repeated or with a gap', async () => {
+    const { migrate } = await import('../../src/store/migrate.js');
+    const [first, second, third] = migrations;
+    const unused = {} as Parameters<typeof migrate>[0];
+    await expect(migrate(unused, undefined, [second!, first!])).rejects.toThrow('store migrations: entry 0 has version 2, expected 1 (versions run 1, 2, 3… with no gaps)');
+    await expect(migrate(unused, undefined, [first!, first!])).rejects.toThrow('entry 1 has version 1, expected 2');
+    await expect(migrate(unused, undefined, [first!, third!])).rejects.toThrow('entry 1 has version 3, expected 2');
+  });
+});
