@@ -18,7 +18,7 @@ describe('replaying recorded workflow histories', () => {
   it('replays every recorded history with the current workflow code', { timeout: 120_000 }, async () => {
     installQuietRuntime();
     const files = (await readdir(FIXTURES)).filter((f) => f.endsWith('.json')).sort();
-    expect(files).toEqual(['evalBatchWorkflow.json', 'evalRunWorkflow-aborted.json', 'evalRunWorkflow-review.json', 'evalRunWorkflow.json', 'rejudgeWorkflow.json']);
+    expect(files).toEqual(['evalBatchWorkflow.json', 'evalRunWorkflow-aborted.json', 'evalRunWorkflow-review.json', 'evalRunWorkflow.json', 'rejudgeWorkflow.json', 'scheduledBatchWorkflow.json']);
     for (const file of files) {
       const history = historyFromJSON(JSON.parse(await readFile(join(FIXTURES, file), 'utf8')));
       await expect(Worker.runReplayHistory({ workflowsPath: WORKFLOWS, replayName: file }, history), file).resolves.toBeUndefined();
