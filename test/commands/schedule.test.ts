@@ -82,6 +82,8 @@ describe('evalflow schedule, on the dev server', () => {
     const created = await cli({ action: 'create', name: 'nightly', every: '1m', only: 'tiny', candidate: 'quick', parallelism: 2, notify });
     expect(created.code).toBe(0);
     expect(created.out[0]).toMatch(/^schedule nightly created: every 1m, next \d{4}-\d\d-\d\dT\d\d:\d\d:00\.000Z; compares with the previous batch and baseline previous$/);
+    const action = (await runtime.temporal.client.schedule.getHandle('nightly').describe()).action;
+    expect(action.type === 'startWorkflow' && action.staticSummary).toBe('evalflow nightly: 1 bank folder(s), only tiny × 1 · quick · baseline previous');
     // Paused, it fires only when triggered: the test decides when batches start.
     expect((await cli({ action: 'pause', name: 'nightly', note: 'test' })).out).toEqual(['schedule nightly paused']);
 
