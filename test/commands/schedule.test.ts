@@ -8,7 +8,7 @@ import { memoryIo } from '../../src/commands/io.js';
 import { openRuntime, type EvalRuntime } from '../../src/commands/runtime.js';
 import { run as schedule, type ScheduleOptions } from '../../src/commands/schedule.js';
 import { loadSettings } from '../../src/config.js';
-import type { ScheduleReport } from '../../src/schedules/scheduleReport.js';
+import { ScheduleReportSchema, type ScheduleReport } from '../../src/schedules/scheduleReport.js';
 import { createBatchFixture, type BatchFixture } from '../support/batchFixture.js';
 import { dropSchema, postgresUrl, randomSchema } from '../support/postgres.js';
 import { startTestTemporal, type TestTemporal } from '../support/temporalServer.js';
@@ -100,7 +100,7 @@ describe('evalflow schedule, on the dev server', () => {
 
     expect((await cli({ action: 'trigger', name: 'nightly' })).code).toBe(0);
     const [second] = await concluded('nightly', 2);
-    const report = second!.report as unknown as ScheduleReport;
+    const report = ScheduleReportSchema.parse(second!.report);
     expect(report.previous).toMatchObject({ against: first!.batch_id, pass_rate_then: 1, pass_rate_now: 1, regressions: [] });
     expect(report.headline).toBe(`schedule nightly, batch ${second!.batch_id} ok: 1 pass, 0 fail of 1; previous ${first!.batch_id}: 100% → 100%; no baseline to compare with`);
     // Written to the summaries and given to --notify on stdin.
