@@ -11,7 +11,6 @@ import { loadEvalBank } from '../../src/evalset/index.js';
 import { selectionDigest } from '../../src/run/batchPlan.js';
 import type { BatchInput, BatchResult } from '../../src/run/batchInput.js';
 import { SHARED_TASK_QUEUE, searchAttributes } from '../../src/temporal/names.js';
-import { isPortOpen } from '../../src/temporal/devServer.js';
 import { teamDatabaseOf } from '../../src/temporal/teamSchema.js';
 import { locateTeamBinaries, startTeamServer, type TeamServer } from '../../src/temporal/teamServer.js';
 import { runTemplateOf } from '../../src/commands/executeBatch.js';
@@ -19,17 +18,7 @@ import { resolveCandidate } from '../../src/config.js';
 import { knownAdapterNames } from '../../src/candidates/index.js';
 import { createBatchFixture, type BatchFixture } from '../support/batchFixture.js';
 import { dropSchema, postgresUrl, rawPostgres, randomSchema } from '../support/postgres.js';
-import { freePort } from '../support/temporalServer.js';
-
-/** A frontend port whose neighbours the server's other services take (−300…+10) are free too, below 32768 (Temporal's membership table). */
-async function teamPorts(): Promise<{ port: number; uiPort: number }> {
-  for (;;) {
-    const port = 20_000 + Math.floor(Math.random() * 12_000);
-    const needed = [port, port + 1, port + 2, port + 6, port + 10, port - 300, port - 299, port - 298, port - 294];
-    const taken = await Promise.all(needed.map((p) => isPortOpen('127.0.0.1', p)));
-    if (!taken.some(Boolean)) return { port, uiPort: await freePort() };
-  }
-}
+import { freePort, freeTeamPorts } from '../support/temporalServer.js';
 
 describe('team mode: the Temporal server on PostgreSQL, with the Web UI server', () => {
   const database = `evalflow_team_${randomBytes(4).toString('hex')}`;
@@ -45,7 +34,7 @@ describe('team mode: the Temporal server on PostgreSQL, with the Web UI server',
     const url = new URL(await postgresUrl());
     url.pathname = `/${database}`;
     dir = await mkdtemp(join(tmpdir(), 'evalflow-team-'));
-    const { port, uiPort } = await teamPorts();
+    const { port, uiPort } = await freeTeamPorts();
     const started = Date.now();
     server = await startTeamServer({ binaries: await locateTeamBinaries(() => undefined), database: teamDatabaseOf(url.toString()), dir, port, uiPort, namespace: 'default', say: () => undefined });
     startMs = Date.now() - started;
