@@ -192,6 +192,7 @@ schedule
   .option('--baseline <batch|previous>', 'also compare every batch with this one (default previous: only with the batch before)')
   .option('--notify <command>', 'shell command given each batch\'s report as JSON on stdin')
   .option('--catchup-window <duration>', 'firings missed while no server ran are caught up (once) when at most this old (default 24h)')
+  .option('--paused', 'create it paused: it fires only when triggered, until unpaused')
   .action((name: string, paths: string[], options) => dispatch('schedule', { ...options, action: 'create', name, paths }));
 schedule
   .command('list')
