@@ -206,13 +206,9 @@ for (const [action, description] of [
   ['unpause', 'fire again'],
   ['delete', 'delete the schedule (its batches and reports stay)'],
 ] as const) {
-  schedule
-    .command(action)
-    .description(description)
-    .argument('<name>')
-    .addOption(configOption)
-    .option('--note <text>', 'why (pause, unpause)')
-    .action((name: string, options) => dispatch('schedule', { ...options, action, name }));
+  const command = schedule.command(action).description(description).argument('<name>').addOption(configOption);
+  if (action === 'pause' || action === 'unpause') command.option('--note <text>', 'why');
+  command.action((name: string, options) => dispatch('schedule', { ...options, action, name }));
 }
 schedule
   .command('backfill')
