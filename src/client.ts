@@ -3,8 +3,8 @@ import { EXIT } from './commands/exitCodes.js';
 import { INTERRUPT_MODES } from './commands/interrupts.js';
 import { processIo, type CommandIo } from './commands/io.js';
 import { EvalflowError, FormatError, TemporalUnreachableError } from './errors.js';
-import { RunStateSchema } from './run/runStatus.js';
-import { BatchStatusSchema } from './store/schema.js';
+import { RUN_STATES } from './run/runStates.js';
+import { BATCH_STATUSES } from './store/batchStatuses.js';
 
 /**
  * The evalflow CLI: every command and flag on one screen. Each action lazily loads
@@ -71,7 +71,7 @@ program
   .command('batches')
   .description('batches in the store, newest first: id, status, counts, candidate, started')
   .addOption(configOption)
-  .addOption(new Option('--status <status>', 'only batches with this status').choices(BatchStatusSchema.options))
+  .addOption(new Option('--status <status>', 'only batches with this status').choices(BATCH_STATUSES))
   .option('--limit <n>', 'at most n batches (default 20)', parseInteger)
   .action((options) => dispatch('batches', options));
 
@@ -80,7 +80,7 @@ program
   .description('runs in the store, newest first, as the table `run` prints')
   .addOption(configOption)
   .option('--batch <id>', 'runs of this batch')
-  .addOption(new Option('--status <status>', 'runs with this status').choices(RunStateSchema.options))
+  .addOption(new Option('--status <status>', 'runs with this status').choices(RUN_STATES))
   .option('--limit <n>', 'at most n runs (default 50)', parseInteger)
   .option('--query <visibility query>', 'runs whose workflows match this Temporal visibility query, e.g. \'EvalBatch="batch-…" AND EvalResult="fail"\'')
   .action((options) => dispatch('runs', options));
@@ -129,6 +129,21 @@ program
   .option('--batch <id>', 'the batch latest.md describes (default: the newest)')
   .option('--out <dir>', 'where to write them (default: summaries/ beside the runs folder)')
   .action((options) => dispatch('summarize', options));
+
+program
+  .command('dashboard')
+  .description('rebuild the offline dashboard (one self-contained HTML file) from the store')
+  .addOption(configOption)
+  .option('--out <file>', 'where to write it (default: summaries/dashboard.html)')
+  .action((options) => dispatch('dashboard', options));
+
+program
+  .command('view')
+  .description('a local read-only web app over the store: the dashboard live, batch pages, run pages with the transcript viewer')
+  .addOption(configOption)
+  .option('--port <n>', 'port to listen on (default 8300)', parseInteger)
+  .option('--host <address>', 'address to bind (default 127.0.0.1: this machine only)')
+  .action((options) => dispatch('view', options));
 
 program
   .command('resume')

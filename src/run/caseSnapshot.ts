@@ -15,5 +15,6 @@ export function toCaseSnapshot(evalCase: EvalCase): CaseSnapshot {
     task: evalCase.task,
     rubric: evalCase.rubric,
     env: evalCase.env,
+    ...(evalCase.meta.expect_workflow ? { expectWorkflow: evalCase.meta.expect_workflow } : {}),
   };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { WorkflowExpectationSchema } from '../workflowUsage/schema.js';
 
 const CheckSchema = z.object({ description: z.string(), check: z.string(), severity: z.enum(['hard', 'soft']) });
 
@@ -22,6 +23,8 @@ export const CaseSnapshotSchema = z.object({
     post_run_cleanup: z.array(z.string()),
     postconditions: z.array(CheckSchema),
   }),
+  /** meta.yaml `expect_workflow`, when the case has one. */
+  expectWorkflow: WorkflowExpectationSchema.optional(),
 });
 export type CaseSnapshot = z.infer<typeof CaseSnapshotSchema>;
 

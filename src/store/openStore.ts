@@ -3,13 +3,14 @@ import { resolve } from 'node:path';
 import { ConfigError } from '../errors.js';
 import { createBatchRepository } from './batchRepository.js';
 import { createEditPredictionRepository } from './editPredictionRepository.js';
-import { migrate } from './migrate.js';
+import { migrate, schemaVersion } from './migrate.js';
 import { createPgExecutor } from './pgExecutor.js';
 import { createPgliteExecutor } from './pgliteExecutor.js';
 import { acquirePgliteLock } from './pgliteLock.js';
 import type { PgliteLock } from './pgliteLock.js';
 import { createReviewRepository } from './reviewRepository.js';
 import { createScheduleRepository } from './scheduleRepository.js';
+import { createWorkflowUsageRepository } from './workflowUsageRepository.js';
 import { createRunRepository } from './runRepository.js';
 import { createScoreRepository } from './scoreRepository.js';
 import { createStepRepository } from './stepRepository.js';
@@ -60,11 +61,13 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Store> 
   return {
     backend: sql.backend,
     migrate: () => migrate(sql, schema),
+    schemaVersion: () => schemaVersion(sql),
     ...createRunRepository(sql),
     ...createTranscriptRepository(sql),
     ...createScoreRepository(sql),
     ...createReviewRepository(sql),
     ...createScheduleRepository(sql),
+    ...createWorkflowUsageRepository(sql),
     ...createBatchRepository(sql),
     ...createStepRepository(sql),
     ...createEditPredictionRepository(sql),

@@ -1,4 +1,5 @@
 import type { TranscriptEvent, Usage } from '../transcript/schema.js';
+import type { WorkflowPlacement, WorkflowUsageRow } from '../workflowUsage/schema.js';
 import type { EpExample, EpExampleInput, EpPrediction, EpPredictionInput, EpScore, EpScoreInput } from './editPredictionSchema.js';
 import type { MigrationReport } from './migrate.js';
 import type { ScheduleBaseline, ScheduledBatch } from './scheduleSchema.js';
@@ -48,6 +49,8 @@ export interface Store {
 
   /** Applies missing migrations; `openStore` already did, so this normally applies none. */
   migrate(): Promise<MigrationReport>;
+  /** The schema version the store records and the one this evalflow knows (readers open with `migrate: false` and compare). */
+  schemaVersion(): Promise<{ recorded: number; known: number }>;
 
   /** Inserts or replaces a run (all columns but `created_at`, which the first write sets). */
   upsertRun(run: RunInput): Promise<Run>;
@@ -131,6 +134,14 @@ export interface Store {
   saveEpScore(score: EpScoreInput): Promise<EpScore>;
   /** Ordered by example_key, provider, repetition. */
   listEpScores(batchId: string): Promise<EpScore[]>;
+
+  /** Replaces the run's workflow usage rows (one per item of its snapshot). The run must exist. */
+  saveWorkflowUsage(runId: string, rows: readonly WorkflowUsageRow[]): Promise<void>;
+  /** The workflow usage rows of the given runs, by run and item. */
+  getWorkflowUsage(runIds: readonly string[]): Promise<(WorkflowUsageRow & { run_id: string })[]>;
+  /** Where the run's workflow folders were placed in its sandbox. */
+  saveWorkflowPlacement(runId: string, placement: WorkflowPlacement): Promise<void>;
+  getWorkflowPlacement(runId: string): Promise<WorkflowPlacement | null>;
 
   /** Releases the pool or the PGlite instance (and its data-dir lock). Idempotent. */
   close(): Promise<void>;

@@ -1,12 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { buildDashboard, renderDashboard } from '../dashboard/index.js';
 import type { Store } from '../store/index.js';
 import { loadRunsWithVerdicts, pagesOfRunsWithVerdicts } from './loadRuns.js';
 import { renderBatchInsights } from './batchInsights.js';
 import { renderLatest } from './latestMarkdown.js';
 import { batchStats, renderLatestStats } from './latestStats.js';
 import type { Prices } from './prices.js';
+import { loadTriggerObservations, triggerQuality } from './triggerQuality.js';
 import { renderScoreHistoryLines, scoreHistoryLine, type ScoreHistoryLine } from './scoreHistory.js';
 
 export interface SummariesRequest {
@@ -25,7 +27,7 @@ export interface SummariesReport {
 /**
  * Rebuilds `summaries/` from the store (the source of truth; every file is a view):
  * latest.md, latest-stats.yaml and batch-insights.md for one batch, score-history.yaml for
- * every completed run ever. Each file is written aside and renamed, so readers never see
+ * every completed run ever, dashboard.html over the whole history. Each file is written aside and renamed, so readers never see
  * half of one.
  */
 export async function writeSummaries(request: SummariesRequest): Promise<SummariesReport> {
@@ -47,13 +49,17 @@ export async function writeSummaries(request: SummariesRequest): Promise<Summari
     }
   }
   await put('score-history.yaml', renderScoreHistoryLines(history));
+  await put('dashboard.html', renderDashboard(await buildDashboard({ store, prices })));
   const batch = request.batchId ? await store.getBatch(request.batchId) : ((await store.listBatches({ limit: 1 }))[0] ?? null);
   if (!batch) {
     await put('latest.md', '# No batches yet\n\nRun `evalflow run` to make one; this file is rebuilt at the end of every batch (or with `evalflow summarize`).\n');
     return { batchId: null, files };
   }
   const entries = await loadRunsWithVerdicts(store, { batchId: batch.batch_id });
-  const stats = batchStats(batch, entries, prices, await store.getJudgings(entries.map((e) => e.run.run_id)));
+  const stats = {
+    ...batchStats(batch, entries, prices, await store.getJudgings(entries.map((e) => e.run.run_id))),
+    triggerQuality: triggerQuality(await loadTriggerObservations(store, entries)),
+  };
   await put('latest.md', renderLatest(batch, stats, entries, summariesDir));
   await put('latest-stats.yaml', renderLatestStats(stats));
   await put('batch-insights.md', renderBatchInsights(batch.batch_id, entries, summariesDir));

@@ -7,7 +7,9 @@ import {
   continueAsNew,
   isCancellation,
   ParentClosePolicy,
+  patched,
   proxyActivities,
+  proxyLocalActivities,
   setCurrentDetails,
   setHandler,
   startChild,
@@ -23,9 +25,10 @@ import type { BatchStatus } from '../store/index.js';
 import { SHARED_TASK_QUEUE, searchAttributes } from '../temporal/names.js';
 import { batchProgressQuery } from './definitions.js';
 import { evalRunWorkflow } from './evalRunWorkflow.js';
-import { sharedProfile } from './profiles.js';
+import { localProfile, sharedProfile } from './profiles.js';
 
 const shared = proxyActivities<Activities>(sharedProfile);
+const local = proxyLocalActivities<Activities>(localProfile);
 
 /** Runs planned and started per page; the batch continues as new between pages when its history grows. */
 const PAGE_SIZE = 100;
@@ -43,6 +46,9 @@ const COUNTS_EVERY = '2s';
  * final status itself, so the batch can be found and followed after the client is gone.
  */
 export async function evalBatchWorkflow(input: BatchInput): Promise<BatchResult> {
+  // Planning and the batch row are short store writes: local activities of the worker running
+  // the batch, with no round trip through a task queue. Batches started before keep the queue.
+  const books = patched('batch-bookkeeping-locally') ? local : shared;
   const counts: BatchCounts = { ...input.counts };
   const running = new Set<string>();
   const recent: BatchProgress['outcomes'] = [...input.recent];
@@ -68,7 +74,7 @@ export async function evalBatchWorkflow(input: BatchInput): Promise<BatchResult>
       await condition(() => countsChanged || closing);
       if (closing) return;
       countsChanged = false;
-      await shared.updateBatchCounts({ batchId: input.batchId, counts: { ...counts } });
+      await books.updateBatchCounts({ batchId: input.batchId, counts: { ...counts } });
       await condition(() => closing, COUNTS_EVERY);
     }
   };
@@ -76,14 +82,14 @@ export async function evalBatchWorkflow(input: BatchInput): Promise<BatchResult>
   let offset = input.offset;
   try {
     const arms = input.arms ?? [];
-    if (total === null) total = (await shared.planBatch({ batchId: input.batchId, selection: input.selection, arms: arms.map((a) => a.name), summary })).total;
+    if (total === null) total = (await books.planBatch({ batchId: input.batchId, selection: input.selection, arms: arms.map((a) => a.name), summary })).total;
     tell();
     // A cancelled batch stops writing counts; its close below writes the final ones.
     const counting = writeCounts().catch((err: unknown) => {
       if (!isCancellation(err)) throw err;
     });
     while (offset < total) {
-      const specs = await shared.planRuns({ batchId: input.batchId, stamp: input.stamp, offset, limit: input.pageSize ?? PAGE_SIZE, template: input.template, arms });
+      const specs = await books.planRuns({ batchId: input.batchId, stamp: input.stamp, offset, limit: input.pageSize ?? PAGE_SIZE, template: input.template, arms });
       for (const spec of specs) {
         await condition(() => running.size < input.parallelism);
         const done = (outcome: RunOutcome) => {
@@ -104,7 +110,7 @@ export async function evalBatchWorkflow(input: BatchInput): Promise<BatchResult>
           // Every run records itself, even when cancelled; one that failed instead never did.
           if (!isRecordedCancellation(err)) {
             const error = `the run's workflow failed before recording its outcome: ${outcome.error ?? 'unknown error'}`;
-            await CancellationScope.nonCancellable(() => shared.markRunFailed({ runId: spec.runId, status: outcome.status, error })).catch(() => undefined);
+            await CancellationScope.nonCancellable(() => books.markRunFailed({ runId: spec.runId, status: outcome.status, error })).catch(() => undefined);
           }
           done(outcome);
         });
@@ -119,7 +125,7 @@ export async function evalBatchWorkflow(input: BatchInput): Promise<BatchResult>
       if (continuing) {
         closing = true;
         await counting;
-        await shared.updateBatchCounts({ batchId: input.batchId, counts: { ...counts } });
+        await books.updateBatchCounts({ batchId: input.batchId, counts: { ...counts } });
         await continueAsNew<typeof evalBatchWorkflow>({ ...input, total, offset, counts, recent });
       }
     }
@@ -132,13 +138,13 @@ export async function evalBatchWorkflow(input: BatchInput): Promise<BatchResult>
     const cancelled = isCancellation(err);
     await CancellationScope.nonCancellable(async () => {
       if (cancelled) await condition(() => running.size === 0);
-      await shared.closeBatch({ batchId: input.batchId, status: cancelled ? 'cancelled' : 'failed', counts: { ...counts }, summary });
+      await books.closeBatch({ batchId: input.batchId, status: cancelled ? 'cancelled' : 'failed', counts: { ...counts }, summary });
       await summarize(input);
     });
     throw err;
   }
   const status = finalStatus(counts);
-  await shared.closeBatch({ batchId: input.batchId, status, counts: { ...counts }, summary });
+  await books.closeBatch({ batchId: input.batchId, status, counts: { ...counts }, summary });
   setCurrentDetails(`${status === 'failed' ? 'FAILED: no run was judged · ' : ''}${batchPosition(counts, total, 0)}`);
   await summarize(input);
   return { batchId: input.batchId, total, counts };

@@ -6,7 +6,9 @@ import {
   CancellationScope,
   condition,
   isCancellation,
+  patched,
   proxyActivities,
+  proxyLocalActivities,
   setCurrentDetails,
   setHandler,
   TimeoutFailure,
@@ -32,10 +34,19 @@ import { runEnded, runPosition, type RunPosition } from '../run/story.js';
 import { hostOfQueue, hostTaskQueue, searchAttributes } from '../temporal/names.js';
 import { reviewRunUpdate, runProgressQuery } from './definitions.js';
 import { upsertOutcomeAttributes } from './outcomeAttributes.js';
-import { candidateProfile, hostProfile, modelProfile, sharedProfile } from './profiles.js';
+import { candidateProfile, hostProfile, localProfile, modelProfile, sharedProfile } from './profiles.js';
 
 const shared = proxyActivities<Activities>(sharedProfile);
 const model = proxyActivities<Activities>(modelProfile);
+const local = proxyLocalActivities<Activities>(localProfile);
+
+/**
+ * The host is claimed by the worker that runs the workflow task: a local activity, no round
+ * trip through a task queue. Runs started before this change keep the queued activity.
+ */
+function claimHost(): Promise<string> {
+  return patched('claim-host-locally') ? local.claimHost() : shared.claimHost();
+}
 
 /** A run whose host was lost starts again on another host at most this often. */
 const MAX_HOST_RESTARTS = 2;
@@ -107,7 +118,7 @@ export async function evalRunWorkflow(spec: RunSpec): Promise<RunOutcome> {
   });
 
   const ledger: RunLedger = { facts: initialFacts(spec), anomalies: [], retries: new Map() };
-  let host = onHost(spec.host ? hostTaskQueue(spec.host) : await shared.claimHost());
+  let host = onHost(spec.host ? hostTaskQueue(spec.host) : await claimHost());
   let generation = 0;
   let restarts = 0;
   let status: RunStatus = 'completed';
@@ -133,7 +144,7 @@ export async function evalRunWorkflow(spec: RunSpec): Promise<RunOutcome> {
         break;
       }
       const lost = host.queue;
-      const next = await shared.claimHost();
+      const next = await claimHost();
       if (next === lost) continue; // its worker is back: every stage picks up where it was
       const lostStage = progress.stage;
       if (restarts >= MAX_HOST_RESTARTS) {

@@ -128,8 +128,9 @@ describe('what the Web UI shows of a run and a batch (user metadata)', () => {
 
     const history = await harness.client.workflow.getHandle(first).fetchHistory();
     const scheduled = (history.events ?? []).filter((e) => e.activityTaskScheduledEventAttributes);
+    // The host is claimed by a local activity: a marker in the history, not a scheduled task.
+    expect((history.events ?? []).filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity')).toHaveLength(1);
     expect(scheduled.map((e) => [e.activityTaskScheduledEventAttributes?.activityType?.name, summaryOf(e)])).toEqual([
-      ['claimHost', undefined],
       ['prepareRun', 'prepare · run directory, workflow snapshot, sandbox'],
       ['setupSandbox', 'setup · commands and preconditions'],
       ['examinerTurn', 'turn 1 · examiner'],

@@ -1,0 +1,24 @@
+import { join, relative } from 'node:path';
+import { loadSettings } from '../config.js';
+import { writeDashboard } from '../dashboard/index.js';
+import { openStore } from '../store/index.js';
+import type { CommandIo } from './io.js';
+import { storeOptions } from './runtime.js';
+
+/**
+ * `evalflow dashboard [--out FILE]`: rebuilds the one-file offline dashboard from the store
+ * (default summaries/dashboard.html). Needs no Temporal.
+ */
+export async function run(options: { out?: string; config?: string }, io: CommandIo): Promise<number> {
+  const settings = await loadSettings(io.cwd, io.env, options.config ? { configPath: options.config } : {});
+  const store = await openStore(storeOptions(settings));
+  try {
+    const path = options.out ?? join(settings.summariesDir, 'dashboard.html');
+    const written = await writeDashboard({ store, prices: settings.prices, path });
+    io.out(`${relative(io.cwd, written.path) || written.path}: ${written.runs} run${written.runs === 1 ? '' : 's'}, ${(written.bytes / 1024).toFixed(0)} KB`);
+    if (written.runs === 0) io.err('(the store has no runs yet: make some with `evalflow run`)');
+    return 0;
+  } finally {
+    await store.close();
+  }
+}

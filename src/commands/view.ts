@@ -1,0 +1,44 @@
+import { loadSettings } from '../config.js';
+import { startViewServer } from '../dashboard/index.js';
+import { StoreError } from '../errors.js';
+import { openStore } from '../store/index.js';
+import type { CommandIo } from './io.js';
+import { storeOptions } from './runtime.js';
+
+/**
+ * `evalflow view [--port 8300] [--host 127.0.0.1]`: a local, read-only web app over the store
+ * (the dashboard live, batch pages, run pages with the transcript viewer). The store is opened
+ * without migrating it: a viewer never writes, so a store of another schema version is refused
+ * with what to do. Serves until interrupted.
+ */
+export async function run(options: { port?: number; host?: string; config?: string }, io: CommandIo, signal?: AbortSignal): Promise<number> {
+  const settings = await loadSettings(io.cwd, io.env, options.config ? { configPath: options.config } : {});
+  const store = await openStore({ ...storeOptions(settings), migrate: false });
+  try {
+    const { recorded, known } = await store.schemaVersion();
+    if (recorded !== known) {
+      throw new StoreError(
+        recorded < known
+          ? `the store has schema version ${recorded}, this evalflow reads version ${known}; run any evalflow command that writes (e.g. \`evalflow summarize\`) to migrate it, then view it`
+          : `the store has schema version ${recorded}, newer than this evalflow's ${known}; view it with the evalflow that wrote it (or upgrade)`,
+      );
+    }
+    const { server, url } = await startViewServer({
+      store,
+      prices: settings.prices,
+      host: options.host ?? '127.0.0.1',
+      port: options.port ?? 8300,
+      temporalUi: settings.temporal.address ? null : { url: `http://127.0.0.1:${settings.temporal.uiPort}`, namespace: settings.temporal.namespace },
+    });
+    io.out(`evalflow view: ${url} (read-only; Ctrl-C stops it)`);
+    await new Promise<void>((resolve) => {
+      const stop = () => server.close(() => resolve());
+      signal?.addEventListener('abort', stop, { once: true });
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
+    return 0;
+  } finally {
+    await store.close();
+  }
+}

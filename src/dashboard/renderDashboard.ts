@@ -1,0 +1,63 @@
+import { InternalError } from '../errors.js';
+import { binomial, passHatK, wilsonInterval, Z95 } from '../stats/index.js';
+import { AGGREGATE_FUNCTIONS } from './aggregate.js';
+import { dashboardPage } from './page/dashboardPage.js';
+import { DASHBOARD_CSS } from './page/dashboardCss.js';
+import { CHART_FUNCTIONS, MARK_SHAPES } from './page/svgCharts.js';
+import type { Dashboard } from './schema.js';
+
+/**
+ * dashboard.html: one self-contained file (no request leaves it: styles, script and data are
+ * inline). The model is embedded as JSON in a data block, escaped so no string in it can end
+ * the block; the script is the source text of the same functions Node runs (aggregate.ts,
+ * the charts, the statistics), so the page and the tests compute the same numbers.
+ */
+export function renderDashboard(model: Dashboard): string {
+  const functions = [binomial, passHatK, wilsonInterval, ...AGGREGATE_FUNCTIONS, ...CHART_FUNCTIONS].map((f) => f.toString());
+  const markLabels = Object.fromEntries(Object.entries(MARK_SHAPES).map(([kind, s]) => [kind, s.label]));
+  const script = [
+    '"use strict";',
+    // A bundler that keeps function names may wrap nested functions in __name(); the page has none.
+    'function __name(target) { return target; }',
+    `const Z95 = ${Z95};`,
+    `const MARK_SHAPES = ${scriptJson(MARK_SHAPES)};`,
+    ...functions,
+    `const dashboardPage = ${dashboardPage.toString()};`,
+    'const model = JSON.parse(document.getElementById("dashboard-data").textContent);',
+    'dashboardPage(document, model, { stats: { wilsonInterval, passHatK }, kpisOf, trendOf, groupRows, selectMarks, trendChart, timelineChart, markShape, svgElement,',
+    `  markLabels: ${scriptJson(markLabels)} });`,
+  ].join('\n');
+  if (/<\/script|<!--/i.test(script)) throw new InternalError('dashboard: the page script contains "</script" or "<!--", which would end its block early');
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
+<title>evalflow dashboard</title>
+<style>${DASHBOARD_CSS}</style>
+</head>
+<body>
+<header><h1>evalflow dashboard</h1><p class="generated">${model.runs} runs, built ${model.generatedAt}</p></header>
+<main id="dashboard"><noscript>This dashboard draws its views with JavaScript.</noscript></main>
+<script type="application/json" id="dashboard-data">${scriptJson(model)}</script>
+<script>
+${script}
+</script>
+</body>
+</html>
+`;
+}
+
+/**
+ * JSON safe inside a <script> block: `<`, `>` and `&` as \u escapes (so no `</script>` or
+ * `<!--` can appear), and the two line separators JavaScript once treated as newlines.
+ */
+export function scriptJson(value: unknown): string {
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/>/g, '\\u003e')
+    .replace(/&/g, '\\u0026')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+}

@@ -1,0 +1,116 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { z } from 'zod';
+import type { Run, Store } from '../../store/index.js';
+import { loadRunsWithVerdicts } from '../../summaries/loadRuns.js';
+import type { TranscriptEvent } from '../../transcript/schema.js';
+
+/** What the viewer's JSON endpoints answer with; read-only, each reads only what its page shows. */
+
+export const RunsQuerySchema = z.object({
+  offset: z.coerce.number().int().nonnegative().default(0),
+  limit: z.coerce.number().int().positive().max(500).default(50),
+  sort: z.enum(['run_id', 'case_id', 'status', 'overall', 'finished_at']).default('run_id'),
+  order: z.enum(['asc', 'desc']).default('asc'),
+  status: z.string().optional(),
+  q: z.string().optional().describe('a part of the run id or case id'),
+});
+export type RunsQuery = z.infer<typeof RunsQuerySchema>;
+
+export interface RunsPage {
+  batchId: string;
+  total: number;
+  offset: number;
+  runs: { run_id: string; case_id: string; candidate: string; status: string; result: string | null; overall: number | null; workflow_rev: string | null; arm: string | null; finished_at: string | null }[];
+}
+
+/** A batch's runs, filtered, sorted and cut to one page (a batch's rows fit in memory; the history's do not). */
+export async function batchRuns(store: Store, batchId: string, query: RunsQuery): Promise<RunsPage | null> {
+  if (!(await store.getBatch(batchId))) return null;
+  let runs = (await loadRunsWithVerdicts(store, { batchId })).map(({ run, verdict }) => ({
+    run_id: run.run_id,
+    case_id: run.case_id,
+    candidate: run.candidate,
+    status: run.status,
+    result: verdict?.result ?? null,
+    overall: verdict?.overall ?? null,
+    workflow_rev: run.workflow_rev,
+    arm: run.arm,
+    finished_at: run.finished_at,
+  }));
+  if (query.status) runs = runs.filter((r) => r.status === query.status || r.result === query.status);
+  if (query.q) runs = runs.filter((r) => r.run_id.includes(query.q!) || r.case_id.includes(query.q!));
+  const key = query.sort;
+  const sign = query.order === 'asc' ? 1 : -1;
+  runs.sort((a, b) => {
+    const x = a[key], y = b[key];
+    if (x === y) return a.run_id < b.run_id ? -1 : 1;
+    if (x === null) return 1;
+    if (y === null) return -1;
+    return (x < y ? -1 : 1) * sign;
+  });
+  return { batchId, total: runs.length, offset: query.offset, runs: runs.slice(query.offset, query.offset + query.limit) };
+}
+
+export interface RunDetail {
+  run: Pick<Run, 'run_id' | 'batch_id' | 'case_id' | 'candidate' | 'models' | 'status' | 'result' | 'overall' | 'workflow_rev' | 'arm' | 'anomalies' | 'error' | 'started_at' | 'finished_at' | 'run_dir'>;
+  score: { result: string | null; compliance: number | null; execution_quality: number | null; overall: number | null; summary: string; hard_requirements: Record<string, unknown>[]; suggestions: string[] } | null;
+  review: string | null;
+  snapshotFiles: string[];
+  temporalUrl: string | null;
+  turns: number[];
+}
+
+/** One run's page: its score, hard requirements, review.md, anomalies, snapshot files and the link to Temporal. */
+export async function runDetail(store: Store, runId: string, temporalUi: { url: string; namespace: string } | null): Promise<RunDetail | null> {
+  const run = await store.getRun(runId);
+  if (!run) return null;
+  const score = await store.getScore(runId);
+  const transcript = await store.getTranscript(runId);
+  return {
+    run: {
+      run_id: run.run_id, batch_id: run.batch_id, case_id: run.case_id, candidate: run.candidate, models: run.models, status: run.status, result: run.result, overall: run.overall,
+      workflow_rev: run.workflow_rev, arm: run.arm, anomalies: run.anomalies, error: run.error, started_at: run.started_at, finished_at: run.finished_at, run_dir: run.run_dir,
+    },
+    score: score && { result: score.result, compliance: score.compliance, execution_quality: score.execution_quality, overall: score.overall, summary: score.summary, hard_requirements: score.hard_requirements, suggestions: score.suggestions },
+    review: await readFile(join(run.run_dir, 'review.md'), 'utf8').catch(() => null),
+    snapshotFiles: await listFiles(join(run.run_dir, 'workflow')),
+    temporalUrl:
+      temporalUi && run.temporal_workflow_id
+        ? `${temporalUi.url}/namespaces/${encodeURIComponent(temporalUi.namespace)}/workflows/${encodeURIComponent(run.temporal_workflow_id)}${run.temporal_run_id ? `/${encodeURIComponent(run.temporal_run_id)}` : ''}`
+        : null,
+    turns: [...new Set(transcript.map((e) => e.turn))],
+  };
+}
+
+export const TranscriptQuerySchema = z.object({
+  page: z.coerce.number().int().nonnegative().default(0),
+  turns: z.coerce.number().int().positive().max(50).default(10),
+});
+
+/** A page of a run's transcript, a few turns at a time. */
+export async function transcriptPage(store: Store, runId: string, query: z.infer<typeof TranscriptQuerySchema>): Promise<{ page: number; pages: number; turns: { turn: number; events: TranscriptEvent[] }[] }> {
+  const events = await store.getTranscript(runId);
+  const turns = [...new Set(events.map((e) => e.turn))];
+  const shown = new Set(turns.slice(query.page * query.turns, (query.page + 1) * query.turns));
+  return {
+    page: query.page,
+    pages: Math.ceil(turns.length / query.turns),
+    turns: [...shown].map((turn) => ({ turn, events: events.filter((e) => e.turn === turn) })),
+  };
+}
+
+/** Where a word occurs in a run's transcript (case-insensitive): turn, seq and a snippet. */
+export async function searchTranscript(store: Store, runId: string, text: string): Promise<{ turn: number; seq: number; role: string; snippet: string }[]> {
+  const needle = text.toLowerCase();
+  if (!needle) return [];
+  return (await store.getTranscript(runId)).flatMap((e) => {
+    const at = e.content.toLowerCase().indexOf(needle);
+    return at < 0 ? [] : [{ turn: e.turn, seq: e.seq, role: e.role, snippet: e.content.slice(Math.max(0, at - 40), at + needle.length + 40) }];
+  });
+}
+
+async function listFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
+  return entries.filter((e) => e.isFile()).map((e) => relative(dir, join(e.parentPath, e.name))).sort();
+}

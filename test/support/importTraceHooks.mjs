@@ -1,0 +1,6 @@
+import { appendFileSync } from 'node:fs';
+
+export async function load(url, context, nextLoad) {
+  appendFileSync(process.env.EVALFLOW_IMPORT_TRACE, `${url}\n`);
+  return nextLoad(url, context);
+}
