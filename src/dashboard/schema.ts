@@ -72,7 +72,7 @@ export type Timeline = z.infer<typeof TimelineSchema>;
 
 export const ComparisonLabelSchema = z.enum(['regression', 'improvement', 'no_change', 'insufficient_data', 'not_comparable']);
 
-/** One workflow_rev against the rev before it (by first run), labelled case by case as `evalflow compare` does. */
+/** One workflow_rev against the rev before it (by first run), labelled case by case as `evalflow compare` does, over each side's latest judged runs of the case (REV_WINDOW). */
 export const RevStepSchema = z.object({
   rev: z.string(),
   previous: z.string(),
