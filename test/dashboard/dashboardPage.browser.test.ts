@@ -50,6 +50,8 @@ describe('dashboard.html in a real browser', () => {
     expect(await page.locator('[data-kpi="pass-rate"] .change').textContent()).toBe('−19.4% vs previous');
     expect(await page.locator('[data-kpi="pass-rate"] .interval').textContent()).toBe('[26.7%–81.1%]');
     await page.screenshot({ path: join(dir, 'dashboard.png'), fullPage: true });
+    // A small copy for the README (docs/images/dashboard.jpg is one of these).
+    await page.screenshot({ path: join(dir, 'dashboard-small.jpg'), type: 'jpeg', quality: 70 });
     expect(watch.errors).toEqual([]);
     expect(watch.offMachine).toEqual([]);
   });

@@ -83,6 +83,9 @@ describe('evalflow view in a real browser', () => {
     await expect.poll(() => page.locator('#turn-3 .event.hit').count()).toBe(1);
     expect(await page.locator('#turn-3 .event.hit').textContent()).toContain('zebra');
     await page.screenshot({ path: join(shots, 'run.png'), fullPage: true });
+    // A small copy for the README (docs/images/run-page.jpg is one of these).
+    await page.locator('#transcript-viewer').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(shots, 'run-small.jpg'), type: 'jpeg', quality: 70 });
     expect(watch.errors).toEqual([]);
     expect(watch.offMachine).toEqual([]);
   });

@@ -34,6 +34,8 @@ export function dashboardPage(doc: Document, model: Dashboard, lib: PageLib): vo
   };
   const pct = (v: number | null | undefined) => (v === null || v === undefined ? '–' : `${(v * 100).toFixed(1)}%`);
   const num = (v: number | null | undefined, digits = 2) => (v === null || v === undefined ? '–' : v.toFixed(digits));
+  // A git commit reads well by its first 12 characters, as git prints it.
+  const short = (name: string) => (/^[0-9a-f]{40}$/.test(name) ? name.slice(0, 12) : name);
   const interval = (r: { low: number; high: number } | null) => (r ? `[${pct(r.low)}–${pct(r.high)}]` : '');
 
   const readFilter = (): DashboardFilter => {
@@ -209,7 +211,7 @@ export function dashboardPage(doc: Document, model: Dashboard, lib: PageLib): vo
       title,
       [dimension, 'runs', 'judged', 'pass rate', 'interval', 'overall', 'compliance', 'execution', 'infra_error', 'judge_failed', ...(extra ? ['vs previous rev'] : [])],
       lib.groupRows(model, filter, lib.stats, dimension).map((r) => [
-        names[r.key]!,
+        short(names[r.key]!),
         String(r.runs),
         String(r.judged),
         pct(r.passRate?.rate),
@@ -226,7 +228,7 @@ export function dashboardPage(doc: Document, model: Dashboard, lib: PageLib): vo
     const step = model.revSteps.find((s) => s.rev === model.revs[row.key]);
     if (!step) return '';
     const counts = Object.entries(step.labels).filter(([, n]) => n > 0).map(([label, n]) => `${n} ${label}`);
-    return `vs ${step.previous}: ${counts.join(', ')}`;
+    return `vs ${short(step.previous)}: ${counts.join(', ')}`;
   };
 
   const suggestionsSection = (): HTMLElement => {
@@ -246,7 +248,7 @@ export function dashboardPage(doc: Document, model: Dashboard, lib: PageLib): vo
     section.appendChild(el('h2', {}, 'Cases against the previous workflow_rev'));
     for (const step of model.revSteps) {
       const details = el('details');
-      details.appendChild(el('summary', {}, `${step.previous} → ${step.rev}`));
+      details.appendChild(el('summary', {}, `${short(step.previous)} → ${short(step.rev)}`));
       const list = el('ul');
       for (const c of step.cases) list.appendChild(el('li', { class: `label-${c.label}` }, `${c.caseId}: ${c.label}${c.difference === null ? '' : ` (${c.difference >= 0 ? '+' : ''}${(c.difference * 100).toFixed(1)} points)`}`));
       details.appendChild(list);
