@@ -119,4 +119,32 @@ describe('evalflow view in a real browser', () => {
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as Error).message).toBe(`port ${port} on 127.0.0.1 is in use; pick another with --port`);
   });
+
+  it('shows a running batch live: its progress as the workflow answers, and reloads', async () => {
+    const batchId = 'batch-20260104T000000-dddddd';
+    await store.upsertBatch({ batch_id: batchId, status: 'running', spec: {}, counts: { finished: 1 } });
+    const asked: string[] = [];
+    const batchProgress = async (id: string) => {
+      asked.push(id);
+      return { batchId: id, total: 10, started: 4, finished: 3, running: ['run-a', 'run-b'], outcomes: [] };
+    };
+    const live = await startViewServer({ store, prices: {}, host: '127.0.0.1', port: 0, temporalUi: null, batchProgress });
+    try {
+      const html = await (await fetch(live.url)).text();
+      expect(asked).toEqual([batchId]);
+      expect(html).toContain('<meta http-equiv="refresh" content="5">');
+      expect(html).toMatch(new RegExp(`<li data-batch="${batchId}"><a href="/batches/${batchId}">${batchId}</a>: 3 of 10 finished, 2 running \\(run-a, run-b\\)</li>`));
+      const silent = await startViewServer({ store, prices: {}, host: '127.0.0.1', port: 0, temporalUi: null, batchProgress: async () => null });
+      try {
+        expect(await (await fetch(silent.url)).text()).toContain(`${batchId}</a>: 1 finished (the store&#39;s count; Temporal did not answer)`);
+      } finally {
+        await new Promise((resolve) => silent.server.close(resolve));
+      }
+    } finally {
+      await new Promise((resolve) => live.server.close(resolve));
+      await store.updateBatch(batchId, { status: 'cancelled' });
+    }
+    // Without a running batch, the page does not reload.
+    expect(await (await fetch(base)).text()).not.toContain('http-equiv="refresh"');
+  });
 });
