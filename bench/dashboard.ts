@@ -13,7 +13,8 @@ import { chromium } from 'playwright-core';
 import { buildDashboard, renderDashboard } from '../src/dashboard/index.js';
 import type { RunState } from '../src/run/runStatus.js';
 import { openStore } from '../src/store/index.js';
-import { replicate } from './replicateStore.js';
+import { row, writeResult } from './support/benchResult.js';
+import { replicate } from './support/replicateStore.js';
 
 const SEED_RUNS = 1_000;
 const OUTCOMES: (RunState | 'pass' | 'fail')[] = ['pass', 'pass', 'fail', 'pass', 'infra_error', 'pass', 'fail', 'pass', 'aborted', 'judge_failed', 'pass', 'needs_review', 'pass', 'cancelled', 'fail', 'pass'];
@@ -86,6 +87,7 @@ async function measure(dir: string, out: string): Promise<{ runs: number; buildM
 }
 
 async function main(): Promise<void> {
+  const started = Date.now();
   const root = await mkdtemp(join(tmpdir(), 'evalflow-bench-dashboard-'));
   try {
     const small = join(root, 'small');
@@ -103,8 +105,22 @@ async function main(): Promise<void> {
     for (const m of [a, b]) {
       console.log(`${m.runs} runs: dashboard.html ${(m.bytes / 1024).toFixed(0)} KB, built in ${m.buildMs.toFixed(0)} ms, interactive in ${m.interactiveMs.toFixed(0)} ms (median of 3), a filter redraws in ${m.filterMs.toFixed(0)} ms`);
     }
-    console.log(`100× the runs: ${(b.bytes / a.bytes).toFixed(2)}× the size, ${(b.buildMs / a.buildMs).toFixed(1)}× the build time, ${(b.interactiveMs / a.interactiveMs).toFixed(2)}× the time to interactive`);
-    console.log(`goals at ${b.runs} runs: ≤ 5 MB ${b.bytes <= 5 * 2 ** 20 ? 'met' : 'NOT met'}, interactive ≤ 2 s ${b.interactiveMs <= 2_000 ? 'met' : 'NOT met'}`);
+    writeResult(
+      {
+        name: 'dashboard',
+        title: 'dashboard.html from 100,000 runs against 1,000',
+        rows: [
+          row('dashboard.html size, 100k runs', b.bytes / 2 ** 20, 'MiB', { goal: '<= 5', detail: `${(a.bytes / 1024).toFixed(0)} KiB at 1k runs` }),
+          row('size, 100k runs', b.bytes / a.bytes, '×', { against: '1k runs (100× the runs)' }),
+          row('time to interactive in headless chromium, 100k runs', b.interactiveMs, 'ms', { goal: '<= 2000', detail: `${a.interactiveMs.toFixed(0)} ms at 1k runs (median of 3 loads)` }),
+          row('time to interactive, 100k runs', b.interactiveMs / a.interactiveMs, '×', { against: '1k runs' }),
+          row('build time, 100k runs', b.buildMs / a.buildMs, '×', { against: '1k runs (100× the runs)', goal: '<= 120', detail: `${b.buildMs.toFixed(0)} ms vs ${a.buildMs.toFixed(0)} ms` }),
+          row('a filter redraws, 100k runs', b.filterMs, 'ms', { detail: `${a.filterMs.toFixed(0)} ms at 1k runs` }),
+        ],
+        notes: [`runs: ${a.runs} and ${b.runs}`],
+      },
+      started,
+    );
   } finally {
     await rm(root, { recursive: true, force: true });
   }

@@ -1,83 +1,64 @@
-// Throughput of evalflow's hot pure paths, each as a ratio against a baseline run in the same
-// process on the same input (these machines are noisy: absolute times mean little, ratios do).
-//
-//   npm run bench
-import { readFileSync, readdirSync } from 'node:fs';
+// `npm run bench [-- NAME...]`: every benchmark, one after another, each in its own process;
+// each writes bench/results/<name>.json, and this prints one table of them all. Every figure
+// is a ratio against a baseline measured in the same run (these machines are noisy), except
+// those marked as reported only.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { getCandidateAdapter } from '../src/candidates/index.js';
-import { readExamples } from '../src/editprediction/index.js';
-import { deltaChrF } from '../src/editprediction/metrics/deltaChrF.js';
-import { compactTranscript } from '../src/judge/index.js';
-import type { TranscriptEvent } from '../src/transcript/schema.js';
+import { BenchResultSchema, formatValue, RESULTS_DIR, type BenchResult } from './support/benchResult.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 
-/** Median time per call of `fn` in ms, over `rounds` rounds of `batch` calls. */
-function measure(fn: () => unknown, batch: number, rounds = 9): number {
-  const times: number[] = [];
-  for (let r = 0; r < rounds; r++) {
-    const start = process.hrtime.bigint();
-    for (let i = 0; i < batch; i++) fn();
-    times.push(Number(process.hrtime.bigint() - start) / 1e6 / batch);
-  }
-  return times.sort((a, b) => a - b)[Math.floor(times.length / 2)]!;
+/** In the order of the benchmark list in the README. */
+const BENCHMARKS = [
+  { name: 'orchestration', file: 'orchestration.ts' },
+  { name: 'crash-cost', file: 'crashCost.ts' },
+  { name: 'run-cost', file: 'runCost.ts' },
+  { name: 'compaction', file: 'compaction.ts' },
+  { name: 'summaries', file: 'summaries.ts' },
+  { name: 'dashboard', file: 'dashboard.ts' },
+  { name: 'edit-prediction', file: 'editPrediction.ts' },
+  { name: 'startup', file: 'startup.ts' },
+  { name: 'normalize', file: 'normalize.ts' },
+] as const;
+
+const wanted = process.argv.slice(2);
+const unknown = wanted.filter((name) => !BENCHMARKS.some((b) => b.name === name));
+if (unknown.length > 0) {
+  console.error(`bench: unknown benchmark ${unknown.join(', ')}; expected some of ${BENCHMARKS.map((b) => b.name).join(', ')}`);
+  process.exit(2);
+}
+const selected = BENCHMARKS.filter((b) => (wanted.length === 0 || wanted.includes(b.name)) && existsSync(join(import.meta.dirname, b.file)));
+
+console.log('building dist/ (the start-up benchmark runs the built CLI)');
+if (spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' }).status !== 0) process.exit(1);
+
+const started = Date.now();
+const failed: string[] = [];
+for (const bench of selected) {
+  console.log(`\n== ${bench.name}`);
+  const child = spawnSync(process.execPath, ['--import', 'tsx', join(import.meta.dirname, bench.file)], { cwd: ROOT, stdio: 'inherit' });
+  if (child.status !== 0) failed.push(bench.name);
 }
 
-function report(name: string, subject: () => unknown, baseline: () => unknown, baselineName: string, batch: number): void {
-  subject();
-  baseline(); // warm both
-  const s = measure(subject, batch);
-  const b = measure(baseline, batch);
-  console.log(`${name.padEnd(52)} ${(s / b).toFixed(2).padStart(7)}× ${baselineName} (${s.toFixed(3)} ms vs ${b.toFixed(3)} ms per call)`);
-}
+const results: BenchResult[] = selected
+  .map((b) => join(RESULTS_DIR, `${b.name}.json`))
+  .filter((file) => existsSync(file))
+  .map((file) => BenchResultSchema.parse(JSON.parse(readFileSync(file, 'utf8'))));
+console.log(`\n${table(results)}`);
+console.log(`\n${selected.length} benchmarks in ${Math.round((Date.now() - started) / 1000)} s${failed.length > 0 ? `; FAILED: ${failed.join(', ')}` : ''}`);
+process.exitCode = failed.length > 0 ? 1 : 0;
 
-// 1. Stream normalisation: every captured agent stream through its adapter's normaliser,
-//    against JSON.parse of the same lines (the floor of any JSONL reader).
-const streams = readdirSync(join(ROOT, 'test/fixtures/agent-streams'))
-  .filter((f) => f.endsWith('.jsonl') && !f.endsWith('.expected.jsonl'))
-  .map((f) => ({ adapter: ({ claude: 'claude-code', qwen: 'qwen-code' } as Record<string, string>)[f.split('-')[0]!] ?? f.split('-')[0]!, lines: readFileSync(join(ROOT, 'test/fixtures/agent-streams', f), 'utf8').split('\n').filter(Boolean) }));
-report(
-  'normalise 15 captured agent streams',
-  () => {
-    for (const stream of streams) {
-      const normalizer = getCandidateAdapter(stream.adapter).normalizer!({});
-      for (const line of stream.lines) normalizer.push(line);
-      normalizer.end({ exitCode: 0, stderrTail: '' });
+/** One Markdown table, as the README carries it. */
+function table(all: BenchResult[]): string {
+  const lines = ['| benchmark | figure | measured | goal |', '|---|---|---|---|'];
+  for (const result of all) {
+    for (const r of result.rows) {
+      const goal = r.goal === undefined ? 'reported' : `${r.goal}${r.unit === '×' ? '×' : ` ${r.unit}`}: ${r.met === null ? 'not measured' : r.met ? 'met' : '**missed**'}`;
+      lines.push(`| ${result.title} | ${r.metric} | ${formatValue(r)} | ${goal} |`);
     }
-  },
-  () => {
-    for (const stream of streams) for (const line of stream.lines) JSON.parse(line);
-  },
-  'JSON.parse of the same lines',
-  20,
-);
-
-// 2. Judge compaction of a 2 MB transcript (elided to 160 KB), against serialising it once.
-const events: TranscriptEvent[] = Array.from({ length: 8_000 }, (_, i) => ({
-  run_id: 'bench',
-  turn: 1 + Math.floor(i / 400),
-  seq: i,
-  attempt: 1,
-  ts: '2026-01-01T00:00:00.000Z',
-  role: i % 4 === 0 ? 'candidate.thinking' : i % 4 === 1 ? 'candidate.tool_call.completed' : i % 4 === 2 ? 'candidate.assistant_partial' : 'candidate',
-  content: `event ${i} `.repeat(25),
-}));
-report('compact a 2 MB transcript for the judge', () => compactTranscript(events), () => JSON.stringify(events), 'JSON.stringify of it', 5);
-
-// 3. Delta chrF on the Zed corpus examples (expected patch vs a no-op prediction), against
-//    splitting the same texts into characters (the metric's own first step).
-const examples = await readExamples(readdirSync(join(ROOT, 'test/fixtures/editprediction/zed-evals')).filter((f) => f.endsWith('.md')).map((f) => join(ROOT, 'test/fixtures/editprediction/zed-evals', f)));
-const texts = examples.map((e) => e.cursor_position);
-report(
-  `delta chrF on ${texts.length} Zed excerpts (edited vs original)`,
-  () => {
-    for (const text of texts) deltaChrF(text, `${text}\n// edited`, text.replace(/\s+/, ' '));
-  },
-  () => {
-    let chars = 0;
-    for (const text of texts) chars += [...text, ...`${text}\n// edited`, ...text.replace(/\s+/, ' ')].length;
-    return chars;
-  },
-  'Array.from of the three texts',
-  20,
-);
+  }
+  const machine = all[0]?.machine;
+  if (machine) lines.push('', `Measured ${all[0]!.measuredAt.slice(0, 10)} on ${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGiB} GiB, Node ${machine.node}.`);
+  return lines.join('\n');
+}

@@ -3,7 +3,7 @@
 // the same size while score-history.yaml grows 100×). Each size is measured in its own child
 // process, so the peak memory reported is that size's alone.
 //
-//   node --import tsx bench/summaries.ts
+//   node --import tsx bench/summaries.ts (npm run bench:summaries)
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -12,7 +12,8 @@ import { openStore } from '../src/store/index.js';
 import type { RunState } from '../src/run/runStatus.js';
 import { writeSummaries } from '../src/summaries/index.js';
 import { pagesOfRunsWithVerdicts } from '../src/summaries/loadRuns.js';
-import { replicate } from './replicateStore.js';
+import { row, writeResult } from './support/benchResult.js';
+import { replicate } from './support/replicateStore.js';
 
 /** 1,250 runs, 1,000 of them judged: the history rows. */
 const SEED_RUNS = 1_250;
@@ -101,6 +102,7 @@ async function measureChild(dir: string): Promise<void> {
 
 async function main(): Promise<void> {
   if (process.argv[2] === '--child') return measureChild(process.argv[3]!);
+  const started = Date.now();
   const root = await mkdtemp(join(tmpdir(), 'evalflow-bench-store-'));
   try {
     const small = join(root, 'small');
@@ -111,8 +113,18 @@ async function main(): Promise<void> {
     const child = (dir: string) => JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', import.meta.filename, '--child', dir], { encoding: 'utf8' })) as { ms: number; readMs: number; peakMb: number; heapMb: number; history: number };
     const a = child(small);
     const b = child(large);
-    for (const m of [a, b]) console.log(`summaries from ${m.history} history rows: ${m.ms.toFixed(0)} ms (reading the store: ${m.readMs.toFixed(0)} ms), peak RSS +${m.peakMb.toFixed(0)} MB (JS heap +${m.heapMb.toFixed(0)} MB)`);
-    console.log(`${(b.ms / a.ms).toFixed(1)}× the time for ${(b.history / a.history).toFixed(0)}× the rows (linear allows ≤ 120×); ${(b.peakMb / Math.max(a.peakMb, 1)).toFixed(1)}× the peak memory`);
+    writeResult(
+      {
+        name: 'summaries',
+        title: 'Summaries from 100,000 history rows against 1,000',
+        rows: [
+          row('summaries time, 100k rows', b.ms / a.ms, '×', { against: '1k rows (100× the rows)', goal: '<= 120', detail: `${b.ms.toFixed(0)} ms vs ${a.ms.toFixed(0)} ms; reading the store ${b.readMs.toFixed(0)} ms vs ${a.readMs.toFixed(0)} ms` }),
+          row('peak RSS growth, 100k rows', b.peakMb, 'MiB', { detail: `JS heap +${b.heapMb.toFixed(0)} MiB; at 1k rows +${a.peakMb.toFixed(0)} MiB` }),
+        ],
+        notes: [`history rows: ${a.history} and ${b.history}`],
+      },
+      started,
+    );
   } finally {
     await rm(root, { recursive: true, force: true });
   }

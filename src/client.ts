@@ -3,8 +3,8 @@ import { EXIT } from './commands/exitCodes.js';
 import { INTERRUPT_MODES } from './commands/interrupts.js';
 import { processIo, type CommandIo } from './commands/io.js';
 import { EvalflowError, FormatError, TemporalUnreachableError } from './errors.js';
-import { RunStateSchema } from './run/runStatus.js';
-import { BatchStatusSchema } from './store/schema.js';
+import { RUN_STATES } from './run/runStates.js';
+import { BATCH_STATUSES } from './store/batchStatuses.js';
 
 /**
  * The evalflow CLI: every command and flag on one screen. Each action lazily loads
@@ -71,7 +71,7 @@ program
   .command('batches')
   .description('batches in the store, newest first: id, status, counts, candidate, started')
   .addOption(configOption)
-  .addOption(new Option('--status <status>', 'only batches with this status').choices(BatchStatusSchema.options))
+  .addOption(new Option('--status <status>', 'only batches with this status').choices(BATCH_STATUSES))
   .option('--limit <n>', 'at most n batches (default 20)', parseInteger)
   .action((options) => dispatch('batches', options));
 
@@ -80,8 +80,9 @@ program
   .description('runs in the store, newest first, as the table `run` prints')
   .addOption(configOption)
   .option('--batch <id>', 'runs of this batch')
-  .addOption(new Option('--status <status>', 'runs with this status').choices(RunStateSchema.options))
+  .addOption(new Option('--status <status>', 'runs with this status').choices(RUN_STATES))
   .option('--limit <n>', 'at most n runs (default 50)', parseInteger)
+  .option('--query <visibility query>', 'runs whose workflows match this Temporal visibility query, e.g. \'EvalBatch="batch-…" AND EvalResult="fail"\'')
   .action((options) => dispatch('runs', options));
 
 program
@@ -185,10 +186,72 @@ candidates
   .argument('<streams...>')
   .action((adapter: string, files: string[]) => dispatch('candidates', { normalize: { adapter, files } }));
 
+const schedule = program.command('schedule').description('nightly (or any) regressions as Temporal Schedules: create, list, describe, trigger, pause, unpause, delete, backfill');
+schedule
+  .command('create')
+  .description('a schedule that runs a batch as `run` would, then compares it with the previous one and the baseline')
+  .argument('<name>', 'schedule name (lowercase letters, digits, _ .)')
+  .argument('[paths...]', 'eval bank folders or case folders (default: eval_sets)')
+  .addOption(configOption)
+  .option('--cron <expr>', "when, as cron in UTC, e.g. '0 2 * * *'")
+  .option('--every <duration>', 'when, as an interval, e.g. 24h, 6h, 90m')
+  .option('--only <ids>', 'comma-separated eval case ids to run')
+  .option('--candidate <name>', 'configured candidate or adapter name (default: builtin)')
+  .option('--candidate-model <model>', 'model for the candidate, overriding its config')
+  .option('--project <dir>', 'project under test (git repository or folder)')
+  .option('--workflow-dir <dir>', 'folder with agents/ commands/ rules/ skills/')
+  .option('--runs-dir <dir>', 'where run directories go (default: runs)')
+  .option('--runs-per-case <k>', 'attempts per case', parseInteger)
+  .option('--parallelism <n>', 'runs at the same time', parseInteger)
+  .option('--arm <name=spec>', 'an A/B arm, twice or more (as for run)', collect, [])
+  .option('--baseline <batch|previous>', 'also compare every batch with this one (default previous: only with the batch before)')
+  .option('--notify <command>', 'shell command given each batch\'s report as JSON on stdin')
+  .option('--catchup-window <duration>', 'firings missed while no server ran are caught up (once) when at most this old (default 24h)')
+  .action((name: string, paths: string[], options) => dispatch('schedule', { ...options, action: 'create', name, paths }));
+schedule
+  .command('list')
+  .description('schedules with their timing, next firing and last verdict')
+  .addOption(configOption)
+  .action((options) => dispatch('schedule', { ...options, action: 'list' }));
+for (const [action, description] of [
+  ['describe', 'timing, next firings, what runs now, the last batches with their verdicts'],
+  ['trigger', 'fire now (skipped while a batch of the schedule still runs)'],
+  ['pause', 'stop firing until unpaused'],
+  ['unpause', 'fire again'],
+  ['delete', 'delete the schedule (its batches and reports stay)'],
+] as const) {
+  schedule
+    .command(action)
+    .description(description)
+    .argument('<name>')
+    .addOption(configOption)
+    .option('--note <text>', 'why (pause, unpause)')
+    .action((name: string, options) => dispatch('schedule', { ...options, action, name }));
+}
+schedule
+  .command('backfill')
+  .description('run now the firings that were due in a past time range, one after the other')
+  .argument('<name>')
+  .addOption(configOption)
+  .requiredOption('--from <time>', 'start, e.g. 2026-12-01T00:00:00Z')
+  .requiredOption('--to <time>', 'end')
+  .action((name: string, options) => dispatch('schedule', { ...options, action: 'backfill', name }));
+
+program
+  .command('bless')
+  .description("make a batch the baseline its schedule's batches are compared with (nothing else moves it)")
+  .argument('<batch>', 'batch id (batch-…)')
+  .addOption(configOption)
+  .option('--schedule <name>', 'whose baseline (default: the schedule that ran the batch)')
+  .action((batchId: string, options) => dispatch('bless', { ...options, batchId }));
+
 program
   .command('server')
-  .description('run the Temporal dev server with the Web UI in the foreground')
+  .description('run Temporal with the Web UI in the foreground: the dev server, or with --persistence postgres the full server on PostgreSQL')
   .addOption(configOption)
+  .addOption(new Option('--persistence <store>', 'sqlite: the dev server (default); postgres: team mode, history in PostgreSQL').choices(['sqlite', 'postgres']))
+  .option('--database-url <url>', 'team mode: postgres://USER@HOST:PORT/NAME; databases NAME and NAME_visibility (default postgres://postgres@127.0.0.1:5432/temporal)')
+  .option('--worker', 'also run a worker here (schedules fire only while a server and a worker run)')
   .action((options) => dispatch('server', options));
 
 program

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@temporalio/client';
 import { type NativeConnection, Worker } from '@temporalio/worker';
 import { failActivitiesOfDeadWorkers } from './temporal/failover.js';
+import { WORKER_TUNING } from './temporal/workerTuning.js';
 import { installQuietRuntime } from './temporal/runtime.js';
 import { workflowBundle } from './temporal/workflowBundle.js';
 import { createActivities, inflightDir, type ActivityDeps, type CandidateFactory } from './activities/index.js';
@@ -80,17 +81,7 @@ export async function startWorkers(options: WorkerOptions): Promise<RunningWorke
     say(`worker start on ${hostId}: killed ${swept.killed} process(es) a dead worker left running, removed ${swept.removed.length} sandbox(es) of finished runs`);
   }
   const activities = createActivities(deps);
-  // Heartbeats are sent at least every 2 s (not the SDK's 0.8 × heartbeat timeout), so
-  // cancellation reaches an activity at once and a dead worker's activity times out soon.
-  // A workflow task left on a dead worker's sticky queue moves to the shared queue after 3 s.
-  const common = {
-    connection: options.connection,
-    namespace: options.namespace,
-    activities,
-    maxHeartbeatThrottleInterval: '2s',
-    defaultHeartbeatThrottleInterval: '2s',
-    stickyQueueScheduleToStartTimeout: '3s',
-  };
+  const common = { connection: options.connection, namespace: options.namespace, activities, ...WORKER_TUNING };
   const shared = await Worker.create({ ...common, taskQueue: SHARED_TASK_QUEUE, workflowBundle: await workflowBundle(options.env) });
   const host = await Worker.create({ ...common, taskQueue: hostTaskQueue(hostId) });
   const done = Promise.all([shared.run(), host.run()]).then(() => undefined);

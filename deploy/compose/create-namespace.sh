@@ -1,6 +1,6 @@
 #!/bin/sh
 # One-shot: create the default namespace and register evalflow's search attributes
-# (the same set as src/workflows/definitions.ts; evalflow also adds missing ones itself).
+# (the same set as src/temporal/names.ts; evalflow and `evalflow server --persistence postgres` register missing ones themselves).
 set -eu
 ADDRESS="${TEMPORAL_ADDRESS:-temporal:7233}"
 MAX_ATTEMPTS=60

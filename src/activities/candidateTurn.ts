@@ -28,6 +28,8 @@ export interface CandidateTurnOutput {
   attempt: number;
   /** Notes on the turn's output, processes left by an interrupted attempt, spend repeated after a crash. */
   anomalies: RunAnomaly[];
+  /** Tool calls the candidate started in this turn, when this attempt ran it (for the Web UI's current details). */
+  toolCalls?: number;
 }
 
 /** What a finished turn keeps in the store, so a retry after a lost completion (or a resume) returns it instead of running the turn again. */
@@ -105,6 +107,7 @@ export function candidateTurnActivities(deps: ActivityDeps) {
       const groups: number[] = [];
       let stored: StoredTurn;
       let usage = null;
+      let toolCalls = 0;
       await steps.markSpending(key);
       try {
         const result = await candidate.runTurn({
@@ -119,6 +122,7 @@ export function candidateTurnActivities(deps: ActivityDeps) {
           timeoutMs: spec.turnTimeoutS * 1000,
           signal: cancellationSignal(),
           onEvent: (event) => {
+            if (event.role === 'candidate.tool_call.started') toolCalls += 1;
             pending.push(toEvent(event));
             heartbeat({ turn, seq });
             if (pending.length >= FLUSH_EVERY) flushInBackground();
@@ -156,7 +160,7 @@ export function candidateTurnActivities(deps: ActivityDeps) {
       await flush();
       await steps.finish(key, usage, stored as unknown as Record<string, unknown>);
       await writeTranscriptFile(paths.transcriptFile, await deps.store.getTranscript(spec.runId, { attempts: 'all' }));
-      return { ...stored, attempt: activity, anomalies: [...stored.anomalies, ...anomalies] };
+      return { ...stored, attempt: activity, anomalies: [...stored.anomalies, ...anomalies], toolCalls };
     },
   };
 }

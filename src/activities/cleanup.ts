@@ -7,6 +7,7 @@ import { createRunRecord } from '../run/runRecord.js';
 import type { RunSpec } from '../run/runSpec.js';
 import { killLeftovers } from '../sandbox/agentProcesses.js';
 import { runCommands } from '../sandbox/checks.js';
+import { poolSize, releaseSandbox } from '../sandbox/sandboxPool.js';
 import type { ActivityDeps } from './deps.js';
 
 export interface CleanupReport {
@@ -21,7 +22,8 @@ export function cleanupActivities(deps: ActivityDeps) {
   return {
     /**
      * Ends everything of the run on this host: post_run_cleanup, then every process still
-     * working in its folders, then the sandbox, its turn checkpoints and the agent's home.
+     * working in its folders, then the sandbox (given back to the host's pool, scrubbed, for
+     * the next run of the project), its turn checkpoints and the agent's home.
      * With `park`, the sandbox, home and checkpoints are kept (processes are still killed) so
      * that `evalflow resume` can continue the run. Runs after success, failure and
      * cancellation, before the run is recorded; safe to repeat.
@@ -41,7 +43,11 @@ export function cleanupActivities(deps: ActivityDeps) {
       if (killed.survivors.length > 0) {
         anomalies.push({ kind: 'cleanup', detail: `${killed.survivors.length} process(es) in the sandbox survived SIGKILL (pids ${killed.survivors.join(', ')})` });
       }
-      if (!parked) await rm(paths.hostDir, { recursive: true, force: true });
+      if (!parked) {
+        // A sandbox no process survived in goes back to its pool scrubbed; the rest of the host folder goes.
+        if (killed.survivors.length === 0 && existsSync(paths.sandboxDir)) await releaseSandbox(paths.sandboxDir, paths.poolNote, poolSize(deps.env));
+        await rm(paths.hostDir, { recursive: true, force: true });
+      }
       return { anomalies, parked };
     },
   };

@@ -1,13 +1,15 @@
-import type { Candidate, CandidateSpec, WorkflowLink } from '../candidates/adapter.js';
+import type { Candidate, CandidateSpec } from '../candidates/adapter.js';
 import type { CandidateRunLimits } from '../candidates/index.js';
 import type { LlmClient, LlmRole } from '../llm/port.js';
 import type { ModelEndpoint } from '../run/runSpec.js';
 import type { Store } from '../store/store.js';
+import type { WorkflowSupport } from '../workflowUsage/index.js';
 
 /** The candidate side as activities need it; built from the adapter registry in the worker. */
 export interface CandidateFactory {
   create(spec: CandidateSpec, run?: CandidateRunLimits): Candidate;
-  workflowLinks(adapter: string): WorkflowLink[];
+  /** Where the adapter's agent discovers the workflow, and how its stream shows it used. */
+  workflowSupport(adapter: string): WorkflowSupport;
   /** The CLI's version string, or null when it cannot be told (builtin, not installed). */
   version(spec: CandidateSpec): Promise<string | null>;
 }

@@ -12,6 +12,7 @@ import { recordActivities } from './record.js';
 import { rejudgeActivities } from './rejudge.js';
 import { summarizeActivities } from './summarize.js';
 import { reviewActivities } from './review.js';
+import { scheduleActivities } from './schedule.js';
 import { join } from 'node:path';
 import { noteInflight } from './inflight.js';
 import { heartbeatWhile } from './temporalContext.js';
@@ -25,6 +26,7 @@ export type { CleanupReport } from './cleanup.js';
 export type { JudgeOutput, JudgeRequest } from './judge.js';
 export type { PreparedRun, SetupOutcome } from './prepare.js';
 export type { RejudgeInput } from './rejudge.js';
+export type { PreparedScheduledBatch } from './schedule.js';
 
 /**
  * Every activity of evalflow, built from injected dependencies. Each is a thin stage over the
@@ -46,6 +48,7 @@ export function createActivities(deps: ActivityDeps) {
     ...rejudgeActivities(deps),
     ...summarizeActivities(deps),
     ...reviewActivities(deps),
+    ...scheduleActivities(deps),
     ...editPredictionActivities(deps),
   };
   return wrapActivities(activities, inflightDir(deps.sandboxRoot));

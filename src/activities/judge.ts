@@ -6,6 +6,7 @@ import type { RunFacts } from '../run/runFacts.js';
 import type { RunSpec } from '../run/runSpec.js';
 import type { RunVerdict } from '../run/runVerdict.js';
 import { createStepLedger } from '../run/stepLedger.js';
+import { workflowEvidence } from '../run/runWorkflowUsage.js';
 import { transcriptAttempt } from '../transcript/attempts.js';
 import { latestAttempts } from '../transcript/latestAttempts.js';
 import type { ActivityDeps } from './deps.js';
@@ -53,7 +54,7 @@ export function judgeActivities(deps: ActivityDeps) {
       await steps.markSpending(key);
       const judged = await judgeSamples({
         llm: model.llm,
-        input: { runId: spec.runId, caseId: spec.evalCase.id, rubric: spec.evalCase.rubric, postconditions, facts, events },
+        input: { runId: spec.runId, caseId: spec.evalCase.id, rubric: spec.evalCase.rubric, postconditions, facts, events, ...(await workflowEvidence(deps.store, spec)) },
         samples: judgingOf(spec).samples,
         signal: cancellationSignal(),
       });

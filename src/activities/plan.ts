@@ -70,7 +70,7 @@ export function planActivities(deps: ActivityDeps) {
           judge: template.judge,
           project: template.project,
           workflowDir: arm?.workflowDir ?? template.workflowDir,
-          ...(arm?.workflowRev ? { workflowRev: arm.workflowRev } : {}),
+          ...(workflowRevOf(template, arm) ? { workflowRev: workflowRevOf(template, arm) } : {}),
           ...(arm?.noWorkflow ? { noWorkflow: true } : {}),
           runsDir: template.runsDir,
           turnTimeoutS: template.turnTimeoutS,
@@ -94,4 +94,11 @@ export function planActivities(deps: ActivityDeps) {
       else await deps.store.upsertBatch({ batch_id: batchId, status, counts, spec: summary });
     },
   };
+}
+
+/** The arm's own rev; else the template's, unless the arm swaps the workflow folder or drops the workflow. */
+function workflowRevOf(template: RunTemplate, arm: BatchArm | undefined): string | undefined {
+  if (arm?.workflowRev) return arm.workflowRev;
+  if (arm?.workflowDir || arm?.noWorkflow) return undefined;
+  return template.workflowRev;
 }

@@ -7,12 +7,15 @@ import type { RunSpec } from '../run/runSpec.js';
 import { readEnvChecklist, updateEnvChecklist, type EnvChecklist } from '../run/runFiles.js';
 import { createStepLedger } from '../run/stepLedger.js';
 import { runCheck, runCommands } from '../sandbox/checks.js';
-import { linkWorkflow } from '../sandbox/linkWorkflow.js';
+import { placeWorkflow } from '../sandbox/placeWorkflow.js';
 import { ensureProjectRepo } from '../sandbox/projectRepo.js';
+import { notePool, poolDirFor, poolSize } from '../sandbox/sandboxPool.js';
 import { createSandbox, hideFromGit } from '../sandbox/sandboxRepo.js';
 import { snapshotWorkflow, snapshotWorkflowAt, type WorkflowSnapshot } from '../sandbox/workflowSnapshot.js';
 import { transcriptAttempt } from '../transcript/attempts.js';
 import { createRedactor } from '../transcript/redact.js';
+import { checkExpectedItemsExist, listWorkflowItems, type WorkflowPlacement } from '../workflowUsage/index.js';
+import { join } from 'node:path';
 import type { ActivityDeps } from './deps.js';
 import { activityAttempt, temporalIds } from './temporalContext.js';
 
@@ -36,11 +39,21 @@ export function prepareActivities(deps: ActivityDeps) {
       const paths = await record.open(spec, temporalIds());
       await mkdir(paths.homeDir, { recursive: true });
       const snapshot = await snapshotFor(spec, paths.workflowSnapshot);
+      // An expected item missing from the snapshot is the case's mistake: said before anything runs.
+      // Without a workflow (`workflow=none`) there is nothing to expect.
+      if (spec.evalCase.expectWorkflow && !spec.noWorkflow) {
+        checkExpectedItemsExist(spec.evalCase.expectWorkflow, await listWorkflowItems(snapshot.dir), join(spec.evalCase.dir, 'meta.yaml'));
+      }
       const project = await ensureProjectRepo(spec.project, deps.stateDir);
-      await createSandbox(project.repoDir, paths.sandboxDir, project.rev);
+      const poolDir = poolSize(deps.env) > 0 ? poolDirFor(deps.sandboxRoot, project.repoDir) : undefined;
+      if (poolDir) await notePool(paths.poolNote, { poolDir, repoDir: project.repoDir, rev: project.rev });
+      await createSandbox(project.repoDir, paths.sandboxDir, project.rev, poolDir ? { poolDir } : {});
+      let placement: WorkflowPlacement | null = null;
       if (snapshot.folders.length > 0) {
-        const placed = await linkWorkflow(paths.sandboxDir, snapshot.dir, deps.candidates.workflowLinks(spec.candidate.adapter));
-        await hideFromGit(paths.sandboxDir, placed);
+        const placed = await placeWorkflow(paths.sandboxDir, snapshot.dir, spec.candidate.adapter, deps.candidates.workflowSupport(spec.candidate.adapter));
+        await hideFromGit(paths.sandboxDir, placed.placed);
+        placement = placed.placement;
+        await deps.store.saveWorkflowPlacement(spec.runId, placement);
       }
 
       const cliVersion = await deps.candidates.version(spec.candidate);
@@ -53,6 +66,7 @@ export function prepareActivities(deps: ActivityDeps) {
         setup_commands: [],
         preconditions: [],
         postconditions: [],
+        workflow_placement: placement,
       };
       const existing = await readEnvChecklist(paths.runDir);
       await updateEnvChecklist(paths.runDir, existing ? { ...checklist, ...pickResults(existing) } : checklist, checklist);

@@ -8,11 +8,16 @@ import { createRedactor } from '../transcript/redact.js';
 import type { ActivityDeps } from './deps.js';
 import { heartbeatWhile } from './temporalContext.js';
 import { createRunRecord } from '../run/runRecord.js';
+import { recordWorkflowUsage } from '../run/runWorkflowUsage.js';
 
 export function verifyActivities(deps: ActivityDeps) {
   const record = createRunRecord(deps);
   return {
-    /** Postconditions, after the dialogue; their results go to the judge as evidence. */
+    /**
+     * Postconditions, after the dialogue; their results go to the judge as evidence. The
+     * run's workflow usage is detected here too (it reads the snapshot on this host) and
+     * stored, where the judge and the record find it.
+     */
     async verifyRun(spec: RunSpec): Promise<CheckResult[]> {
       const paths = record.paths(spec);
       const vars = caseVariables(spec, paths);
@@ -25,6 +30,7 @@ export function verifyActivities(deps: ActivityDeps) {
         results.push({ ...result, output: redact(result.output) });
       }
       await updateEnvChecklist(paths.runDir, { postconditions: results });
+      await recordWorkflowUsage(deps, spec, paths.workflowSnapshot, deps.candidates.workflowSupport(spec.candidate.adapter));
       return results;
     },
   };

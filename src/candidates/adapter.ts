@@ -1,5 +1,6 @@
 import type { CandidateSpec } from '../run/runSpec.js';
 import type { CandidateEvent, Usage } from '../transcript/schema.js';
+import type { WorkflowSupport } from '../workflowUsage/workflowSupport.js';
 
 export type { CandidateSpec };
 
@@ -49,14 +50,6 @@ export interface TurnResult {
 /** A running agent under test. Throws `CandidateError` when a turn fails. */
 export interface Candidate {
   runTurn(request: TurnRequest): Promise<TurnResult>;
-}
-
-/** Where evalflow places the run's workflow snapshot inside the sandbox for this agent to load it. */
-export interface WorkflowLink {
-  /** Sandbox-relative path, e.g. `.claude` or `AGENTS.md`. */
-  path: string;
-  /** `dir`: link the whole snapshot folder; `file`: generate one file from the snapshot (e.g. AGENTS.md). */
-  kind: 'dir' | 'file';
 }
 
 /** How a turn's process ended, as the stream normaliser needs it. */
@@ -138,7 +131,8 @@ export interface CliAdapter {
   /** One line that installs the CLI. */
   setup: string;
   versionArgs: string[];
-  workflowLink: WorkflowLink;
+  /** Where it discovers skills, commands, subagents and rules, and how its stream shows them used. */
+  workflow: WorkflowSupport;
   /** `preassigned`: evalflow chooses the session id on turn 1; `stream`: the CLI assigns it. */
   sessionId: 'preassigned' | 'stream';
   /** Where the user message goes: an argument (`args` places it) or stdin. */

@@ -1,19 +1,18 @@
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CandidateError, isEvalflowError } from '../errors.js';
 import { tolerateOutages, type OutageReport } from '../llm/outageTolerance.js';
 import type { ChatMessage, LlmClient } from '../llm/port.js';
 import type { Usage } from '../transcript/schema.js';
-import type { Candidate, TurnRequest, TurnResult, WorkflowLink } from './adapter.js';
+import type { Candidate, TurnRequest, TurnResult } from './adapter.js';
 import { BUILTIN_TOOLS, executeBuiltinTool } from './builtinTools.js';
+import { builtinWorkflow } from './builtinWorkflow.js';
 import { builtinSessionPath, loadBuiltinSession, saveBuiltinSession, type BuiltinSession } from './builtinSession.js';
 import { buildCandidateEnv } from './candidateEnv.js';
 import { createEventCollector } from './normalizers/eventCollector.js';
 import { addUsage } from './normalizers/usage.js';
 import { stableSessionId } from './sessionFiles.js';
 
-/** The builtin agent reads the team workflow from one generated file. */
-export const builtinWorkflowLink: WorkflowLink = { path: 'AGENTS.md', kind: 'file' };
 
 export interface BuiltinCandidateDeps {
   /** The model, through the port (role `candidate`). */
@@ -112,9 +111,29 @@ async function systemPrompt(sandboxDir: string): Promise<string> {
     'use relative paths. Use the tools to inspect files, change them and run commands (tests, builds).',
     'Work until the request is done, then answer with a short summary of what you did.',
   ].join(' ');
-  const workflow = await readFile(join(sandboxDir, builtinWorkflowLink.path), 'utf8').catch(() => '');
-  if (!workflow.trim()) return base;
-  return `${base}\n\nThe team's workflow (from ${builtinWorkflowLink.path}); follow it:\n\n${workflow.slice(0, WORKFLOW_CAP)}`;
+  const parts = [base];
+  const skills = await skillIndex(sandboxDir);
+  if (skills.length > 0) {
+    parts.push(['Skills you can use: when a task matches a skill\'s description, read its SKILL.md with read_file first and follow it.', ...skills].join('\n'));
+  }
+  const workflow = await readFile(join(sandboxDir, builtinWorkflow.contextFile), 'utf8').catch(() => '');
+  if (workflow.trim()) parts.push(`The team's workflow (from ${builtinWorkflow.contextFile}); follow it:\n\n${workflow.slice(0, WORKFLOW_CAP)}`);
+  return parts.join('\n\n');
+}
+
+/** `- node-test: How to write tests… (.agents/skills/node-test/SKILL.md)`, one line per skill, from its frontmatter. */
+async function skillIndex(sandboxDir: string): Promise<string[]> {
+  const folder = builtinWorkflow.native.skills!;
+  const names = await readdir(join(sandboxDir, folder)).catch(() => [] as string[]);
+  const lines: string[] = [];
+  for (const name of names.sort()) {
+    const path = `${folder}/${name}/SKILL.md`;
+    const text = await readFile(join(sandboxDir, path), 'utf8').catch(() => undefined);
+    if (text === undefined) continue;
+    const description = /^description:\s*(.+)$/m.exec(/^---\n([\s\S]*?)\n---/.exec(text)?.[1] ?? '')?.[1]?.trim() ?? '';
+    lines.push(`- ${name}: ${description || '(no description)'} (${path})`);
+  }
+  return lines;
 }
 
 function parseArguments(raw: string): Record<string, unknown> | undefined {

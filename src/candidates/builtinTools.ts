@@ -4,7 +4,11 @@ import type { ChatTool } from '../llm/port.js';
 import type { ToolCallEnd } from './normalizers/toolSummary.js';
 import { createTextKeeper } from './normalizers/truncate.js';
 import { runProcess } from './processRunner.js';
+import { builtinWorkflow } from './builtinWorkflow.js';
 import { resolveInSandbox, sandboxRelative } from './sandboxPath.js';
+
+/** The skills evalflow links into the sandbox for the builtin agent: readable, never writable. */
+const READABLE_LINKS = [builtinWorkflow.native.skills!];
 
 /** The builtin agent's four tools, as offered to the model. */
 export const BUILTIN_TOOLS: ChatTool[] = [
@@ -75,7 +79,7 @@ export async function executeBuiltinTool(name: string, input: Record<string, unk
 }
 
 async function readTool(input: Record<string, unknown>, ctx: BuiltinToolContext): Promise<BuiltinToolResult> {
-  const path = await resolveInSandbox(ctx.sandboxDir, requireString(input, 'path'));
+  const path = await resolveInSandbox(ctx.sandboxDir, requireString(input, 'path'), READABLE_LINKS);
   const text = await readFile(path, 'utf8');
   const output = text.length > READ_CAP ? `${text.slice(0, READ_CAP)}\n[… cut at ${READ_CAP} characters of ${text.length}]` : text;
   return { output, end: { output: text } };
@@ -91,7 +95,7 @@ async function writeTool(input: Record<string, unknown>, ctx: BuiltinToolContext
 }
 
 async function listTool(input: Record<string, unknown>, ctx: BuiltinToolContext): Promise<BuiltinToolResult> {
-  const root = await resolveInSandbox(ctx.sandboxDir, typeof input.path === 'string' ? input.path : '.');
+  const root = await resolveInSandbox(ctx.sandboxDir, typeof input.path === 'string' ? input.path : '.', READABLE_LINKS);
   const found: string[] = [];
   async function walk(dir: string): Promise<void> {
     for (const entry of await readdir(dir, { withFileTypes: true })) {

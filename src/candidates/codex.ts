@@ -16,7 +16,18 @@ export const codex: CliAdapter = {
   npmPackage: '@openai/codex',
   setup: 'npm install -g @openai/codex',
   versionArgs: ['--version'],
-  workflowLink: { path: 'AGENTS.md', kind: 'file' },
+  // Codex discovers repository skills in .agents/skills and reads a SKILL.md when it uses the
+  // skill (no skill tool); everything else goes into AGENTS.md, which it loads by itself.
+  workflow: {
+    native: { skills: '.agents/skills' },
+    contextFile: 'AGENTS.md',
+    skillTool: false,
+    skillReadInvokes: true,
+    subagents: null,
+    slashCommands: false,
+    silentRules: true,
+    observable: true,
+  },
   sessionId: 'stream',
   prompt: 'argv',
   apiKeyEnv: 'OPENAI_API_KEY',

@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { ConfigError } from '../errors.js';
-import type { Candidate, CandidateSpec, TurnRequest, TurnResult, WorkflowLink } from './adapter.js';
+import type { WorkflowSupport } from '../workflowUsage/workflowSupport.js';
+import type { Candidate, CandidateSpec, TurnRequest, TurnResult } from './adapter.js';
 import { networkFrom, runAgentTurn } from './agentTurn.js';
 import { buildCandidateEnv, resolveApiKey } from './candidateEnv.js';
 import type { CliCandidateDeps } from './cliCandidate.js';
@@ -8,7 +9,18 @@ import { createCommandStreamNormalizer } from './normalizers/commandStream.js';
 import { stableSessionId } from './sessionFiles.js';
 
 /** The `command` candidate finds the run's workflow snapshot here (also in EVALFLOW_WORKFLOW_DIR). */
-export const commandWorkflowLink: WorkflowLink = { path: '.evalflow-workflow', kind: 'dir' };
+export const commandWorkflow: WorkflowSupport = {
+  native: {},
+  contextFile: 'AGENTS.md',
+  linkedAt: '.evalflow-workflow',
+  skillTool: true,
+  skillReadInvokes: false,
+  subagents: 'task',
+  slashCommands: false,
+  silentRules: false,
+  // Any program: what it reads without telling is not in its stream.
+  observable: false,
+};
 
 /**
  * Any executable as the candidate: `args` (or `executable` + `args`) is the command, run in the
@@ -31,7 +43,7 @@ export function createCommandCandidate(deps: CliCandidateDeps = {}): Candidate {
         EVALFLOW_RUN_ID: request.runId,
         EVALFLOW_TURN: String(request.turn),
         EVALFLOW_SESSION_ID: sessionId,
-        EVALFLOW_WORKFLOW_DIR: `${request.sandboxDir}/${commandWorkflowLink.path}`,
+        EVALFLOW_WORKFLOW_DIR: `${request.sandboxDir}/${commandWorkflow.linkedAt}`,
         ...(spec.model ? { EVALFLOW_MODEL: spec.model } : {}),
         ...(spec.baseUrl ? { EVALFLOW_BASE_URL: spec.baseUrl } : {}),
         ...(apiKey && spec.apiKeyEnv ? { [spec.apiKeyEnv]: apiKey } : {}),

@@ -12,7 +12,18 @@ export const cursorAgent: CliAdapter = {
   executables: ['cursor-agent', 'agent'],
   setup: 'curl https://cursor.com/install -fsS | bash',
   versionArgs: ['--version'],
-  workflowLink: { path: '.cursor', kind: 'dir' },
+  // Not run here (no custom endpoint): the folders are Cursor's documented ones; its stream has
+  // no skill or subagent call we have seen, so reading a SKILL.md is what shows a skill used.
+  workflow: {
+    native: { agents: '.cursor/agents', commands: '.cursor/commands', rules: '.cursor/rules', skills: '.cursor/skills' },
+    contextFile: 'AGENTS.md',
+    skillTool: false,
+    skillReadInvokes: true,
+    subagents: null,
+    slashCommands: true,
+    silentRules: true,
+    observable: true,
+  },
   sessionId: 'stream',
   prompt: 'argv',
   apiKeyEnv: 'CURSOR_API_KEY',

@@ -16,7 +16,18 @@ export const gemini: CliAdapter = {
   npmPackage: '@google/gemini-cli',
   setup: 'npm install -g @google/gemini-cli',
   versionArgs: ['--version'],
-  workflowLink: { path: '.gemini', kind: 'dir' },
+  // Gemini's custom commands are TOML, not Markdown: commands and rules go into GEMINI.md.
+  // Subagents in .gemini/agents are offered to the model as tools named after them.
+  workflow: {
+    native: { agents: '.gemini/agents', skills: '.gemini/skills' },
+    contextFile: 'GEMINI.md',
+    skillTool: true,
+    skillReadInvokes: false,
+    subagents: 'named',
+    slashCommands: false,
+    silentRules: true,
+    observable: true,
+  },
   sessionId: 'preassigned',
   prompt: 'argv',
   apiKeyEnv: 'GEMINI_API_KEY',

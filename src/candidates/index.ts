@@ -11,7 +11,6 @@ export type {
   TurnOutcome,
   TurnRequest,
   TurnResult,
-  WorkflowLink,
 } from './adapter.js';
 export { createAgentCliLlm, renderPrompt, type AgentCliLlmSpec } from './agentCliLlm.js';
 export { createBuiltinCandidate, type BuiltinCandidateDeps } from './builtin.js';

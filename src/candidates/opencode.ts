@@ -17,7 +17,17 @@ export const opencode: CliAdapter = {
   npmPackage: 'opencode-ai',
   setup: 'npm install -g opencode-ai',
   versionArgs: ['--version'],
-  workflowLink: { path: '.opencode', kind: 'dir' },
+  // Rules have no folder of their own: they go into AGENTS.md, which opencode reads.
+  workflow: {
+    native: { agents: '.opencode/agents', commands: '.opencode/commands', skills: '.opencode/skills' },
+    contextFile: 'AGENTS.md',
+    skillTool: true,
+    skillReadInvokes: false,
+    subagents: 'task',
+    slashCommands: true,
+    silentRules: true,
+    observable: true,
+  },
   sessionId: 'stream',
   prompt: 'argv',
   apiKeyEnv: 'OPENAI_API_KEY',

@@ -15,7 +15,17 @@ export const qwenCode: CliAdapter = {
   npmPackage: '@qwen-code/qwen-code',
   setup: 'npm install -g @qwen-code/qwen-code',
   versionArgs: ['--version'],
-  workflowLink: { path: '.qwen', kind: 'dir' },
+  // Rules have no folder of their own: they go into QWEN.md, the context file Qwen Code reads.
+  workflow: {
+    native: { agents: '.qwen/agents', commands: '.qwen/commands', skills: '.qwen/skills' },
+    contextFile: 'QWEN.md',
+    skillTool: true,
+    skillReadInvokes: false,
+    subagents: 'task',
+    slashCommands: true,
+    silentRules: true,
+    observable: true,
+  },
   sessionId: 'preassigned',
   prompt: 'argv',
   apiKeyEnv: 'OPENAI_API_KEY',

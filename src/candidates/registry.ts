@@ -1,13 +1,15 @@
 import { ConfigError } from '../errors.js';
 import type { LlmClient } from '../llm/port.js';
-import type { Candidate, CandidateSpec, CliAdapter, NormalizerFactory, WorkflowLink } from './adapter.js';
-import { createBuiltinCandidate, builtinWorkflowLink } from './builtin.js';
+import type { WorkflowSupport } from '../workflowUsage/workflowSupport.js';
+import type { Candidate, CandidateSpec, CliAdapter, NormalizerFactory } from './adapter.js';
+import { createBuiltinCandidate } from './builtin.js';
+import { builtinWorkflow } from './builtinWorkflow.js';
 import { claudeCode } from './claudeCode.js';
 import { createCliCandidate } from './cliCandidate.js';
 import { findCliInstallation } from './cliVersion.js';
 import { codebuddy } from './codebuddy.js';
 import { codex } from './codex.js';
-import { commandWorkflowLink, createCommandCandidate } from './command.js';
+import { commandWorkflow, createCommandCandidate } from './command.js';
 import { cursorAgent } from './cursorAgent.js';
 import { createCommandStreamNormalizer } from './normalizers/commandStream.js';
 import { gemini } from './gemini.js';
@@ -32,14 +34,15 @@ export interface CandidateAdapterEntry {
   cli?: CliAdapter;
   /** One line for `evalflow candidates`. */
   description: string;
-  workflowLinks: WorkflowLink[];
+  /** Where it discovers the workflow's folders, and how its stream shows them used. */
+  workflow: WorkflowSupport;
   /** The stream normaliser of its stdout, for `evalflow candidates normalize` (absent for builtin). */
   normalizer?: NormalizerFactory;
   create(spec: CandidateSpec, deps: CandidateDeps, run: CandidateRunLimits): Candidate;
 }
 
 function cliEntry(cli: CliAdapter): CandidateAdapterEntry {
-  return { cli, description: cli.cli, workflowLinks: [cli.workflowLink], normalizer: cli.createNormalizer, create: (_spec, deps) => createCliCandidate(cli, { hostEnv: deps.hostEnv }) };
+  return { cli, description: cli.cli, workflow: cli.workflow, normalizer: cli.createNormalizer, create: (_spec, deps) => createCliCandidate(cli, { hostEnv: deps.hostEnv }) };
 }
 
 /** Every candidate adapter by its exact name (no prefix matching). */
@@ -53,13 +56,13 @@ const CANDIDATE_ADAPTERS = {
   opencode: cliEntry(opencode),
   command: {
     description: 'any executable: the message on stdin, plain text or Claude-style stream-json on stdout',
-    workflowLinks: [commandWorkflowLink],
+    workflow: commandWorkflow,
     normalizer: createCommandStreamNormalizer,
     create: (_spec, deps) => createCommandCandidate({ hostEnv: deps.hostEnv }),
   },
   builtin: {
     description: 'evalflow\'s own small tool-calling agent over the candidate model endpoint',
-    workflowLinks: [builtinWorkflowLink],
+    workflow: builtinWorkflow,
     create: (spec, deps, run) => {
       if (!spec.model) throw new ConfigError(`candidate "${spec.name}": adapter builtin needs a model (the model its tool-calling agent uses)`);
       const llm = deps.llmFor({ model: spec.model, ...(spec.baseUrl ? { baseUrl: spec.baseUrl } : {}), ...(spec.apiKeyEnv ? { apiKeyEnv: spec.apiKeyEnv } : {}) });
@@ -95,13 +98,13 @@ export function getCliAdapter(name: string): CliAdapter {
 
 /**
  * What the worker hands to activities: candidates built from specs, where each adapter wants
- * the workflow snapshot, and the CLI version for env_checklist.yaml.
+ * the workflow snapshot (and how its stream shows it used), and the CLI version for env_checklist.yaml.
  */
 export function createCandidateFactory(options: { env: NodeJS.ProcessEnv; llmFor: CandidateDeps['llmFor'] }) {
   const deps: CandidateDeps = { hostEnv: options.env, llmFor: options.llmFor };
   return {
     create: (spec: CandidateSpec, run: CandidateRunLimits = {}): Candidate => getCandidateAdapter(spec.adapter).create(spec, deps, run),
-    workflowLinks: (adapter: string): WorkflowLink[] => getCandidateAdapter(adapter).workflowLinks,
+    workflowSupport: (adapter: string): WorkflowSupport => getCandidateAdapter(adapter).workflow,
     async version(spec: CandidateSpec): Promise<string | null> {
       const cli = getCandidateAdapter(spec.adapter).cli;
       if (!cli) return null;

@@ -6,8 +6,10 @@ import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
  * taken from the sandbox root; absolute paths must already be inside it; `..` may not climb
  * out; and the nearest existing ancestor, with symlinks resolved, must still be inside (a link
  * that points elsewhere is refused). Throws an Error whose message is meant for the model.
+ * `readableLinks` are sandbox-relative links evalflow placed (the workflow's skills): reading
+ * through them is allowed, as long as the path stays inside the link's own target.
  */
-export async function resolveInSandbox(sandboxDir: string, requested: string): Promise<string> {
+export async function resolveInSandbox(sandboxDir: string, requested: string, readableLinks: readonly string[] = []): Promise<string> {
   if (requested.includes('\0')) throw new Error('the path contains a NUL byte');
   const root = resolve(sandboxDir);
   const realRoot = await realpath(root);
@@ -22,6 +24,11 @@ export async function resolveInSandbox(sandboxDir: string, requested: string): P
     probe = parent;
   }
   const real = await realpath(probe);
+  for (const link of readableLinks) {
+    const linkPath = resolve(root, link);
+    if (!isInside(linkPath, wanted) || !(await exists(linkPath))) continue;
+    if (isInside(await realpath(linkPath), real)) return wanted;
+  }
   if (!isInside(realRoot, real)) throw new Error(`${requested} leads outside the sandbox through a symbolic link`);
   return wanted;
 }

@@ -1,6 +1,6 @@
 import { loadSettings } from '../config.js';
 import { openStore } from '../store/index.js';
-import { compareSides, comparisonLines } from '../summaries/index.js';
+import { compareSides, comparisonLines, loadTriggerObservations, triggerQuality, triggerQualityFields, triggerQualityLines } from '../summaries/index.js';
 import { selectSide } from '../summaries/selectSide.js';
 import type { CommandIo } from './io.js';
 import { storeOptions } from './runtime.js';
@@ -36,8 +36,15 @@ export async function run(options: CompareOptions, io: CommandIo): Promise<numbe
     }
     const judgings = await store.getJudgings([...a.entries, ...b.entries].map((e) => e.run.run_id));
     const comparison = compareSides(a, b, { judgings });
-    if (options.json) io.out(JSON.stringify(comparison, null, 2));
-    else for (const line of comparisonLines(comparison, io.cwd)) io.out(line);
+    const triggers = { a: triggerQuality(await loadTriggerObservations(store, a.entries)), b: triggerQuality(await loadTriggerObservations(store, b.entries)) };
+    if (options.json) io.out(JSON.stringify({ ...comparison, trigger_quality: { a: triggerQualityFields(triggers.a), b: triggerQualityFields(triggers.b) } }, null, 2));
+    else {
+      for (const line of comparisonLines(comparison, io.cwd)) io.out(line);
+      if (Object.keys(triggers.a).length + Object.keys(triggers.b).length > 0) {
+        io.out('');
+        for (const line of [...triggerQualityLines(a.label, triggers.a), ...triggerQualityLines(b.label, triggers.b)]) io.out(line);
+      }
+    }
     return compareExitCode(comparison.cases, options.tolerance ?? 0);
   } finally {
     await store.close();

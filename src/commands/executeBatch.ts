@@ -3,9 +3,10 @@ import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { CandidateSpec } from '../candidates/adapter.js';
 import type { Settings } from '../config.js';
 import type { EvalCase } from '../evalset/index.js';
-import type { BatchArm, BatchInput } from '../run/batchInput.js';
+import type { BatchArm, BatchInput, RunTemplate } from '../run/batchInput.js';
 import { selectionDigest } from '../run/batchPlan.js';
 import { makeBatchId, makeRunId, runStamp } from '../run/runId.js';
+import { batchDetails, batchSummaryLine } from '../run/story.js';
 import { SHARED_TASK_QUEUE, searchAttributes } from '../temporal/names.js';
 import { followToEnd, type BatchExecution } from './followBatch.js';
 import type { InterruptMode } from './interrupts.js';
@@ -47,17 +48,7 @@ export async function executeBatch(settings: Settings, runtime: EvalRuntime, req
     stamp,
     selection: { paths: request.paths, ...(request.only?.length ? { only: request.only } : {}), runsPerCase: request.runsPerCase, digest: selectionDigest(request.cases) },
     total: null,
-    template: {
-      candidate: request.candidate,
-      examiner: settings.examiner,
-      judge: settings.judge,
-      project: settings.project,
-      workflowDir: settings.workflowDir,
-      runsDir: settings.runsDir,
-      turnTimeoutS: settings.candidates[request.candidate.name]?.turnTimeoutS ?? settings.turnTimeoutS,
-      recovery: settings.recovery,
-      judging: settings.judging,
-    },
+    template: runTemplateOf(settings, request.candidate),
     ...(arms.length > 0 ? { arms } : {}),
     parallelism: request.parallelism,
     summaries: { dir: settings.summariesDir, prices: settings.prices },
@@ -66,7 +57,11 @@ export async function executeBatch(settings: Settings, runtime: EvalRuntime, req
     recent: [],
   };
   const calls = createReconnectingCalls(runtime.temporal.address, runtime.temporal.client.connection, io);
-  await calls.call(() => startBatch(runtime, input));
+  const metadata = {
+    staticSummary: batchSummaryLine({ cases: request.cases.length, runsPerCase: request.runsPerCase, candidate: request.candidate, parallelism: request.parallelism, arms }),
+    staticDetails: batchDetails(batchId, input.selection, settings.runsDir),
+  };
+  await calls.call(() => startBatch(runtime, input, metadata));
   io.err(`batch ${batchId}: ${total} run${total === 1 ? '' : 's'} of ${request.cases.length} case${request.cases.length === 1 ? '' : 's'} with candidate ${request.candidate.name}, parallelism ${request.parallelism}`);
   if (arms.length > 0) io.err(`arms, alternating per case: ${arms.map((a) => `${a.name} (${a.change})`).join(', ')}`);
   if (runtime.temporal.uiUrl) io.err(`Web UI: ${runtime.temporal.uiUrl}/namespaces/${runtime.temporal.namespace}/workflows/${batchId}`);
@@ -75,10 +70,26 @@ export async function executeBatch(settings: Settings, runtime: EvalRuntime, req
   return followToEnd(runtime, batchId, io, { calls, total, ...(options.onInterrupt ? { onInterrupt: options.onInterrupt } : {}) });
 }
 
+/** The supply side of every run of a batch, from the settings. */
+export function runTemplateOf(settings: Settings, candidate: CandidateSpec): RunTemplate {
+  return {
+    candidate,
+    examiner: settings.examiner,
+    judge: settings.judge,
+    project: settings.project,
+    workflowDir: settings.workflowDir,
+    runsDir: settings.runsDir,
+    turnTimeoutS: settings.candidates[candidate.name]?.turnTimeoutS ?? settings.turnTimeoutS,
+    recovery: settings.recovery,
+    judging: settings.judging,
+  };
+}
+
 /** Starting again after a lost answer finds the batch started: its id is ours alone. */
-async function startBatch(runtime: EvalRuntime, input: BatchInput): Promise<void> {
+async function startBatch(runtime: EvalRuntime, input: BatchInput, metadata: { staticSummary: string; staticDetails: string }): Promise<void> {
   try {
     await runtime.temporal.client.workflow.start('evalBatchWorkflow', {
+      ...metadata,
       workflowId: input.batchId,
       taskQueue: SHARED_TASK_QUEUE,
       args: [input],

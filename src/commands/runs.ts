@@ -1,25 +1,34 @@
 import { loadSettings } from '../config.js';
 import type { RunState } from '../run/runStatus.js';
 import { openStore } from '../store/index.js';
+import { connectTemporal } from '../temporal/connection.js';
 import { EXIT } from './exitCodes.js';
 import type { CommandIo } from './io.js';
 import { formatRunTable } from './runTable.js';
 import { storeOptions } from './runtime.js';
+import { runsMatching } from './runsQuery.js';
 
 export interface RunsOptions {
   config?: string;
   batch?: string;
   status?: RunState;
   limit?: number;
+  /** A Temporal visibility query over the run workflows, as the Web UI takes it. */
+  query?: string;
 }
 
 const DEFAULT_LIMIT = 50;
 
-/** `evalflow runs [--batch ID] [--status S] [--limit N]`: the store's runs, newest first, as the table of `run`. */
+/**
+ * `evalflow runs [--batch ID] [--status S] [--limit N]`: the store's runs, newest first, as the
+ * table of `run`; with `--query Q`, the runs whose workflows match a Temporal visibility query.
+ */
 export async function run(options: RunsOptions, io: CommandIo): Promise<number> {
   const settings = await loadSettings(io.cwd, io.env, options.config ? { configPath: options.config } : {});
   const store = await openStore(storeOptions(settings));
   try {
+    if (options.query !== undefined) return await queried(options.query, options.limit ?? DEFAULT_LIMIT);
+
     const runs = await store.listRuns({
       ...(options.batch ? { batchId: options.batch } : {}),
       ...(options.status ? { status: options.status } : {}),
@@ -38,5 +47,18 @@ export async function run(options: RunsOptions, io: CommandIo): Promise<number> 
     return EXIT.ok;
   } finally {
     await store.close();
+  }
+
+  async function queried(query: string, limit: number): Promise<number> {
+    const temporal = await connectTemporal(settings, (line) => io.err(line));
+    try {
+      const { runs, notInStore } = await runsMatching(temporal, store, query, limit);
+      if (runs.length > 0) for (const line of formatRunTable(runs, io.cwd)) io.out(line);
+      for (const other of notInStore) io.err(`${other.runId}: ${other.status.toLowerCase()} in Temporal, not in this store`);
+      if (runs.length === 0 && notInStore.length === 0) io.err(`no run workflow matches ${query}`);
+      return EXIT.ok;
+    } finally {
+      await temporal.close();
+    }
   }
 }

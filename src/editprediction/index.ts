@@ -53,8 +53,8 @@ export { countPatchTokenChanges } from './metrics/tokenChanges.js';
 export { tokenize } from './metrics/tokenize.js';
 export { prepareExpectedPatches } from './metrics/expectedPatches.js';
 export type { PreparedExpectedPatch } from './metrics/expectedPatches.js';
-export { scorePrediction } from './metrics/scorePrediction.js';
-export type { PredictionScoringInput } from './metrics/scorePrediction.js';
+export { createPredictionScorer, scorePrediction } from './metrics/scorePrediction.js';
+export type { ExampleScoringContext, PredictionScoringInput, PredictionToScore } from './metrics/scorePrediction.js';
 export type { Classification } from './metrics/classification.js';
 
 // report: the eval report, summary JSON, failure artifacts and -o resume

@@ -4,7 +4,7 @@ import { computeCursorExcerpt, computeExcerptRanges } from './predict/excerptRan
 import { prepareExpectedPatches } from './metrics/expectedPatches.js';
 import type { PreparedExpectedPatch } from './metrics/expectedPatches.js';
 import { DEFAULT_DELTA_CHRF_BETA } from './metrics/deltaChrF.js';
-import { scorePrediction } from './metrics/scorePrediction.js';
+import { createPredictionScorer } from './metrics/scorePrediction.js';
 import { extractEditableRegion } from './predict/prompt.js';
 import type { EditPredictionProvider } from './predict/provider.js';
 import { replayExample } from './replay/replayExample.js';
@@ -73,18 +73,20 @@ export function scoreExample(example: Example, options: ScoreOptions = {}): Exam
   } catch (error) {
     throw new FormatError(`Expected patch did not apply for ${example.name}: ${(error as Error).message}`, undefined, { cause: error });
   }
+  const scorer = createPredictionScorer({
+    originalText,
+    expectedPatches: expected,
+    reversal: { events: inputs.events ?? [], excerptStartRow: inputs.excerpt_start_row ?? undefined, cursorPath: example.cursor_path },
+    beta: options.beta ?? DEFAULT_DELTA_CHRF_BETA,
+  });
   const score = example.predictions.map((prediction) =>
-    scorePrediction({
-      originalText,
-      expectedPatches: expected,
+    scorer({
       actualPatch: prediction.actual_patch ?? undefined,
       actualCursor: prediction.actual_cursor
         ? { row: prediction.actual_cursor.row, editableRegionOffset: prediction.actual_cursor.editable_region_offset ?? undefined }
         : undefined,
-      reversal: { events: inputs.events ?? [], excerptStartRow: inputs.excerpt_start_row ?? undefined, cursorPath: example.cursor_path },
       cumulativeLogprob: prediction.cumulative_logprob ?? undefined,
       avgLogprob: prediction.avg_logprob ?? undefined,
-      beta: options.beta ?? DEFAULT_DELTA_CHRF_BETA,
     }),
   );
   return { ...example, score };

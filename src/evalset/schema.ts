@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { WorkflowExpectationSchema } from '../workflowUsage/schema.js';
 
 /**
  * The eval case format: one folder `eval_sets/<id>/` holding `meta.yaml`, `task.md`,
@@ -72,6 +73,7 @@ export const MetaSchema = z.strictObject({
     .max(50, { error: MAX_TURNS_EXPECTED })
     .describe('Upper bound on dialogue turns (examiner + candidate).'),
   tags: z.array(nonEmpty('a tag')).default([]),
+  expect_workflow: WorkflowExpectationSchema.optional().describe('Workflow items the case expects used (must_use) or left alone (must_not_use).'),
 });
 export type Meta = z.infer<typeof MetaSchema>;
 

@@ -1,6 +1,7 @@
 export { describeAnomalies, isMarginalPass, MARGINAL_SCORE } from './anomalies.js';
 export {
   compactTranscript,
+  compactTranscriptStream,
   COMPACT_HEAD_SHARE,
   COMPACT_MAX_BYTES,
   THINKING_MAX_CHARS,

@@ -1,6 +1,7 @@
 import type { CheckResult } from '../evalset/checkResult.js';
 import type { RunFacts } from '../run/runFacts.js';
 import type { TranscriptEvent } from '../transcript/schema.js';
+import type { ExpectationResult, WorkflowUsageRow } from '../workflowUsage/index.js';
 import type { CompactOptions } from './compact.js';
 
 /**
@@ -23,6 +24,10 @@ export interface JudgeInput {
   /** Postcondition results from env.yaml, run after the dialogue. */
   postconditions: readonly CheckResult[];
   facts: RunFacts;
+  /** What the candidate did with each item of its workflow snapshot (none without a workflow). */
+  workflowUsage?: readonly WorkflowUsageRow[];
+  /** The case's `expect_workflow`, checked against the usage: hard requirements decided by evalflow, not the judge. */
+  expectations?: readonly ExpectationResult[];
   /** The run's transcript, already filtered to the latest attempt of each turn. */
   events: readonly TranscriptEvent[];
   /** Compaction limits; the defaults suit production, tests shrink them. */

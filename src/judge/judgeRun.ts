@@ -76,6 +76,7 @@ export async function judgeRun({
     parsed,
     rubric: input.rubric,
     postconditions: input.postconditions,
+    expectations: input.expectations ?? [],
     runId: input.runId,
     caseId: input.caseId,
     judgeModel: taken.model,

@@ -4,6 +4,7 @@ import { compactTranscript, type CompactTranscript } from './compact.js';
 import type { RunFacts } from '../run/runFacts.js';
 import type { JudgeInput, JudgeRubric } from './judgeInput.js';
 import { JUDGE_SYSTEM_PROMPT } from './systemPrompt.js';
+import type { ExpectationResult, WorkflowUsageRow } from '../workflowUsage/index.js';
 
 export interface JudgePrompt {
   system: string;
@@ -23,6 +24,7 @@ export function buildJudgePrompt(input: JudgeInput): JudgePrompt {
     `# Run to judge\n\nCase: ${input.caseId}\nRun: ${input.runId}`,
     renderRubric(input.rubric),
     renderPostconditions(input.postconditions),
+    ...(input.workflowUsage && input.workflowUsage.length > 0 ? [renderWorkflowUsage(input.workflowUsage, input.expectations ?? [])] : []),
     renderFacts(input.facts),
     renderTranscript(transcript),
     'Now write the YAML verdict.',
@@ -73,6 +75,24 @@ function renderPostconditions(results: readonly CheckResult[]): string {
     return lines.join('\n');
   });
   return ['# Postcondition results (checked in the sandbox after the dialogue)', ...blocks].join('\n');
+}
+
+/**
+ * The usage table, as evidence beside the postconditions: what the transcript shows of each
+ * workflow item. The expectations are decided already; the judge reads them, it does not redo them.
+ */
+function renderWorkflowUsage(rows: readonly WorkflowUsageRow[], expectations: readonly ExpectationResult[]): string {
+  const lines = [
+    '# Workflow used (detected by evalflow from the transcript; unknown = the agent\'s stream cannot tell)',
+    '| item | loaded | invoked | first turn | evidence |',
+    '|---|---|---|---|---|',
+    ...rows.map((row) => `| ${row.item} | ${row.loaded} | ${row.invoked} | ${row.first_turn ?? '-'} | ${(row.evidence ?? '').replace(/\|/g, '\\|')} |`),
+  ];
+  if (expectations.length > 0) {
+    lines.push('', 'Expectations of the case (decided by evalflow, recorded as extra hard requirements; do not list them yourself):');
+    for (const expectation of expectations) lines.push(`- ${expectation.met === null ? 'UNKNOWN' : expectation.met ? 'MET' : 'NOT MET'}: ${expectation.item}`);
+  }
+  return lines.join('\n');
 }
 
 function renderFacts(facts: RunFacts): string {

@@ -3,6 +3,7 @@ import type { RunAnomaly } from '../run/anomaly.js';
 import type { ReviewDecision } from '../run/reviewDecision.js';
 import { reviewCommand } from '../run/reviewText.js';
 import type { RunFacts } from '../run/runFacts.js';
+import { renderWorkflowUsed, type WorkflowPlacement, type WorkflowUsageRow } from '../workflowUsage/index.js';
 import { describeAnomalies } from './anomalies.js';
 import { SUGGESTION_TAGS, suggestionTag, type HardRequirement, type Score } from './scoreSchema.js';
 
@@ -12,6 +13,9 @@ export interface ReviewInput {
   anomalies?: readonly RunAnomaly[];
   /** A person's decision on a verdict that needed one, shown beside the judge's. */
   decision?: ReviewDecision | null;
+  /** What the candidate did with its workflow, and where it was placed (none without a workflow). */
+  workflowUsage?: readonly WorkflowUsageRow[];
+  placement?: WorkflowPlacement | null;
 }
 
 /**
@@ -21,7 +25,7 @@ export interface ReviewInput {
  * beside the judge's verdict, which is shown unchanged. A view of score.yaml, the run facts
  * and the decision, so it can be rebuilt from the store at any time.
  */
-export function renderReview({ score, facts, anomalies, decision }: ReviewInput): string {
+export function renderReview({ score, facts, anomalies, decision, workflowUsage, placement }: ReviewInput): string {
   const met = score.hard_requirements.filter((item) => item.met === true).length;
   const unassessed = score.hard_requirements.filter((item) => !item.assessed).length;
   const sections = [
@@ -36,6 +40,7 @@ export function renderReview({ score, facts, anomalies, decision }: ReviewInput)
     '## Did it follow the requirements?',
     `${met} of ${score.hard_requirements.length} hard requirements met${unassessed > 0 ? `, ${unassessed} not assessed by the judge` : ''}.`,
     score.hard_requirements.map(renderItem).join('\n'),
+    renderWorkflowUsed(workflowUsage ?? [], placement ?? null),
     '## Key observations',
     score.summary.trim() || '(no summary given)',
     '### Judge reasoning',

@@ -3,11 +3,14 @@ import { describeItems, matchHardRequirements, missingItems } from './hardItems.
 import type { JudgeRubric } from './judgeInput.js';
 import type { ParsedJudgeAnswer } from './parse.js';
 import type { HardRequirement, ReadAnswer, Score } from './scoreSchema.js';
+import type { ExpectationResult } from '../workflowUsage/index.js';
 
 export interface VerdictInput {
   parsed: ParsedJudgeAnswer;
   rubric: JudgeRubric;
   postconditions: readonly CheckResult[];
+  /** `expect_workflow` checked against the run's workflow usage; each is one more hard requirement. */
+  expectations?: readonly ExpectationResult[];
   runId: string;
   caseId: string;
   judgeModel: string;
@@ -28,6 +31,8 @@ export const NOT_ASSESSED = 'not assessed by the judge';
  * - `pass` with any item assessed as not met becomes `fail`;
  * - a failing hard postcondition forces `fail` and sets `forced_fail_reason`, whatever the judge
  *   said (it is set even when the judge already said fail, as the reason that stands alone);
+ * - each `expect_workflow` expectation is appended as a hard requirement with its usage row as
+ *   evidence; one not met forces `fail` the same way, one whose usage is unknown asks a person;
  * - a verdict that rests on a salvaged answer, lacks a result or leaves items not assessed gets
  *   `review_reasons`: a person settles it. A forced fail needs no one: it does not rest on the judge.
  * Every correction is recorded in `notes`.
@@ -39,7 +44,8 @@ export function decideVerdict(input: VerdictInput): Score {
   const compliance = clamp('compliance', answer.compliance, notes);
   const executionQuality = clamp('execution_quality', answer.execution_quality, notes);
   const overall = clamp('overall', answer.overall, notes);
-  const hardRequirements = overRubric(answer.hard_requirements, input.rubric, notes);
+  const expectations = input.expectations ?? [];
+  const hardRequirements = [...overRubric(answer.hard_requirements, input.rubric, notes), ...expectations.map(expectationItem)];
 
   let result = answer.result;
   const unmet = numbersWhere(hardRequirements, (item) => item.met === false);
@@ -49,7 +55,9 @@ export function decideVerdict(input: VerdictInput): Score {
   }
 
   const failedHard = input.postconditions.filter((check) => check.severity === 'hard' && !check.passed);
-  const forcedFailReason = failedHard.length > 0 ? failedHard.map(describeFailure).join('; ') : undefined;
+  const unmetExpectations = expectations.filter((expectation) => expectation.met === false);
+  const forced = [...failedHard.map(describeFailure), ...unmetExpectations.map((expectation) => `workflow expectation not met: ${expectation.item}`)];
+  const forcedFailReason = forced.length > 0 ? forced.join('; ') : undefined;
   if (forcedFailReason !== undefined) result = 'fail';
 
   return {
@@ -67,7 +75,7 @@ export function decideVerdict(input: VerdictInput): Score {
     salvaged: input.parsed.salvaged,
     ...(forcedFailReason === undefined ? {} : { forced_fail_reason: forcedFailReason }),
     notes,
-    review_reasons: forcedFailReason === undefined ? reviewReasons(input, answer, hardRequirements) : [],
+    review_reasons: forcedFailReason === undefined ? reviewReasons(input, answer, hardRequirements.slice(0, hardRequirements.length - expectations.length)) : [],
     judge_attempts: [],
   };
 }
@@ -80,11 +88,17 @@ function reviewReasons(input: VerdictInput, answer: ReadAnswer, items: readonly 
     reasons.push(`the judge's answer could not be read whole ${inRequests} (${input.parsed.problems[0] ?? 'it failed the format'}); its verdict was salvaged field by field`);
   }
   if (answer.result === null) reasons.push("the judge's answer gave no result; only its scores could be read");
+  const unknown = (input.expectations ?? []).filter((expectation) => expectation.met === null);
+  if (unknown.length > 0) reasons.push(`workflow usage the transcript cannot tell, for ${unknown.map((expectation) => expectation.item).join('; ')}`);
   const unassessed = numbersWhere(items, (item) => !item.assessed);
   if (unassessed.length > 0) {
     reasons.push(`hard requirement${unassessed.length === 1 ? '' : 's'} not assessed by the judge ${inRequests}: ${describeItems(unassessed, input.rubric)}`);
   }
   return reasons;
+}
+
+function expectationItem(expectation: ExpectationResult): HardRequirement {
+  return { item: expectation.item, met: expectation.met, assessed: expectation.met !== null, evidence: expectation.evidence };
 }
 
 function clamp(field: string, value: number, notes: string[]): number {

@@ -45,6 +45,11 @@ export const RunAnomalySchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('cleanup'), detail: z.string() }),
   /** What the candidate's output needed to be read (a cut output, an oversized line), per turn. */
   z.object({ kind: z.literal('candidate_output'), turn: z.number().int().positive(), detail: z.string() }),
+  /**
+   * Skills, commands or subagents were inlined into one context file (the agent has no place of
+   * its own for them): they are always in context, so whether they were triggered cannot be measured.
+   */
+  z.object({ kind: z.literal('workflow_inlined'), folders: z.array(z.string()).min(1), file: z.string() }),
   z.object({ kind: z.literal('other'), detail: z.string() }),
 ]);
 export type RunAnomaly = z.infer<typeof RunAnomalySchema>;
@@ -75,6 +80,8 @@ export function describeAnomaly(anomaly: RunAnomaly): string {
       return `Cleanup: ${anomaly.detail}`;
     case 'candidate_output':
       return `Candidate output, turn ${anomaly.turn}: ${anomaly.detail}`;
+    case 'workflow_inlined':
+      return `Workflow inlined: ${anomaly.folders.map((folder) => `${folder}/`).join(', ')} inlined into ${anomaly.file}; trigger measurement is not meaningful for them`;
     case 'other':
       return anomaly.detail;
   }

@@ -28,6 +28,8 @@ export const RunTemplateSchema = z.object({
   turnTimeoutS: z.number().int().positive(),
   recovery: RecoverySchema.optional(),
   judging: JudgingSchema.optional(),
+  /** Every run snapshots the workflow folders at this commit (a scheduled batch pins the rev it started with). */
+  workflowRev: z.string().optional(),
 });
 export type RunTemplate = z.infer<typeof RunTemplateSchema>;
 
@@ -80,6 +82,8 @@ export const BatchInputSchema = z.object({
   recent: z.array(BatchOutcomeSchema),
   /** Where the batch rebuilds summaries/ when it ends, and the prices its costs use; no summaries without it. */
   summaries: z.object({ dir: z.string(), prices: PricesSchema }).optional(),
+  /** The schedule that started the batch, for its row and listings. */
+  schedule: z.string().optional(),
   /** Runs planned per page (default 100). */
   pageSize: z.number().int().positive().optional(),
   /** History length after which the batch continues as new between pages (default 8000). */

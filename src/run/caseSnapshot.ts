@@ -11,8 +11,10 @@ export function toCaseSnapshot(evalCase: EvalCase): CaseSnapshot {
     maxTurns: evalCase.meta.max_turns,
     targetWorkflow: evalCase.meta.target_workflow,
     category: evalCase.meta.category,
+    purpose: evalCase.meta.purpose,
     task: evalCase.task,
     rubric: evalCase.rubric,
     env: evalCase.env,
+    ...(evalCase.meta.expect_workflow ? { expectWorkflow: evalCase.meta.expect_workflow } : {}),
   };
 }

@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseYaml, stringify } from 'yaml';
 import { z } from 'zod';
+import { WorkflowPlacementSchema } from '../workflowUsage/schema.js';
 import { FormatError, InternalError } from '../errors.js';
 import { CheckResultSchema } from '../evalset/checkResult.js';
 import { parseOrThrow } from '../format.js';
@@ -51,6 +52,8 @@ export const EnvChecklistSchema = z.object({
   setup_commands: z.array(z.object({ command: z.string(), exit_code: z.number().int().nullable(), output: z.string() })).default([]),
   preconditions: z.array(CheckResultSchema).default([]),
   postconditions: z.array(CheckResultSchema).default([]),
+  /** Where each workflow folder was placed in the sandbox; null without a workflow (`workflow=none`). */
+  workflow_placement: WorkflowPlacementSchema.nullable().default(null),
 });
 export type EnvChecklist = z.infer<typeof EnvChecklistSchema>;
 

@@ -19,6 +19,8 @@ export interface RunPaths {
   /** One file per running agent process group, so a later attempt, cleanup or worker start can kill leftovers. */
   processesDir: string;
   excludesFile: string;
+  /** Where the sandbox goes back to at cleanup (sandbox/sandboxPool.ts), when it came from a pool. */
+  poolNote: string;
   /** Ref namespace of the run's turn checkpoints; refs are shared by all worktrees, so cleanup deletes them. */
   checkpointRefs: string;
 }
@@ -36,6 +38,7 @@ export function runPaths(spec: Pick<RunSpec, 'runId' | 'runsDir'>, sandboxRoot: 
     checkpointsDir: join(hostDir, 'checkpoints'),
     processesDir: join(hostDir, 'processes'),
     excludesFile: join(hostDir, 'git-exclude'),
+    poolNote: join(hostDir, 'pool.json'),
     checkpointRefs: `refs/evalflow/${spec.runId.replace(/[^A-Za-z0-9._-]/g, '_')}`,
   };
 }

@@ -4,6 +4,7 @@ import type { CheckResult } from '../evalset/checkResult.js';
 import { renderAbortedReview, renderJudgeFailedReview, renderReview } from '../judge/index.js';
 import type { Store } from '../store/index.js';
 import { writeTranscriptFile } from '../transcript/writeTranscriptFile.js';
+import { inlinedTriggers } from '../workflowUsage/index.js';
 import { runTokens } from './runTokens.js';
 import type { RunAnomaly } from './anomaly.js';
 import { decisionOf } from './runReview.js';
@@ -98,8 +99,12 @@ export function createRunRecord(deps: RunRecordDeps) {
      * verdict unchanged beside it.
      */
     async finish(input: RunRecordInput): Promise<RunOutcome> {
-      const { spec, facts, verdict, anomalies } = input;
+      const { spec, facts, verdict } = input;
       const paths = runPaths(spec, deps.sandboxRoot);
+      const placement = await deps.store.getWorkflowPlacement(spec.runId);
+      const workflowUsage = (await deps.store.getWorkflowUsage([spec.runId])).map(({ run_id: _runId, ...row }) => row);
+      const inlined = inlinedTriggers(placement);
+      const anomalies = inlined && !input.anomalies.some((a) => a.kind === 'workflow_inlined') ? [...input.anomalies, { kind: 'workflow_inlined' as const, ...inlined }] : input.anomalies;
       let status = input.status;
       let error = input.error;
       let review: string;
@@ -107,14 +112,14 @@ export function createRunRecord(deps: RunRecordDeps) {
       let overall: number | null = null;
       if (isJudged(status) && verdict) {
         const { score } = verdict;
-        await writeYamlFile(join(paths.runDir, 'score.yaml'), score);
+        await writeYamlFile(join(paths.runDir, 'score.yaml'), workflowUsage.length > 0 ? { ...score, workflow_usage: workflowUsage } : score);
         const stored = await deps.store.getReview(spec.runId);
         const decision = stored ? decisionOf(stored) : null;
         status = decision || score.review_reasons.length === 0 ? 'completed' : 'needs_review';
         result = decision ? decision.result : status === 'completed' ? score.result : null;
         overall = status === 'completed' ? score.overall : null;
         if (status === 'needs_review') error = `needs a person's review (the judge said ${score.result ?? 'no result'}): ${score.review_reasons.join('; ')}`;
-        review = renderReview({ score, facts, anomalies, decision });
+        review = renderReview({ score, facts, anomalies, decision, workflowUsage, placement });
         await deps.store.saveScore(spec.runId, scoreRowOf(verdict));
       } else if (status === 'aborted') {
         const checklist = await readEnvChecklist(paths.runDir).catch(() => null);

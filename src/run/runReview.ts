@@ -66,7 +66,9 @@ export async function rewriteReviewFile(store: Store, runId: string): Promise<bo
   if (!verdict || !judged) return false;
   const review = await store.getReview(runId);
   const score: Score = verdict.score;
-  await writeFile(join(run.run_dir, 'review.md'), renderReview({ score, facts: judged.facts, anomalies: run.anomalies, decision: review ? decisionOf(review) : null }));
+  const workflowUsage = (await store.getWorkflowUsage([runId])).map(({ run_id: _runId, ...row }) => row);
+  const placement = await store.getWorkflowPlacement(runId);
+  await writeFile(join(run.run_dir, 'review.md'), renderReview({ score, facts: judged.facts, anomalies: run.anomalies, decision: review ? decisionOf(review) : null, workflowUsage, placement }));
   return true;
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { WorkflowExpectationSchema } from '../workflowUsage/schema.js';
 
 const CheckSchema = z.object({ description: z.string(), check: z.string(), severity: z.enum(['hard', 'soft']) });
 
@@ -12,6 +13,8 @@ export const CaseSnapshotSchema = z.object({
   maxTurns: z.number().int().min(1).max(50),
   targetWorkflow: z.string(),
   category: z.string(),
+  /** meta.yaml's purpose; absent in specs written before it was carried. */
+  purpose: z.string().optional(),
   task: z.object({ prompt: z.string(), scenario: z.string(), guidance: z.string() }),
   rubric: z.object({ hard: z.array(z.string()), quality: z.array(z.string()), commonFailures: z.array(z.string()) }),
   env: z.object({
@@ -20,6 +23,8 @@ export const CaseSnapshotSchema = z.object({
     post_run_cleanup: z.array(z.string()),
     postconditions: z.array(CheckSchema),
   }),
+  /** meta.yaml `expect_workflow`, when the case has one. */
+  expectWorkflow: WorkflowExpectationSchema.optional(),
 });
 export type CaseSnapshot = z.infer<typeof CaseSnapshotSchema>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RUN_STATES, RUN_STATUSES } from './runStates.js';
 
 /**
  * How a run ended. `completed` runs were judged (pass or fail) and are the only ones a pass
@@ -7,11 +8,11 @@ import { z } from 'zod';
  * makes them `completed`; `aborted` (a setup command or hard precondition failed),
  * `infra_error` and `judge_failed` (ours, never the candidate's), and `cancelled` are counted apart.
  */
-export const RunStatusSchema = z.enum(['completed', 'needs_review', 'aborted', 'infra_error', 'judge_failed', 'cancelled']);
+export const RunStatusSchema = z.enum(RUN_STATUSES);
 export type RunStatus = z.infer<typeof RunStatusSchema>;
 
 /** Where a run's row stands: not started yet, running, or one of the final statuses. */
-export const RunStateSchema = z.enum(['pending', 'running', ...RunStatusSchema.options]);
+export const RunStateSchema = z.enum(RUN_STATES);
 export type RunState = z.infer<typeof RunStateSchema>;
 
 export const VerdictResultSchema = z.enum(['pass', 'fail']);

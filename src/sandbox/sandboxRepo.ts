@@ -1,7 +1,9 @@
 import { existsSync } from 'node:fs';
 import { appendFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { cloneShared } from './cloneShared.js';
 import { git } from './git.js';
+import { takePooled } from './sandboxPool.js';
 
 /** Pushing from a sandbox would write into the user's repository; the push URL goes nowhere. */
 const NO_PUSH = 'evalflow-sandbox-push-disabled';
@@ -11,26 +13,30 @@ const NO_PUSH = 'evalflow-sandbox-push-disabled';
  * (`git clone --shared`) and owns everything else — its refs, its index, its config and every
  * object written while the run works (the candidate's commits, evalflow's checkpoints). So
  * nothing a run does reaches the user's repository, and removing the folder removes it all.
- * Detached at `rev`. Idempotent: a sandbox made whole before is kept exactly as it is (a
- * resumed or continued run finds the candidate's work), and one whose making was interrupted
- * is completed.
+ * Detached at `rev`. With `poolDir`, a clone another run gave back scrubbed (sandboxPool.ts)
+ * is reused when there is one: resetting it costs a fraction of a fresh checkout. Idempotent:
+ * a sandbox made whole before is kept exactly as it is (a resumed or continued run finds the
+ * candidate's work), and one whose making was interrupted is completed.
  */
-export async function createSandbox(repoDir: string, sandboxDir: string, rev: string): Promise<void> {
+export async function createSandbox(repoDir: string, sandboxDir: string, rev: string, options: { poolDir?: string } = {}): Promise<void> {
   const ready = `${sandboxDir}.ready`;
   if (existsSync(ready) && existsSync(join(sandboxDir, '.git'))) return;
+  if (!existsSync(join(sandboxDir, '.git')) && options.poolDir) await takePooled(options.poolDir, sandboxDir);
   if (existsSync(join(sandboxDir, '.git'))) {
     const valid = await git(sandboxDir, ['rev-parse', '--git-dir'], { allowFail: true });
     if (valid.exitCode === 0) {
-      // Interrupted while being made, so nothing has run in it: put HEAD and the tracked files at rev.
+      // A pooled clone, or one interrupted while being made: nothing has run in it, so put
+      // HEAD and the files at rev (only what differs is rewritten).
+      await git(sandboxDir, ['remote', 'set-url', '--push', 'origin', NO_PUSH]);
       await git(sandboxDir, ['update-ref', '--no-deref', 'HEAD', rev]);
       await git(sandboxDir, ['reset', '-q', '--hard', rev]);
+      await git(sandboxDir, ['clean', '-q', '-ffdx']);
       await writeFile(ready, rev);
       return;
     }
   }
   await rm(sandboxDir, { recursive: true, force: true });
-  await mkdir(dirname(sandboxDir), { recursive: true });
-  await git(dirname(sandboxDir), ['clone', '-q', '--shared', '--no-checkout', repoDir, sandboxDir]);
+  await cloneShared(repoDir, sandboxDir);
   await git(sandboxDir, ['remote', 'set-url', '--push', 'origin', NO_PUSH]);
   await git(sandboxDir, ['update-ref', '--no-deref', 'HEAD', rev]);
   await git(sandboxDir, ['reset', '-q', '--hard', rev]);

@@ -122,7 +122,7 @@ export async function snapshotWorkflowAt(workflowDir: string, rev: string, targe
     const partial = `${targetDir}.partial`;
     await rm(partial, { recursive: true, force: true });
     await mkdir(partial, { recursive: true });
-    const listed = (await gitIn(workflowDir, ['ls-tree', '--name-only', commit, `${prefix ? `${prefix}/` : ''}`])).split('\n').map((p) => p.split('/').pop()!);
+    const listed = (await gitIn(workflowDir, ['ls-tree', '--name-only', commit, ...(prefix ? [`${prefix}/`] : [])])).split('\n').map((p) => p.split('/').pop()!);
     const folders = WORKFLOW_FOLDERS.filter((folder) => listed.includes(folder));
     if (folders.length === 0) throw new SandboxError(`workflow folder ${workflowDir} at ${rev}: none of ${WORKFLOW_FOLDERS.map((f) => `${f}/`).join(', ')} existed in that commit`);
     const archive = await execa('git', ['archive', '--format=tar', commit, '--', ...folders.map((f) => (prefix ? `${prefix}/${f}` : f))], { cwd: workflowDir, encoding: 'buffer' });

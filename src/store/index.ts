@@ -2,6 +2,8 @@ export { openStore } from './openStore.js';
 export type { OpenStoreOptions } from './openStore.js';
 export type { Store, TranscriptQuery } from './store.js';
 export type { MigrationReport } from './migrate.js';
+export { ScheduleBaselineSchema, ScheduledBatchSchema, ScheduleVerdictSchema } from './scheduleSchema.js';
+export type { ScheduleBaseline, ScheduledBatch, ScheduleVerdict } from './scheduleSchema.js';
 export {
   BatchInputSchema,
   BatchPatchSchema,

@@ -59,9 +59,12 @@ export async function migrate(sql: SqlExecutor, schema: string | undefined, migr
 }
 
 function assertOrdered(migrations: readonly Migration[]): void {
+  // Versions are handed out per feature ahead of merging, so one may be missing for a while
+  // (a gap); out of order or repeated is a mistake.
   migrations.forEach((migration, index) => {
-    if (migration.version !== index + 1) {
-      throw new InternalError(`store migrations: entry ${index} has version ${migration.version}, expected ${index + 1} (versions run 1, 2, 3… with no gaps)`);
+    const previous = index === 0 ? 0 : migrations[index - 1]!.version;
+    if (!Number.isInteger(migration.version) || migration.version <= previous) {
+      throw new InternalError(`store migrations: entry ${index} has version ${migration.version}, expected a version above ${previous} (versions rise: 1, 2, 3…)`);
     }
   });
 }
@@ -69,7 +72,7 @@ function assertOrdered(migrations: readonly Migration[]): void {
 /** A recorded version under another name means this database was migrated by a diverged evalflow. */
 function checkNames(recorded: readonly { version: number; name: string }[], migrations: readonly Migration[]): void {
   for (const row of recorded) {
-    const known = migrations[row.version - 1];
+    const known = migrations.find((migration) => migration.version === row.version);
     if (known && known.name !== row.name) {
       throw new StoreError(
         `store: migrate failed: schema_migrations records version ${row.version} as "${row.name}", but this evalflow's version ${row.version} is "${known.name}"; the database was migrated by a different evalflow build`,

@@ -9,6 +9,8 @@ import { createPgliteExecutor } from './pgliteExecutor.js';
 import { acquirePgliteLock } from './pgliteLock.js';
 import type { PgliteLock } from './pgliteLock.js';
 import { createReviewRepository } from './reviewRepository.js';
+import { createScheduleRepository } from './scheduleRepository.js';
+import { createWorkflowUsageRepository } from './workflowUsageRepository.js';
 import { createRunRepository } from './runRepository.js';
 import { createScoreRepository } from './scoreRepository.js';
 import { createStepRepository } from './stepRepository.js';
@@ -64,6 +66,8 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Store> 
     ...createTranscriptRepository(sql),
     ...createScoreRepository(sql),
     ...createReviewRepository(sql),
+    ...createScheduleRepository(sql),
+    ...createWorkflowUsageRepository(sql),
     ...createBatchRepository(sql),
     ...createStepRepository(sql),
     ...createEditPredictionRepository(sql),

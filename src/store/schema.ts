@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BATCH_STATUSES } from './batchStatuses.js';
 import { RunAnomalySchema } from '../run/anomaly.js';
 import { RunStateSchema, VerdictResultSchema } from '../run/runStatus.js';
 import { UsageSchema } from '../transcript/schema.js';
@@ -190,7 +191,7 @@ export const ScoreHistoryFilterSchema = z
   .strict();
 export type ScoreHistoryFilter = z.infer<typeof ScoreHistoryFilterSchema>;
 
-export const BatchStatusSchema = z.enum(['pending', 'running', 'completed', 'failed', 'cancelled']);
+export const BatchStatusSchema = z.enum(BATCH_STATUSES);
 export type BatchStatus = z.infer<typeof BatchStatusSchema>;
 
 /** One row of `batches`. */

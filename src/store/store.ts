@@ -1,6 +1,8 @@
 import type { TranscriptEvent, Usage } from '../transcript/schema.js';
+import type { WorkflowPlacement, WorkflowUsageRow } from '../workflowUsage/schema.js';
 import type { EpExample, EpExampleInput, EpPrediction, EpPredictionInput, EpScore, EpScoreInput } from './editPredictionSchema.js';
 import type { MigrationReport } from './migrate.js';
+import type { ScheduleBaseline, ScheduledBatch } from './scheduleSchema.js';
 import type {
   Batch,
   BatchInput,
@@ -98,6 +100,14 @@ export interface Store {
   /** Newest first (by `created_at`, then `batch_id`). */
   listBatches(filter?: ListBatchesFilter): Promise<Batch[]>;
 
+  /** Sets the batch a schedule is compared with (`evalflow bless`), replacing the one before. */
+  blessBaseline(baseline: ScheduleBaseline): Promise<ScheduleBaseline>;
+  getBaseline(schedule: string): Promise<ScheduleBaseline | null>;
+  /** Keeps a scheduled batch's report (again, when a conclusion is retried). */
+  saveScheduledBatch(batch: ScheduledBatch): Promise<ScheduledBatch>;
+  /** A schedule's finished batches, newest first. */
+  listScheduledBatches(schedule: string, limit: number): Promise<ScheduledBatch[]>;
+
   /** Writes plan entries of a batch; an entry whose (batch, idx) is stored already is kept as it is. */
   savePlan(batchId: string, entries: readonly PlanEntry[]): Promise<{ inserted: number }>;
   /** The plan entries with `offset <= idx < offset + limit`, in order. */
@@ -124,6 +134,14 @@ export interface Store {
   saveEpScore(score: EpScoreInput): Promise<EpScore>;
   /** Ordered by example_key, provider, repetition. */
   listEpScores(batchId: string): Promise<EpScore[]>;
+
+  /** Replaces the run's workflow usage rows (one per item of its snapshot). The run must exist. */
+  saveWorkflowUsage(runId: string, rows: readonly WorkflowUsageRow[]): Promise<void>;
+  /** The workflow usage rows of the given runs, by run and item. */
+  getWorkflowUsage(runIds: readonly string[]): Promise<(WorkflowUsageRow & { run_id: string })[]>;
+  /** Where the run's workflow folders were placed in its sandbox. */
+  saveWorkflowPlacement(runId: string, placement: WorkflowPlacement): Promise<void>;
+  getWorkflowPlacement(runId: string): Promise<WorkflowPlacement | null>;
 
   /** Releases the pool or the PGlite instance (and its data-dir lock). Idempotent. */
   close(): Promise<void>;

@@ -12,3 +12,5 @@ export { evaluateGate, parseGate, type GateCondition, type GateResult } from './
 export { renderJunit } from './junit.js';
 export { revHistory, type RevRow } from './history.js';
 export { caseStability, type Judging, type Stability } from './stability.js';
+export { loadTriggerObservations, triggerQuality, triggerQualityFields, triggerQualityLines, type SkillTrigger, type TriggerObservation } from './triggerQuality.js';
+export { workflowImpact } from './workflowImpact.js';

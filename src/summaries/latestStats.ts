@@ -3,11 +3,14 @@ import type { Batch, RunWithVerdict } from '../store/index.js';
 import { groupStats, passHatKByK, type GroupStats } from './groupStats.js';
 import type { Prices } from './prices.js';
 import { caseStability, type Judging, type Stability } from './stability.js';
+import { triggerQualityFields, type SkillTrigger } from './triggerQuality.js';
 
 export interface BatchStats {
   batchId: string;
   overall: GroupStats & { passHatK: Record<number, number | null> };
   cases: Record<string, GroupStats & { passHatK: Record<number, number | null>; stability: Stability }>;
+  /** Per skill, how its invocations match the cases' expect_workflow (empty when no case has one). */
+  triggerQuality?: Record<string, SkillTrigger>;
 }
 
 /** Per case and overall, the numbers of one batch's runs. */
@@ -39,7 +42,12 @@ export function renderLatestStats(stats: BatchStats): string {
     ...(g.stability ? { stability: g.stability } : {}),
   });
   return stringify(
-    { batch_id: stats.batchId, overall: group(stats.overall), cases: Object.fromEntries(Object.entries(stats.cases).map(([id, g]) => [id, group(g)])) },
+    {
+      batch_id: stats.batchId,
+      overall: group(stats.overall),
+      cases: Object.fromEntries(Object.entries(stats.cases).map(([id, g]) => [id, group(g)])),
+      ...(stats.triggerQuality && Object.keys(stats.triggerQuality).length > 0 ? { trigger_quality: triggerQualityFields(stats.triggerQuality) } : {}),
+    },
     { lineWidth: 0 },
   );
 }

@@ -8,6 +8,7 @@ import { renderBatchInsights } from './batchInsights.js';
 import { renderLatest } from './latestMarkdown.js';
 import { batchStats, renderLatestStats } from './latestStats.js';
 import type { Prices } from './prices.js';
+import { loadTriggerObservations, triggerQuality } from './triggerQuality.js';
 import { renderScoreHistoryLines, scoreHistoryLine, type ScoreHistoryLine } from './scoreHistory.js';
 
 export interface SummariesRequest {
@@ -55,7 +56,10 @@ export async function writeSummaries(request: SummariesRequest): Promise<Summari
     return { batchId: null, files };
   }
   const entries = await loadRunsWithVerdicts(store, { batchId: batch.batch_id });
-  const stats = batchStats(batch, entries, prices, await store.getJudgings(entries.map((e) => e.run.run_id)));
+  const stats = {
+    ...batchStats(batch, entries, prices, await store.getJudgings(entries.map((e) => e.run.run_id))),
+    triggerQuality: triggerQuality(await loadTriggerObservations(store, entries)),
+  };
   await put('latest.md', renderLatest(batch, stats, entries, summariesDir));
   await put('latest-stats.yaml', renderLatestStats(stats));
   await put('batch-insights.md', renderBatchInsights(batch.batch_id, entries, summariesDir));

@@ -56,6 +56,14 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     // WAL keeps the single SQLite file fast under many concurrent runs (as the SDK's stress CI does).
     '--sqlite-pragma', 'journal_mode=WAL',
     '--sqlite-pragma', 'synchronous=NORMAL',
+    // Latency of each step (bench/orchestration.ts): the transfer queue, which hands new
+    // activity and workflow tasks to matching, is read at most 20 times a second by default,
+    // so every task waited about 40 ms; and one partition per task queue, since a single
+    // local server gains nothing from four and a task landing in a partition without a
+    // poller waits to be forwarded.
+    '--dynamic-config-value', 'history.transferProcessorMaxPollRPS=1000',
+    '--dynamic-config-value', 'matching.numTaskqueueReadPartitions=1',
+    '--dynamic-config-value', 'matching.numTaskqueueWritePartitions=1',
     ...allSearchAttributeKeys.flatMap((key) => ['--search-attribute', `${key.name}=${searchAttributeTypeName(key.type)}`]),
   ];
   const child = spawn(options.binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -93,7 +101,7 @@ function searchAttributeTypeName(type: string): string {
   return lower === 'keyword_list' ? 'KeywordList' : lower.charAt(0).toUpperCase() + lower.slice(1);
 }
 
-async function waitUntilHealthy(address: string, child: ChildProcess, exited: Promise<number | null>, timeoutMs: number): Promise<void> {
+export async function waitUntilHealthy(address: string, child: ChildProcess, exited: Promise<number | null>, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let exitCode: number | null | undefined;
   void exited.then((code) => (exitCode = code));
@@ -129,7 +137,7 @@ export function isPortOpen(host: string, port: number): Promise<boolean> {
   });
 }
 
-async function stopChild(child: ChildProcess, exited: Promise<number | null>): Promise<void> {
+export async function stopChild(child: ChildProcess, exited: Promise<number | null>): Promise<void> {
   if (child.exitCode !== null) return;
   child.kill('SIGTERM');
   const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);

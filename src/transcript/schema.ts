@@ -30,9 +30,11 @@ export const ToolInfoSchema = z.object({
   /** The agent's own tool name (Bash, run_shell_command, write_file, ...). */
   name: z.string(),
   /** Harness tool kind, the same for every agent. */
-  kind: z.enum(['shell', 'read', 'write', 'edit', 'search', 'list', 'web', 'task', 'other']),
+  kind: z.enum(['shell', 'read', 'write', 'edit', 'search', 'list', 'web', 'task', 'skill', 'other']),
   /** Shell command, file path or other short argument (cut to 2 KB). */
   target: z.string().optional(),
+  /** The skill, command or subagent the call names (a Skill call's skill, a Task call's subagent type). */
+  invokes: z.string().optional(),
   exit_code: z.number().int().nullable().optional(),
   is_error: z.boolean().optional(),
 });

@@ -7,7 +7,10 @@ import {
   continueAsNew,
   isCancellation,
   ParentClosePolicy,
+  patched,
   proxyActivities,
+  proxyLocalActivities,
+  setCurrentDetails,
   setHandler,
   startChild,
   workflowInfo,
@@ -17,13 +20,15 @@ import type { BatchCounts, BatchInput, BatchResult } from '../run/batchInput.js'
 import type { BatchProgress } from '../run/progress.js';
 import type { RunOutcome } from '../run/runOutcome.js';
 import type { RunSpec } from '../run/runSpec.js';
+import { batchPosition, runDetails, runSummary } from '../run/story.js';
 import type { BatchStatus } from '../store/index.js';
 import { SHARED_TASK_QUEUE, searchAttributes } from '../temporal/names.js';
 import { batchProgressQuery } from './definitions.js';
 import { evalRunWorkflow } from './evalRunWorkflow.js';
-import { sharedProfile } from './profiles.js';
+import { localProfile, sharedProfile } from './profiles.js';
 
 const shared = proxyActivities<Activities>(sharedProfile);
+const local = proxyLocalActivities<Activities>(localProfile);
 
 /** Runs planned and started per page; the batch continues as new between pages when its history grows. */
 const PAGE_SIZE = 100;
@@ -41,6 +46,9 @@ const COUNTS_EVERY = '2s';
  * final status itself, so the batch can be found and followed after the client is gone.
  */
 export async function evalBatchWorkflow(input: BatchInput): Promise<BatchResult> {
+  // Planning and the batch row are short store writes: local activities of the worker running
+  // the batch, with no round trip through a task queue. Batches started before keep the queue.
+  const books = patched('batch-bookkeeping-locally') ? local : shared;
   const counts: BatchCounts = { ...input.counts };
   const running = new Set<string>();
   const recent: BatchProgress['outcomes'] = [...input.recent];
@@ -56,6 +64,9 @@ export async function evalBatchWorkflow(input: BatchInput): Promise<BatchResult>
   }));
   const summary = batchSummary(input);
 
+  // The Web UI's current details: where the batch stands, after each start and each finish.
+  const tell = () => setCurrentDetails(batchPosition(counts, total, running.size));
+
   let countsChanged = false;
   let closing = false;
   const writeCounts = async () => {
@@ -63,7 +74,7 @@ export async function evalBatchWorkflow(input: BatchInput): Promise<BatchResult>
       await condition(() => countsChanged || closing);
       if (closing) return;
       countsChanged = false;
-      await shared.updateBatchCounts({ batchId: input.batchId, counts: { ...counts } });
+      await books.updateBatchCounts({ batchId: input.batchId, counts: { ...counts } });
       await condition(() => closing, COUNTS_EVERY);
     }
   };
@@ -71,13 +82,14 @@ export async function evalBatchWorkflow(input: BatchInput): Promise<BatchResult>
   let offset = input.offset;
   try {
     const arms = input.arms ?? [];
-    if (total === null) total = (await shared.planBatch({ batchId: input.batchId, selection: input.selection, arms: arms.map((a) => a.name), summary })).total;
+    if (total === null) total = (await books.planBatch({ batchId: input.batchId, selection: input.selection, arms: arms.map((a) => a.name), summary })).total;
+    tell();
     // A cancelled batch stops writing counts; its close below writes the final ones.
     const counting = writeCounts().catch((err: unknown) => {
       if (!isCancellation(err)) throw err;
     });
     while (offset < total) {
-      const specs = await shared.planRuns({ batchId: input.batchId, stamp: input.stamp, offset, limit: input.pageSize ?? PAGE_SIZE, template: input.template, arms });
+      const specs = await books.planRuns({ batchId: input.batchId, stamp: input.stamp, offset, limit: input.pageSize ?? PAGE_SIZE, template: input.template, arms });
       for (const spec of specs) {
         await condition(() => running.size < input.parallelism);
         const done = (outcome: RunOutcome) => {
@@ -86,17 +98,19 @@ export async function evalBatchWorkflow(input: BatchInput): Promise<BatchResult>
           countsChanged = true;
           recent.push({ runId: outcome.runId, caseId: outcome.caseId, status: outcome.status, result: outcome.result, overall: outcome.overall });
           if (recent.length > RECENT_OUTCOMES) recent.shift();
+          tell();
         };
-        const child = await startRun(spec, input.batchId);
+        const child = await startRun(spec, input);
         // Counted once started: a start cancelled with the batch must not hold up the drain below.
         running.add(spec.runId);
         started += 1;
+        tell();
         child.result().then(done, async (err: unknown) => {
           const outcome = failedOutcome(spec, err);
           // Every run records itself, even when cancelled; one that failed instead never did.
           if (!isRecordedCancellation(err)) {
             const error = `the run's workflow failed before recording its outcome: ${outcome.error ?? 'unknown error'}`;
-            await CancellationScope.nonCancellable(() => shared.markRunFailed({ runId: spec.runId, status: outcome.status, error })).catch(() => undefined);
+            await CancellationScope.nonCancellable(() => books.markRunFailed({ runId: spec.runId, status: outcome.status, error })).catch(() => undefined);
           }
           done(outcome);
         });
@@ -111,7 +125,7 @@ export async function evalBatchWorkflow(input: BatchInput): Promise<BatchResult>
       if (continuing) {
         closing = true;
         await counting;
-        await shared.updateBatchCounts({ batchId: input.batchId, counts: { ...counts } });
+        await books.updateBatchCounts({ batchId: input.batchId, counts: { ...counts } });
         await continueAsNew<typeof evalBatchWorkflow>({ ...input, total, offset, counts, recent });
       }
     }
@@ -124,12 +138,14 @@ export async function evalBatchWorkflow(input: BatchInput): Promise<BatchResult>
     const cancelled = isCancellation(err);
     await CancellationScope.nonCancellable(async () => {
       if (cancelled) await condition(() => running.size === 0);
-      await shared.closeBatch({ batchId: input.batchId, status: cancelled ? 'cancelled' : 'failed', counts: { ...counts }, summary });
+      await books.closeBatch({ batchId: input.batchId, status: cancelled ? 'cancelled' : 'failed', counts: { ...counts }, summary });
       await summarize(input);
     });
     throw err;
   }
-  await shared.closeBatch({ batchId: input.batchId, status: finalStatus(counts), counts: { ...counts }, summary });
+  const status = finalStatus(counts);
+  await books.closeBatch({ batchId: input.batchId, status, counts: { ...counts }, summary });
+  setCurrentDetails(`${status === 'failed' ? 'FAILED: no run was judged · ' : ''}${batchPosition(counts, total, 0)}`);
   await summarize(input);
   return { batchId: input.batchId, total, counts };
 }
@@ -140,11 +156,14 @@ async function summarize(input: BatchInput): Promise<void> {
   await shared.summarizeBatch({ batchId: input.batchId, ...input.summaries }).catch(() => undefined);
 }
 
-function startRun(spec: RunSpec, batchId: string) {
+function startRun(spec: RunSpec, input: BatchInput) {
+  const batchId = input.batchId;
   return startChild(evalRunWorkflow, {
     workflowId: spec.runId,
     taskQueue: SHARED_TASK_QUEUE,
     args: [spec],
+    staticSummary: runSummary(spec, input.selection.runsPerCase),
+    staticDetails: runDetails(spec),
     // Cancelling the batch cancels its runs, which still record and clean up.
     parentClosePolicy: ParentClosePolicy.REQUEST_CANCEL,
     typedSearchAttributes: [
@@ -183,6 +202,8 @@ function batchSummary(input: BatchInput): Record<string, unknown> {
     workflow_dir: input.template.workflowDir,
     runs_dir: input.template.runsDir,
     stamp: input.stamp,
+    ...(input.schedule ? { schedule: input.schedule } : {}),
+    ...(input.template.workflowRev ? { workflow_rev: input.template.workflowRev } : {}),
     ...(input.arms ? { arms: input.arms.map((a) => ({ name: a.name, change: a.change })) } : {}),
   };
 }

@@ -1,11 +1,14 @@
 import {
+  type ActivityInterfaceFor,
   ActivityFailure,
   allHandlersFinished,
   ApplicationFailure,
   CancellationScope,
   condition,
   isCancellation,
+  patched,
   proxyActivities,
+  proxyLocalActivities,
   setCurrentDetails,
   setHandler,
   TimeoutFailure,
@@ -27,13 +30,23 @@ import type { RunRecordInput } from '../run/runRecord.js';
 import type { RunSpec } from '../run/runSpec.js';
 import type { RunStatus } from '../run/runStatus.js';
 import type { RunVerdict } from '../run/runVerdict.js';
+import { runEnded, runPosition, type RunPosition } from '../run/story.js';
 import { hostOfQueue, hostTaskQueue, searchAttributes } from '../temporal/names.js';
 import { reviewRunUpdate, runProgressQuery } from './definitions.js';
 import { upsertOutcomeAttributes } from './outcomeAttributes.js';
-import { candidateProfile, hostProfile, modelProfile, sharedProfile } from './profiles.js';
+import { candidateProfile, hostProfile, localProfile, modelProfile, sharedProfile } from './profiles.js';
 
 const shared = proxyActivities<Activities>(sharedProfile);
 const model = proxyActivities<Activities>(modelProfile);
+const local = proxyLocalActivities<Activities>(localProfile);
+
+/**
+ * The host is claimed by the worker that runs the workflow task: a local activity, no round
+ * trip through a task queue. Runs started before this change keep the queued activity.
+ */
+function claimHost(): Promise<string> {
+  return patched('claim-host-locally') ? local.claimHost() : shared.claimHost();
+}
 
 /** A run whose host was lost starts again on another host at most this often. */
 const MAX_HOST_RESTARTS = 2;
@@ -58,8 +71,8 @@ interface ReviewState {
 /** The activities of one host: its queue, with the run's timeouts. */
 interface Host {
   queue: string;
-  run: Activities;
-  candidate: Activities;
+  run: ActivityInterfaceFor<Activities>;
+  candidate: ActivityInterfaceFor<Activities>;
 }
 
 /**
@@ -86,9 +99,16 @@ export async function evalRunWorkflow(spec: RunSpec): Promise<RunOutcome> {
     },
     { validator: (decision) => validateDecision(spec.runId, review, progress.stage, decision) },
   );
+  // What the Web UI's current details say; each stage and each dialogue step moves it.
+  const position: RunPosition = { stage: 'prepare', turn: 0, maxTurns: spec.evalCase.maxTurns, toolCalls: 0 };
+  const tell = (change: Partial<RunPosition>) => {
+    Object.assign(position, change, { turn: progress.turn });
+    setCurrentDetails(runPosition(position));
+  };
   const stage = (name: string) => {
     progress.stage = name;
     upsertSearchAttributes([{ key: searchAttributes.stage, value: name }]);
+    tell({ stage: name });
   };
   const recovery = recoveryOf(spec);
   const onHost = (queue: string): Host => ({
@@ -98,7 +118,7 @@ export async function evalRunWorkflow(spec: RunSpec): Promise<RunOutcome> {
   });
 
   const ledger: RunLedger = { facts: initialFacts(spec), anomalies: [], retries: new Map() };
-  let host = onHost(spec.host ? hostTaskQueue(spec.host) : await shared.claimHost());
+  let host = onHost(spec.host ? hostTaskQueue(spec.host) : await claimHost());
   let generation = 0;
   let restarts = 0;
   let status: RunStatus = 'completed';
@@ -108,7 +128,7 @@ export async function evalRunWorkflow(spec: RunSpec): Promise<RunOutcome> {
 
   for (;;) {
     try {
-      const result = await runStages(spec, host, generation, ledger, progress, stage);
+      const result = await runStages(spec, host, generation, ledger, progress, stage, tell);
       ({ status, postconditions, verdict } = result);
       error = result.error;
       break;
@@ -124,7 +144,7 @@ export async function evalRunWorkflow(spec: RunSpec): Promise<RunOutcome> {
         break;
       }
       const lost = host.queue;
-      const next = await shared.claimHost();
+      const next = await claimHost();
       if (next === lost) continue; // its worker is back: every stage picks up where it was
       const lostStage = progress.stage;
       if (restarts >= MAX_HOST_RESTARTS) {
@@ -148,7 +168,7 @@ export async function evalRunWorkflow(spec: RunSpec): Promise<RunOutcome> {
     const park = status === 'infra_error' && ledger.facts.turnsUsed > 0;
     let parked = false;
     try {
-      const cleaned = await host.run.cleanupRun({ spec, park });
+      const cleaned = await host.run.cleanupRun.executeWithOptions(said('cleanup', generation), [{ spec, park }]);
       ledger.anomalies.push(...cleaned.anomalies);
       parked = cleaned.parked;
     } catch (err) {
@@ -159,13 +179,15 @@ export async function evalRunWorkflow(spec: RunSpec): Promise<RunOutcome> {
     const count = retried.reduce((sum, [, n]) => sum + n, 0);
     if (count > 0) ledger.anomalies.push({ kind: 'infra_retries', count, detail: retried.map(([name, n]) => `${name} ×${n}`).join(', ') });
     const input: RunRecordInput = { spec, status, facts: ledger.facts, postconditions, verdict, anomalies: ledger.anomalies, error: error ?? null, parked };
-    return { input, outcome: await host.run.recordRun(input) };
+    return { input, outcome: await host.run.recordRun.executeWithOptions(said('record', generation), [input]) };
   });
   let outcome = recorded.outcome;
   if (outcome.status === 'needs_review' && judgingOf(spec).review === 'wait') {
     outcome = await awaitReview(spec, host, recorded.input, outcome, review, stage);
   }
+  const reviewed = outcome !== recorded.outcome;
   stage('done');
+  if (!reviewed) setCurrentDetails(runEnded(outcome));
   upsertOutcomeAttributes(outcome);
   if (status === 'cancelled') throw ApplicationFailure.nonRetryable('the run was cancelled', 'RunCancelled', outcome);
   return outcome;
@@ -233,24 +255,32 @@ interface StagesResult {
 }
 
 /** prepare → setup → dialogue → verify → judge on one host, in one generation. */
-async function runStages(spec: RunSpec, host: Host, generation: number, ledger: RunLedger, progress: RunProgress, stage: (name: string) => void): Promise<StagesResult> {
+async function runStages(
+  spec: RunSpec,
+  host: Host,
+  generation: number,
+  ledger: RunLedger,
+  progress: RunProgress,
+  stage: (name: string) => void,
+  tell: (change: Partial<RunPosition>) => void,
+): Promise<StagesResult> {
   stage('prepare');
-  const prepared = await host.run.prepareRun(spec);
+  const prepared = await host.run.prepareRun.executeWithOptions(said('prepare · run directory, workflow snapshot, sandbox', generation), [spec]);
   upsertSearchAttributes([{ key: searchAttributes.workflowRev, value: prepared.workflowRev }]);
 
   stage('setup');
-  const setup = await host.run.setupSandbox({ spec, generation });
+  const setup = await host.run.setupSandbox.executeWithOptions(said('setup · commands and preconditions', generation), [{ spec, generation }]);
   if (setup.aborted) return { status: 'aborted', ...(setup.reason ? { error: setup.reason } : {}), postconditions: [], verdict: null };
 
   stage('dialogue');
-  await dialogue(spec, host, generation, ledger, progress);
+  await dialogue(spec, host, generation, ledger, progress, tell);
 
   stage('verify');
-  const postconditions = await host.run.verifyRun(spec);
+  const postconditions = await host.run.verifyRun.executeWithOptions(said('verify · postconditions', generation), [spec]);
 
   stage('judge');
   try {
-    const judged = await model.judgeRun({ spec, facts: ledger.facts, postconditions, generation });
+    const judged = await model.judgeRun.executeWithOptions(said('judge', generation), [{ spec, facts: ledger.facts, postconditions, generation }]);
     countRetries(ledger, 'judge', judged.attempt);
     ledger.anomalies.push(...judged.anomalies);
     return { status: 'completed', postconditions, verdict: judged.verdict };
@@ -265,20 +295,27 @@ async function runStages(spec: RunSpec, host: Host, generation: number, ledger: 
  * max_turns. Updates the ledger as it goes, so a run that fails mid-dialogue still records
  * the turns it used and the retries it took.
  */
-async function dialogue(spec: RunSpec, host: Host, generation: number, ledger: RunLedger, progress: RunProgress): Promise<void> {
+async function dialogue(spec: RunSpec, host: Host, generation: number, ledger: RunLedger, progress: RunProgress, tell: (change: Partial<RunPosition>) => void): Promise<void> {
   const { facts } = ledger;
   let session: CandidateSession | undefined;
+  let toolCalls = 0;
   for (let turn = 1; turn <= spec.evalCase.maxTurns; turn++) {
     progress.turn = turn;
-    const examined = await model.examinerTurn({ spec, turn, generation });
+    tell({ actor: 'examiner' });
+    const examined = await model.examinerTurn.executeWithOptions(said(`turn ${turn} · examiner`, generation), [{ spec, turn, generation }]);
     countRetries(ledger, 'examiner', examined.attempt);
     addAnomalies(ledger, examined.anomalies);
     if (examined.ended) {
       facts.examinerEnded = true;
       return;
     }
-    const answered = await host.candidate.candidateTurn({ spec, turn, message: examined.message, session: session ?? null, generation });
+    tell({ actor: 'candidate' });
+    const answered = await host.candidate.candidateTurn.executeWithOptions(said(`turn ${turn} · candidate`, generation), [
+      { spec, turn, message: examined.message, session: session ?? null, generation },
+    ]);
     facts.turnsUsed = turn;
+    toolCalls += answered.toolCalls ?? 0;
+    tell({ toolCalls });
     countRetries(ledger, 'candidate', answered.attempt);
     addAnomalies(ledger, answered.anomalies);
     session = answered.session;
@@ -293,6 +330,11 @@ async function dialogue(spec: RunSpec, host: Host, generation: number, ledger: R
     }
   }
   facts.turnLimitHit = true;
+}
+
+/** An activity's summary in the Web UI; a run started again on another host says which attempt of the run this is. */
+function said(summary: string, generation: number): { summary: string } {
+  return { summary: generation > 0 ? `${summary} · attempt ${generation + 1}` : summary };
 }
 
 function initialFacts(spec: RunSpec): RunFacts {

@@ -1,4 +1,4 @@
-import { ActivityCancellationType, type ActivityOptions } from '@temporalio/workflow';
+import { ActivityCancellationType, type ActivityOptions, type LocalActivityOptions } from '@temporalio/workflow';
 import type { Recovery } from '../run/runSpec.js';
 
 /**
@@ -19,6 +19,12 @@ const backoff = { initialInterval: '1s', backoffCoefficient: 2, maximumInterval:
 export const sharedProfile: ActivityOptions = {
   startToCloseTimeout: '10m',
   heartbeatTimeout: HEARTBEAT_TIMEOUT,
+  retry: { ...backoff, maximumAttempts: 10, nonRetryableErrorTypes: NEVER_RETRY },
+};
+
+/** Bookkeeping short and idempotent enough to run inside the workflow task of the worker that has it. */
+export const localProfile: LocalActivityOptions = {
+  startToCloseTimeout: '1m',
   retry: { ...backoff, maximumAttempts: 10, nonRetryableErrorTypes: NEVER_RETRY },
 };
 

@@ -5,6 +5,7 @@ import type { LlmClient } from '../../src/llm/port.js';
 import type { RunSpec } from '../../src/run/runSpec.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import { createRepo, tempDir, writeFiles } from '../sandbox/sandboxFixture.js';
+import { FAKE_WORKFLOW_SUPPORT } from '../support/fakeWorkflowSupport.js';
 
 /**
  * The activities over real parts (PGlite in memory, a git project, a workflow folder) with
@@ -50,7 +51,7 @@ export async function createActivityFixture(hostEnv: NodeJS.ProcessEnv = { PATH:
         stateDir: join(root, '.evalflow'),
         sandboxRoot: join(root, 'sandboxes'),
         llmFor: () => fixture.llm,
-        candidates: { create: () => fixture.candidate, workflowLinks: () => [{ path: '.fake-agent', kind: 'dir' }], version: async () => null },
+        candidates: { create: () => fixture.candidate, workflowSupport: () => FAKE_WORKFLOW_SUPPORT, version: async () => null },
         env: hostEnv,
         log: { info: () => undefined, warn: () => undefined },
         now: () => fixture.now(),

@@ -9,6 +9,7 @@ import { LlmError } from '../../src/errors.js';
 import type { ChatRequest, ChatResponse, LlmClient } from '../../src/llm/port.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import { createEpRepo, epExampleMarkdown, writeTree } from '../support/epExamples.js';
+import { FAKE_WORKFLOW_SUPPORT } from '../support/fakeWorkflowSupport.js';
 
 /** An LlmClient answering from a queue (a string, or an error to throw), recording every request. */
 function queuedLlm(replies: Array<string | Error>): LlmClient & { requests: ChatRequest[] } {
@@ -60,7 +61,7 @@ describe('edit-prediction activities', () => {
         create: () => {
           throw new Error('no candidates in edit prediction');
         },
-        workflowLinks: () => [],
+        workflowSupport: () => FAKE_WORKFLOW_SUPPORT,
         version: async () => null,
       },
       env: {},

@@ -20,11 +20,11 @@ describe('candidate registry', () => {
     expect(() => getCliAdapter('command')).toThrow('adapter "command" is not an agent CLI; agent CLI adapters: claude-code, codebuddy, codex, cursor-agent, gemini, opencode, qwen-code');
   });
 
-  it('gives the worker workflow links, candidates and CLI versions', async () => {
+  it('gives the worker workflow placements, candidates and CLI versions', async () => {
     const root = await writeTempFiles({ 'bin/codex': '#!/bin/sh\necho "codex-cli 0.171.0"\n' });
     const factory = createCandidateFactory({ env: { PATH: join(root, 'bin') }, llmFor: unusedLlm });
-    expect(factory.workflowLinks('claude-code')).toEqual([{ path: '.claude', kind: 'dir' }]);
-    expect(factory.workflowLinks('codex')).toEqual([{ path: 'AGENTS.md', kind: 'file' }]);
+    expect(factory.workflowSupport('claude-code').native).toEqual({ agents: '.claude/agents', commands: '.claude/commands', rules: '.claude/rules', skills: '.claude/skills' });
+    expect(factory.workflowSupport('codex')).toMatchObject({ native: { skills: '.agents/skills' }, contextFile: 'AGENTS.md', skillReadInvokes: true });
     expect(await factory.version({ name: 'c', adapter: 'codex', args: [], env: {} })).toBe('codex-cli 0.171.0');
     expect(await factory.version({ name: 'g', adapter: 'gemini', args: [], env: {} })).toBeNull();
     expect(await factory.version({ name: 'b', adapter: 'builtin', args: [], env: {} })).toBeNull();

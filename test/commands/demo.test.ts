@@ -37,6 +37,10 @@ describe('evalflow demo', () => {
     expect(runs.map((r) => r.replace(/@\d{8}T\d{6}/, ''))).toEqual([
       'run-add-truncate-builtin+no_workflow',
       'run-add-truncate-builtin+with_workflow',
+      'run-add-wordcount-test-builtin+no_workflow',
+      'run-add-wordcount-test-builtin+with_workflow',
+      'run-explain-wordcount-builtin+no_workflow',
+      'run-explain-wordcount-builtin+with_workflow',
       'run-fix-slug-dashes-builtin+no_workflow',
       'run-fix-slug-dashes-builtin+with_workflow',
       'run-reading-time-clarify-builtin+no_workflow',
@@ -65,6 +69,41 @@ describe('evalflow demo', () => {
     expect(truncate.postconditions.find((p) => p.description === 'the test suite passes')?.passed).toBe(true);
     // Without the workflow the candidate skipped the regression test, and the case caught it.
     expect((await checklist('run-fix-slug-dashes', 'no_workflow')).postconditions.find((p) => p.description === 'the new tests catch the original bug')?.passed).toBe(false);
+    // The skill pair: with the workflow the node-test skill fires where it must (the candidate
+    // read its SKILL.md in turn 1) and stays quiet on the near miss; both expectations are hard
+    // requirements of their runs. Without the workflow there is nothing to expect.
+    const score = async (prefix: string, arm = 'with_workflow') =>
+      parseYaml(await readFile(join(dir, 'runs', runs.find((r) => r.startsWith(prefix) && r.endsWith(`+${arm}`))!, 'score.yaml'), 'utf8')) as {
+        result: string;
+        hard_requirements: { item: string; met: boolean | null; evidence: string }[];
+        workflow_usage?: { item: string; loaded: string; invoked: string; first_turn: number | null; evidence: string | null }[];
+      };
+    const fires = await score('run-add-wordcount-test-');
+    expect(fires.result).toBe('pass');
+    expect(fires.workflow_usage?.find((row) => row.item === 'skills/node-test')).toEqual({
+      item: 'skills/node-test',
+      kind: 'skill',
+      name: 'node-test',
+      loaded: 'yes',
+      invoked: 'yes',
+      first_turn: 1,
+      evidence: '[Turn 1] read: .agents/skills/node-test/SKILL.md (22 lines)',
+    });
+    expect(fires.hard_requirements.at(-1)).toMatchObject({ item: 'uses skills/node-test (expect_workflow.must_use)', met: true });
+    const quiet = await score('run-explain-wordcount-');
+    expect(quiet.result).toBe('pass');
+    expect(quiet.workflow_usage?.find((row) => row.item === 'skills/node-test')).toMatchObject({ loaded: 'no', invoked: 'no', first_turn: null });
+    expect(quiet.hard_requirements.at(-1)).toMatchObject({ item: 'does not use skills/node-test (expect_workflow.must_not_use)', met: true });
+    const without = await score('run-add-wordcount-test-', 'no_workflow');
+    expect(without.workflow_usage).toBeUndefined();
+    expect(without.hard_requirements.some((item) => item.item.includes('expect_workflow'))).toBe(false);
+    const review = await readFile(join(dir, 'runs', runs.find((r) => r.startsWith('run-add-wordcount-test-') && r.endsWith('+with_workflow'))!, 'review.md'), 'utf8');
+    expect(review).toContain('## Workflow used');
+    expect(review).toContain('| skills/node-test | yes | yes | 1 | [Turn 1] read: .agents/skills/node-test/SKILL.md (22 lines) |');
+    // The builtin agent has no place for commands, rules and subagents: they were inlined, and the review says what that means.
+    expect(review).toContain('Workflow inlined: agents/, commands/ inlined into AGENTS.md; trigger measurement is not meaningful for them');
+    const stats = parseYaml(await readFile(join(dir, 'summaries', 'latest-stats.yaml'), 'utf8')) as { trigger_quality?: Record<string, unknown> };
+    expect(stats.trigger_quality?.['skills/node-test']).toEqual({ true_positives: 1, false_positives: 0, false_negatives: 0, true_negatives: 1, unknown: 0, precision: 1, recall: 1, f1: 1 });
     const table = io.stdout.join('\n');
     expect(table).toMatch(/add-truncate\s+completed\s+fail\s+2\.0\s+\S+\+with_workflow/);
     expect(table).toMatch(/fix-slug-dashes\s+completed\s+pass\s+5\.0\s+\S+\+with_workflow/);
@@ -75,5 +114,8 @@ describe('evalflow demo', () => {
     expect(comparison).toMatch(/^insufficient_data\s+fix-slug-dashes\s+1\/1\s+100% \(21–100\) → 0% \(0–79\)\s+−100/m);
     expect(comparison).toContain('too few runs to tell');
     expect(existsSync(join(dir, 'summaries', 'latest.md'))).toBe(true);
+    const impact = table.slice(table.indexOf('workflow impact (A = no_workflow without the workflow, B = with_workflow with it; cases worse with the workflow first):'));
+    expect(impact).toMatch(/^insufficient_data\s+fix-slug-dashes\s+1\/1\s+0% \(0–79\) → 100% \(21–100\)\s+\+100/m);
+    expect(impact).toContain('  skills/node-test  precision 1.00  recall 1.00  F1 1.00  (tp 1 fp 0 fn 0 tn 1, 0 unknown)');
   });
 });

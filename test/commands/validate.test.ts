@@ -79,6 +79,6 @@ describe('evalflow validate', () => {
   it('validates the shipped eval bank', async () => {
     const io = memoryIo(new URL('../..', import.meta.url).pathname);
     expect(await run({}, io)).toBe(0);
-    expect(io.stdout).toEqual(['3 eval cases checked: 3 valid']);
+    expect(io.stdout).toEqual(['5 eval cases checked: 5 valid']);
   });
 });

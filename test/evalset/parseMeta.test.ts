@@ -30,6 +30,13 @@ describe('parseMeta', () => {
     });
   });
 
+  it('reads expect_workflow, and names the field of a bad reference', () => {
+    expect(parse(withLine('expect_workflow', '{ must_use: [skills/node-test] }')).meta?.expect_workflow).toEqual({ must_use: ['skills/node-test'], must_not_use: [] });
+    expect(parse(withLine('expect_workflow', '{ must_not_use: [node-test] }')).problems).toEqual([
+      `${FILE}:8: expect_workflow.must_not_use.0: expected <folder>/<name>, the folder one of agents, commands, rules, skills (e.g. skills/node-test), found "node-test"`,
+    ]);
+  });
+
   it('rejects an id that is not a valid case id', () => {
     expect(parse(withLine('id', '"-demo"'), '-demo').problems).toEqual([
       `${FILE}:1: id: expected letters, digits, ".", "_" or "-", starting with a letter or digit, found "-demo"`,
@@ -74,7 +81,7 @@ describe('parseMeta', () => {
 
   it('rejects unknown keys, listing the accepted ones', () => {
     expect(parse(withLine('owner', 'me')).problems).toEqual([
-      `${FILE}:8: owner: unknown key; expected one of: id, version, target_workflow, category, purpose, max_turns, tags`,
+      `${FILE}:8: owner: unknown key; expected one of: id, version, target_workflow, category, purpose, max_turns, tags, expect_workflow`,
     ]);
   });
 
@@ -106,7 +113,7 @@ describe('parseMeta', () => {
 
   it('explains an empty file', () => {
     expect(parse('# nothing yet\n').problems).toEqual([
-      `${FILE}: the file is empty; expected the keys id, version, target_workflow, category, purpose, max_turns, optional tags`,
+      `${FILE}: the file is empty; expected the keys id, version, target_workflow, category, purpose, max_turns, optional tags, optional expect_workflow`,
     ]);
   });
 

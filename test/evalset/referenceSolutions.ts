@@ -110,3 +110,32 @@ export const WRONG_SOLUTIONS: Record<string, Record<string, string>> = {
     'src/readingTime.js': `import { wordCount } from './wordCount.js';\nexport function readingTime(text) {\n  return Math.max(1, Math.round(wordCount(text) / 200));\n}\n`,
   },
 };
+
+/**
+ * The skill pair's solutions (kept apart: the pair's point is whether a skill fires, which a
+ * file written by a script cannot show). add-wordcount-test adds one test; explain-wordcount
+ * changes nothing, and its wrong solution is the test it was not asked for.
+ */
+export const SKILL_PAIR_SOLUTIONS: Record<string, { reference: Record<string, string>; wrong: Record<string, string> }> = {
+  'add-wordcount-test': {
+    reference: {
+      'test/wordCount.test.js': `import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { wordCount } from '../src/wordCount.js';
+
+test('wordCount counts words separated by any whitespace', () => {
+  assert.equal(wordCount('one two\\nthree\\tfour'), 4);
+});
+
+test('wordCount counts a hyphenated word as one word', () => {
+  assert.equal(wordCount('a well-known fact'), 3);
+});
+`,
+    },
+    wrong: { 'src/wordCount.js': "export function wordCount(text) { return text.split(/[\\s-]+/).filter(Boolean).length; }\n" },
+  },
+  'explain-wordcount': {
+    reference: {},
+    wrong: { 'test/wordCount.test.js': "import { test } from 'node:test';\ntest('tabs separate words', () => {});\n" },
+  },
+};

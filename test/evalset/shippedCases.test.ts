@@ -6,10 +6,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { expandVariables, loadEvalBank } from '../../src/evalset/index.js';
 import type { Condition, EvalCase } from '../../src/evalset/index.js';
 import { writeTree } from './caseFixture.js';
-import { REFERENCE_SOLUTIONS, WRONG_SOLUTIONS } from './referenceSolutions.js';
+import { REFERENCE_SOLUTIONS, SKILL_PAIR_SOLUTIONS, WRONG_SOLUTIONS } from './referenceSolutions.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const SHIPPED = ['add-truncate', 'fix-slug-dashes', 'reading-time-clarify'];
+/** The pair that measures the node-test skill: it must fire in the first and must not in the second. */
+const SKILL_PAIR = ['add-wordcount-test', 'explain-wordcount'];
 
 /** The example project in a fresh git repo, as evalflow gives it to a candidate. */
 async function sandboxWith(files: Record<string, string>): Promise<{ root: string; sandbox: string }> {
@@ -50,8 +52,8 @@ describe('the shipped eval bank', () => {
   });
   const caseById = (id: string) => cases.find((evalCase) => evalCase.id === id) as EvalCase;
 
-  it('holds exactly the three example cases, all valid', () => {
-    expect(cases.map((evalCase) => evalCase.id)).toEqual(SHIPPED);
+  it('holds exactly the three example cases and the skill pair, all valid', () => {
+    expect(cases.map((evalCase) => evalCase.id)).toEqual([...SHIPPED, ...SKILL_PAIR].sort());
     for (const evalCase of cases) {
       expect(evalCase.meta.max_turns).toBeGreaterThanOrEqual(2);
       expect(evalCase.meta.max_turns).toBeLessThanOrEqual(4);
@@ -65,6 +67,21 @@ describe('the shipped eval bank', () => {
     const result = await execa('node', ['--test'], { cwd: sandbox, reject: false, all: true });
     expect(result.all).toContain('# fail 0');
     expect(result.exitCode).toBe(0);
+  });
+
+  it('the skill pair expects the example workflow\'s node-test skill to fire in one and not in the other', () => {
+    expect(caseById('add-wordcount-test').meta.expect_workflow).toEqual({ must_use: ['skills/node-test'], must_not_use: [] });
+    expect(caseById('explain-wordcount').meta.expect_workflow).toEqual({ must_use: [], must_not_use: ['skills/node-test'] });
+  });
+
+  it.each(SKILL_PAIR)('%s: the reference solution passes every postcondition, the wrong one fails a hard one', async (id) => {
+    const solutions = SKILL_PAIR_SOLUTIONS[id]!;
+    const preconditions = await runChecks(caseById(id).env.preconditions, caseById(id), (await sandboxWith({})).root);
+    expect(preconditions.every((r) => r.passed)).toBe(true);
+    const reference = await runChecks(caseById(id).env.postconditions, caseById(id), (await sandboxWith(solutions.reference)).root);
+    expect(summary(reference)).toEqual(reference.map((r) => `pass ${r.severity} ${r.description}`));
+    const wrong = await runChecks(caseById(id).env.postconditions, caseById(id), (await sandboxWith(solutions.wrong)).root);
+    expect(wrong.some((r) => r.severity === 'hard' && !r.passed)).toBe(true);
   });
 
   it.each(SHIPPED)('%s: the preconditions hold on the untouched project', async (id) => {

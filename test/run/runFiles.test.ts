@@ -14,6 +14,7 @@ function aChecklist(overrides: Partial<EnvChecklist> = {}): EnvChecklist {
     workflow_rev: 'abc123',
     project_rev: 'def456',
     project_repo: '/repos/project',
+    workflow_placement: null,
     candidate_cli_version: null,
     host: { id: 'h1', hostname: 'box', platform: 'linux', node: 'v20', evalflow: '0.1.0' },
     setup_commands: [],

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Run, RunWithVerdict, Score } from '../../src/store/index.js';
-import { caseStability, compareSides, evaluateGate, groupStats, parseGate, renderJunit, revHistory } from '../../src/summaries/index.js';
+import { caseStability, compareSides, evaluateGate, groupStats, parseGate, renderJunit, revHistory, workflowImpact } from '../../src/summaries/index.js';
 import { compareExitCode } from '../../src/commands/compare.js';
 
 let made = 0;
@@ -165,5 +165,25 @@ describe('revHistory', () => {
     ]);
     expect(rows[0]!.versusPrevious).toBeNull();
     expect(rows[1]!.versusPrevious).toEqual({ difference: -1, regressions: 1, improvements: 0 });
+  });
+});
+
+describe('workflowImpact', () => {
+  it('orients the difference as what the workflow adds and lists the cases worse with it first', () => {
+    const withWorkflow = [...many('helped', ['pass', 'pass', 'pass', 'pass', 'pass']), ...many('hurt', ['fail', 'fail', 'fail', 'fail', 'pass']), ...many('flat', ['pass', 'fail'])];
+    const without = [...many('helped', ['fail', 'fail', 'fail', 'pass', 'pass']), ...many('hurt', ['pass', 'pass', 'pass', 'pass', 'pass']), ...many('flat', ['pass', 'fail']), ...many('only-without', ['pass'])];
+    const impact = workflowImpact({ label: 'with', entries: withWorkflow }, { label: 'none', entries: without }, { seed: 1 });
+    expect(impact.a.label).toBe('none');
+    expect(impact.cases.map((c) => [c.caseId, c.difference])).toEqual([
+      ['hurt', expect.closeTo(-0.8, 10)],
+      ['flat', 0],
+      ['helped', expect.closeTo(0.6, 10)],
+      ['only-without', null],
+    ]);
+    const hurt = impact.cases[0]!;
+    expect(hurt.label).toBe('regression');
+    expect(hurt.differenceInterval!.high).toBeLessThan(0);
+    // The bank: mean of −0.8, 0 and +0.6 over the three comparable cases.
+    expect(impact.difference).toMatchObject({ n: 3, mean: expect.closeTo(-0.2 / 3, 10) });
   });
 });

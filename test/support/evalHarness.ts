@@ -19,6 +19,7 @@ import { SHARED_TASK_QUEUE, searchAttributes } from '../../src/temporal/names.js
 import { startWorkers, type RunningWorkers } from '../../src/worker.js';
 import { dropSchema, postgresUrl, randomSchema } from './postgres.js';
 import type { TestTemporal } from './temporalServer.js';
+import { FAKE_WORKFLOW_SUPPORT } from './fakeWorkflowSupport.js';
 
 export type Backend = 'pglite' | 'postgres';
 
@@ -100,7 +101,7 @@ export async function createEvalHarness(options: {
       ? {
           decorateCandidates: (factory: CandidateFactory): CandidateFactory => ({
             create: (spec) => fakes[spec.adapter] ?? factory.create(spec),
-            workflowLinks: (adapter) => (fakes[adapter] ? [{ path: '.fake-agent', kind: 'dir' }] : factory.workflowLinks(adapter)),
+            workflowSupport: (adapter) => (fakes[adapter] ? FAKE_WORKFLOW_SUPPORT : factory.workflowSupport(adapter)),
             version: (spec) => (fakes[spec.adapter] ? Promise.resolve('fake 1.0') : factory.version(spec)),
           }),
         }

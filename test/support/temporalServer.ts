@@ -3,7 +3,7 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { locateTemporalBinary } from '../../src/temporal/binary.js';
-import { startDevServer, type DevServer } from '../../src/temporal/devServer.js';
+import { isPortOpen, startDevServer, type DevServer } from '../../src/temporal/devServer.js';
 
 /** A free TCP port on loopback (bound and released; good enough for tests on one machine). */
 export async function freePort(): Promise<number> {
@@ -15,6 +15,16 @@ export async function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
+}
+
+/** A frontend port whose neighbours the team server's other services take (−300…+10) are free too, below 32768 (Temporal's membership table). */
+export async function teamPorts(): Promise<{ port: number; uiPort: number }> {
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    const needed = [port, port + 1, port + 2, port + 6, port + 10, port - 300, port - 299, port - 298, port - 294];
+    const taken = await Promise.all(needed.map((p) => isPortOpen('127.0.0.1', p)));
+    if (!taken.some(Boolean)) return { port, uiPort: await freePort() };
+  }
 }
 
 export interface TestTemporal extends DevServer {

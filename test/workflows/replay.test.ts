@@ -13,12 +13,22 @@ const WORKFLOWS = resolve(import.meta.dirname, '../../src/workflows/index.ts');
  * upgraded continue from their history. These histories were recorded by an earlier version;
  * a change that alters the commands a workflow issues fails here and needs `patched()`.
  * Re-record (only when that is intended) with `node --import tsx scripts/record-histories.ts`.
+ * The `-local-…` histories were recorded after the bookkeeping moved to local activities behind
+ * `patched()`, so both sides of each patch replay.
  */
 describe('replaying recorded workflow histories', () => {
   it('replays every recorded history with the current workflow code', { timeout: 120_000 }, async () => {
     installQuietRuntime();
     const files = (await readdir(FIXTURES)).filter((f) => f.endsWith('.json')).sort();
-    expect(files).toEqual(['evalBatchWorkflow.json', 'evalRunWorkflow-aborted.json', 'evalRunWorkflow-review.json', 'evalRunWorkflow.json', 'rejudgeWorkflow.json']);
+    expect(files).toEqual([
+      'evalBatchWorkflow-local-bookkeeping.json',
+      'evalBatchWorkflow.json',
+      'evalRunWorkflow-aborted.json',
+      'evalRunWorkflow-local-claim.json',
+      'evalRunWorkflow-review.json',
+      'evalRunWorkflow.json',
+      'rejudgeWorkflow.json',
+    ]);
     for (const file of files) {
       const history = historyFromJSON(JSON.parse(await readFile(join(FIXTURES, file), 'utf8')));
       await expect(Worker.runReplayHistory({ workflowsPath: WORKFLOWS, replayName: file }, history), file).resolves.toBeUndefined();

@@ -78,7 +78,13 @@ export function createEventCollector(cwd?: string): EventCollector {
     const described = describeToolCall(call, cwd);
     open.set(call.id, described);
     const { started } = described;
-    const tool = { id: described.id, name: described.name, kind: described.kind, ...(described.target !== undefined ? { target: described.target } : {}) };
+    const tool = {
+      id: described.id,
+      name: described.name,
+      kind: described.kind,
+      ...(described.target !== undefined ? { target: described.target } : {}),
+      ...(described.invokes !== undefined ? { invokes: described.invokes } : {}),
+    };
     emit({ role: 'candidate.tool_call.started', content: started, tool }, ts);
     return described;
   }

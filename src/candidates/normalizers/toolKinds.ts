@@ -67,6 +67,10 @@ const TOOL_KINDS = {
   // subagents
   task: 'task',
   agent: 'task',
+  // skills (Claude Code, CodeBuddy, Qwen Code, opencode; Gemini's activate_skill) and Claude Code's older SlashCommand
+  skill: 'skill',
+  activate_skill: 'skill',
+  slashcommand: 'skill',
 } satisfies Record<string, ToolKind>;
 
 /** The harness kind of an agent's tool name; unknown names are `other`. */

@@ -31,6 +31,8 @@ export interface DescribedCall {
   name: string;
   kind: ToolKind;
   target?: string;
+  /** The skill, command or subagent the call names. */
+  invokes?: string;
   input: Record<string, unknown>;
   /** Content of the `started` event, e.g. `shell: go build`. */
   started: string;
@@ -40,7 +42,16 @@ export interface DescribedCall {
 export function describeToolCall(call: ToolCallStart, cwd?: string): DescribedCall {
   const kind = call.kind ?? toolKindOf(call.name);
   const target = targetOf(kind, call.input, cwd);
-  return { id: call.id, name: call.name, kind, input: call.input, started: startedSummary(kind, call.name, call.input, target, cwd), ...(target !== undefined ? { target: clip(target, LIMITS.target) } : {}) };
+  const invokes = invokesOf(kind, call.input);
+  return {
+    id: call.id,
+    name: call.name,
+    kind,
+    input: call.input,
+    started: startedSummary(kind, call.name, call.input, target, cwd),
+    ...(target !== undefined ? { target: clip(target, LIMITS.target) } : {}),
+    ...(invokes !== undefined ? { invokes: clip(invokes, LIMITS.target) } : {}),
+  };
 }
 
 /**
@@ -75,6 +86,7 @@ export function describeToolResult(call: DescribedCall, end: ToolCallEnd): { con
     name: call.name,
     kind: call.kind,
     ...(call.target !== undefined ? { target: call.target } : {}),
+    ...(call.invokes !== undefined ? { invokes: call.invokes } : {}),
     ...(call.kind === 'shell' ? { exit_code: typeof end.exitCode === 'number' ? end.exitCode : null } : {}),
     is_error: isError,
   };
@@ -105,6 +117,7 @@ function startedSummary(kind: ToolKind, name: string, input: Record<string, unkn
     }
     case 'task':
     case 'web':
+    case 'skill':
       return `${kind}: ${clip(oneLine(target ?? name), LIMITS.command)}`;
     case 'other': {
       const args = Object.keys(input).length ? ` ${clip(oneLine(JSON.stringify(input)), LIMITS.command)}` : '';
@@ -148,11 +161,23 @@ function targetOf(kind: ToolKind, input: Record<string, unknown>, cwd?: string):
       return stringField(input, ['url', 'query', 'prompt']);
     case 'task':
       return stringField(input, ['description', 'prompt', 'subagent_type']);
+    case 'skill':
+      return stringField(input, SKILL_KEYS);
     case 'other':
       return undefined;
     default:
       return pathOf(input, cwd);
   }
+}
+
+/** Claude Code's Skill `skill` (older: `command`), Gemini's and opencode's `name`, SlashCommand's `command`. */
+const SKILL_KEYS = ['skill', 'name', 'skill_name', 'command'];
+
+/** What a skill call or a subagent call names, for workflow usage. */
+function invokesOf(kind: ToolKind, input: Record<string, unknown>): string | undefined {
+  if (kind === 'skill') return stringField(input, SKILL_KEYS);
+  if (kind === 'task') return stringField(input, ['subagent_type', 'agent', 'subagent']);
+  return undefined;
 }
 
 const PATH_KEYS = ['file_path', 'path', 'absolute_path', 'filePath', 'notebook_path', 'target_file', 'file', 'dir_path', 'directory', 'dir'];

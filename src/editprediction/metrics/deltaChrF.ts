@@ -26,25 +26,48 @@ export interface DeltaChrF {
  * under *Delta chrF* in docs/edit-prediction.md.
  */
 export function deltaChrF(original: string, expected: string, actual: string, beta = DEFAULT_DELTA_CHRF_BETA): DeltaChrF {
-  if (original === expected && expected === actual) {
-    return { score: 100, beta, counts: NO_COUNTS, precision: 1, recall: 1 };
-  }
+  return deltaChrFAgainst(prepareDeltaChrF(original, expected), actual, beta);
+}
+
+/** The side of delta chrF that depends only on the original and the expected text. */
+export interface DeltaChrFReference {
+  original: string;
+  expected: string;
+  originalChars: string[];
+  /** Per n-gram order (index 0 = order 1): how many n-grams the expected edit changes, and the counts. */
+  expectedDeltas: { size: number; counts: Map<string, number> }[];
+}
+
+/** Computed once per expected patch, then shared by every prediction scored against it. */
+export function prepareDeltaChrF(original: string, expected: string): DeltaChrFReference {
   const originalChars = collapseWhitespace(original);
   const [originalForExpected, expectedRegion] = changedRegions(originalChars, collapseWhitespace(expected));
-  const [originalForActual, actualRegion] = changedRegions(originalChars, collapseWhitespace(actual));
+  const expectedDeltas = [];
+  for (let order = 1; order <= CHAR_ORDER; order += 1) {
+    const delta = ngramDelta(ngrams(originalForExpected, order), ngrams(expectedRegion, order));
+    expectedDeltas.push({ size: delta.size, counts: deltaToCounts(delta) });
+  }
+  return { original, expected, originalChars, expectedDeltas };
+}
+
+export function deltaChrFAgainst(reference: DeltaChrFReference, actual: string, beta = DEFAULT_DELTA_CHRF_BETA): DeltaChrF {
+  if (reference.original === reference.expected && reference.expected === actual) {
+    return { score: 100, beta, counts: NO_COUNTS, precision: 1, recall: 1 };
+  }
+  const [originalForActual, actualRegion] = changedRegions(reference.originalChars, collapseWhitespace(actual));
 
   let totalPrecision = 0;
   let totalRecall = 0;
   let counts = NO_COUNTS;
   for (let order = 1; order <= CHAR_ORDER; order += 1) {
-    const expectedDelta = ngramDelta(ngrams(originalForExpected, order), ngrams(expectedRegion, order));
+    const expectedDelta = reference.expectedDeltas[order - 1]!;
     const actualDelta = ngramDelta(ngrams(originalForActual, order), ngrams(actualRegion, order));
     if (expectedDelta.size === 0 && actualDelta.size === 0) {
       totalPrecision += 1;
       totalRecall += 1;
       continue;
     }
-    const orderCounts = classify(deltaToCounts(expectedDelta), deltaToCounts(actualDelta));
+    const orderCounts = classify(expectedDelta.counts, deltaToCounts(actualDelta));
     totalPrecision += precision(orderCounts);
     totalRecall += recall(orderCounts);
     counts = addCounts(counts, orderCounts);

@@ -25,29 +25,63 @@ export interface KeptRate {
  * LCS with the candidate (resp. reference). Sizes are UTF-8 bytes.
  */
 export function computeKeptRate(base: string, candidate: string, reference: string): KeptRate {
-  if (base === candidate && candidate === reference) {
+  return keptRateAgainst(prepareKeptRate(base, reference), candidate);
+}
+
+/** The side of the kept rate that depends only on the base and the reference; its units are computed on first need. */
+export interface KeptRateReference {
+  base: string;
+  reference: string;
+  baseBytes: number;
+  referenceDelta: number;
+  units(): { base: string[]; referenceNew: string[]; baseOnReference: boolean[]; referenceNewChars: number; referenceDeletedChars: number };
+}
+
+/** Computed once per expected patch, then shared by every prediction scored against it. */
+export function prepareKeptRate(base: string, reference: string): KeptRateReference {
+  const baseBytes = utf8Length(base);
+  let units: ReturnType<KeptRateReference['units']> | undefined;
+  return {
+    base,
+    reference,
+    baseBytes,
+    referenceDelta: Math.abs(utf8Length(reference) - baseBytes),
+    units() {
+      if (units) return units;
+      const baseUnits = comparisonUnits(base);
+      const referenceUnits = comparisonUnits(reference);
+      const [referenceOnBase, baseOnReference] = lcsKeepMasks(referenceUnits, baseUnits);
+      const referenceNew = referenceUnits.filter((_, index) => !referenceOnBase[index]);
+      units = {
+        base: baseUnits,
+        referenceNew,
+        baseOnReference,
+        referenceNewChars: byteSum(referenceNew),
+        referenceDeletedChars: byteSum(baseUnits.filter((_, index) => !baseOnReference[index])),
+      };
+      return units;
+    },
+  };
+}
+
+export function keptRateAgainst(prepared: KeptRateReference, candidate: string): KeptRate {
+  if (prepared.base === candidate && candidate === prepared.reference) {
     return { candidateNewChars: 0, referenceNewChars: 0, candidateDeletedChars: 0, referenceDeletedChars: 0, keptChars: 0, correctlyDeletedChars: 0, discardedChars: 0, keptRate: 1, recallRate: 1 };
   }
-  const baseBytes = utf8Length(base);
-  const candidateDelta = Math.abs(utf8Length(candidate) - baseBytes);
-  const referenceDelta = Math.abs(utf8Length(reference) - baseBytes);
+  const candidateDelta = Math.abs(utf8Length(candidate) - prepared.baseBytes);
+  const referenceDelta = prepared.referenceDelta;
   if (Math.abs(candidateDelta - referenceDelta) > MAX_DIRTY_LENGTH_DELTA) {
     return { candidateNewChars: candidateDelta, referenceNewChars: referenceDelta, candidateDeletedChars: 0, referenceDeletedChars: 0, keptChars: 0, correctlyDeletedChars: 0, discardedChars: candidateDelta, keptRate: 0, recallRate: 0 };
   }
 
-  const baseUnits = comparisonUnits(base);
+  const { base: baseUnits, referenceNew, baseOnReference, referenceNewChars, referenceDeletedChars } = prepared.units();
   const candidateUnits = comparisonUnits(candidate);
-  const referenceUnits = comparisonUnits(reference);
   const [candidateOnBase, baseOnCandidate] = lcsKeepMasks(candidateUnits, baseUnits);
-  const [referenceOnBase, baseOnReference] = lcsKeepMasks(referenceUnits, baseUnits);
   const candidateNew = candidateUnits.filter((_, index) => !candidateOnBase[index]);
-  const referenceNew = referenceUnits.filter((_, index) => !referenceOnBase[index]);
   const candidateNewChars = byteSum(candidateNew);
-  const referenceNewChars = byteSum(referenceNew);
   const [keptMask] = lcsKeepMasks(candidateNew, referenceNew);
   const keptChars = byteSum(candidateNew.filter((_, index) => keptMask[index]));
   const candidateDeletedChars = byteSum(baseUnits.filter((_, index) => !baseOnCandidate[index]));
-  const referenceDeletedChars = byteSum(baseUnits.filter((_, index) => !baseOnReference[index]));
   const correctlyDeletedChars = byteSum(baseUnits.filter((_, index) => !baseOnCandidate[index] && !baseOnReference[index]));
 
   const matched = keptChars + correctlyDeletedChars;

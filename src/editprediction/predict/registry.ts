@@ -3,6 +3,9 @@ import type { LlmClient, LlmRole } from '../../llm/port.js';
 import { createNoopProvider } from './noop.js';
 import { createOpenAiProvider } from './openai.js';
 import type { EditPredictionProvider } from './provider.js';
+import { PROVIDER_NAMES, type ProviderName } from './providerNames.js';
+
+export { PROVIDER_NAMES, type ProviderName };
 
 export interface ProviderDeps {
   /** Required by `openai`. */
@@ -17,10 +20,7 @@ const providers = {
     if (!deps.llm) throw new ConfigError('provider openai needs an OpenAI-compatible model client (set OPENAI_BASE_URL and the candidate model)');
     return createOpenAiProvider({ llm: deps.llm, ...(deps.role ? { role: deps.role } : {}), ...(deps.model ? { model: deps.model } : {}) });
   },
-} satisfies Record<string, (deps: ProviderDeps) => EditPredictionProvider>;
-
-export type ProviderName = keyof typeof providers;
-export const PROVIDER_NAMES = Object.keys(providers) as ProviderName[];
+} satisfies Record<ProviderName, (deps: ProviderDeps) => EditPredictionProvider>;
 
 /** Build a provider by its `--provider` name; an unknown name lists the known ones. */
 export function createPredictionProvider(name: string, deps: ProviderDeps = {}): EditPredictionProvider {

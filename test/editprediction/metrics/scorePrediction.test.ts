@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { decodeCursorExcerpt, extractCursorFromPatch } from '../../../src/editprediction/format/cursorMarkers.js';
 import { prepareExpectedPatches } from '../../../src/editprediction/metrics/expectedPatches.js';
-import { scorePrediction } from '../../../src/editprediction/metrics/scorePrediction.js';
+import { createPredictionScorer, scorePrediction } from '../../../src/editprediction/metrics/scorePrediction.js';
 import { parseExampleText } from '../../../src/editprediction/format/readExamples.js';
 import { CORPUS_DIR } from '../fixtureDir.js';
 
@@ -159,5 +159,25 @@ describe('prepareExpectedPatches', () => {
   it('rebases a hunk-relative cursor into an editable region', () => {
     const [prepared] = prepareExpectedPatches([{ patch: '--- a/f\n+++ b/f\n-b\n+bb\n', cursorOffset: 2 }], 'a\nb\nc\n', 'x\ny\nb\n');
     expect(prepared).toMatchObject({ text: 'a\nbb\nc\n', cursorEditableRegionOffset: 4 + 2 });
+  });
+});
+
+describe('createPredictionScorer', () => {
+  it('scores every prediction of an example as scoring it alone would, in any order', async () => {
+    const examples = await scorableCorpus();
+    const otherPatch = examples[0]!.patches[0]!.patch;
+    for (const example of examples) {
+      const predictions = [
+        ...example.patches.map((patch) => patch.patch),
+        undefined,
+        otherPatch,
+        ...example.patches.map((patch) => patch.patch.split('\n').slice(0, -2).join('\n')),
+      ];
+      const alone = predictions.map((actualPatch) => scorePrediction({ originalText: example.excerpt, expectedPatches: example.prepared, actualPatch }));
+      const shared = createPredictionScorer({ originalText: example.excerpt, expectedPatches: example.prepared });
+      const reversed = [...predictions].reverse().map((actualPatch) => shared({ actualPatch })).reverse();
+      expect(reversed, example.name).toEqual(alone);
+      expect(predictions.map((actualPatch) => shared({ actualPatch })), example.name).toEqual(alone);
+    }
   });
 });

@@ -1,0 +1,38 @@
+import { userInfo } from 'node:os';
+import { loadSettings } from '../config.js';
+import { ConfigError } from '../errors.js';
+import { checkScheduleName } from '../schedules/scheduleInput.js';
+import { openStore } from '../store/index.js';
+import type { CommandIo } from './io.js';
+import { storeOptions } from './runtime.js';
+
+export interface BlessOptions {
+  batchId: string;
+  /** The schedule whose baseline it becomes (default: the schedule that ran the batch). */
+  schedule?: string;
+  config?: string;
+}
+
+/**
+ * `evalflow bless BATCH`: the batch a schedule's firings are compared with from now on.
+ * Nothing else ever moves a baseline.
+ */
+export async function run(options: BlessOptions, io: CommandIo): Promise<number> {
+  const settings = await loadSettings(io.cwd, io.env, options.config ? { configPath: options.config } : {});
+  const store = await openStore(storeOptions(settings));
+  try {
+    const batch = await store.getBatch(options.batchId);
+    if (!batch) throw new ConfigError(`bless: ${options.batchId} is no batch in the store (\`evalflow batches\` lists them)`);
+    const own = typeof batch.spec.schedule === 'string' ? batch.spec.schedule : undefined;
+    const schedule = options.schedule ?? own;
+    if (!schedule) throw new ConfigError(`bless: batch ${options.batchId} was not started by a schedule; say whose baseline it becomes with --schedule NAME`);
+    checkScheduleName(schedule);
+    if (batch.status !== 'completed') io.err(`warning: batch ${options.batchId} is ${batch.status}, not completed: comparisons with it count only its judged runs`);
+    const before = await store.getBaseline(schedule);
+    await store.blessBaseline({ schedule, batch_id: options.batchId, blessed_by: io.env.USER ?? userInfo().username, blessed_at: new Date().toISOString() });
+    io.out(`schedule ${schedule}: baseline ${options.batchId}${before ? ` (was ${before.batch_id})` : ''}`);
+    return 0;
+  } finally {
+    await store.close();
+  }
+}

@@ -1,0 +1,242 @@
+import { resolve } from 'node:path';
+import { ScheduleAlreadyRunning, ScheduleNotFoundError, ScheduleOverlapPolicy, type ScheduleDescription } from '@temporalio/client';
+import { knownAdapterNames } from '../candidates/index.js';
+import { loadSettings, resolveCandidate, type Settings } from '../config.js';
+import { ConfigError } from '../errors.js';
+import { loadEvalBank } from '../evalset/index.js';
+import { checkScheduleName, SCHEDULED_PRIORITY, ScheduledBatchInputSchema, type ScheduledBatchInput } from '../schedules/scheduleInput.js';
+import { describeTiming, parseEvery, timingOf, type ScheduleTiming } from '../schedules/timing.js';
+import { openStore, type Store } from '../store/index.js';
+import { connectTemporal, type TemporalHandle } from '../temporal/connection.js';
+import { SHARED_TASK_QUEUE } from '../temporal/names.js';
+import { resolveArms } from './arms.js';
+import { runTemplateOf } from './executeBatch.js';
+import type { CommandIo } from './io.js';
+import { storeOptions } from './runtime.js';
+
+export type ScheduleAction = 'create' | 'list' | 'describe' | 'trigger' | 'pause' | 'unpause' | 'delete' | 'backfill';
+
+export interface ScheduleOptions {
+  action: ScheduleAction;
+  name?: string;
+  config?: string;
+  /** create: when it fires, and what `evalflow run` would select and run. */
+  cron?: string;
+  every?: string;
+  paths?: string[];
+  only?: string;
+  candidate?: string;
+  candidateModel?: string;
+  project?: string;
+  workflowDir?: string;
+  runsDir?: string;
+  runsPerCase?: number;
+  parallelism?: number;
+  arm?: string[];
+  baseline?: string;
+  notify?: string;
+  catchupWindow?: string;
+  /** pause, unpause: why. */
+  note?: string;
+  /** backfill: the range of due times to run now. */
+  from?: string;
+  to?: string;
+}
+
+/** Firings missed while no server ran are caught up when it is back, if they are at most this old (one runs; overlap skip drops the rest). */
+const DEFAULT_CATCHUP = '24h';
+
+/**
+ * `evalflow schedule …`: nightly (or any) regressions as Temporal Schedules whose action is a
+ * scheduledBatchWorkflow. They fire only while a server and a worker run.
+ */
+export async function run(options: ScheduleOptions, io: CommandIo): Promise<number> {
+  const settings = await loadSettings(io.cwd, io.env, {
+    ...(options.config ? { configPath: options.config } : {}),
+    ...(options.project ? { project: options.project } : {}),
+    ...(options.workflowDir ? { workflowDir: options.workflowDir } : {}),
+    ...(options.runsDir ? { runsDir: options.runsDir } : {}),
+    ...(options.candidate ? { candidate: options.candidate } : {}),
+    ...(options.candidateModel ? { candidateModel: options.candidateModel } : {}),
+  });
+  const store = await openStore(storeOptions(settings));
+  try {
+    // Everything create can check is checked before Temporal is touched: a schedule is created whole or not at all.
+    const input = options.action === 'create' ? await scheduleInput(options, settings, store, io) : null;
+    const temporal = await connectTemporal(settings, (line) => io.err(line));
+    try {
+      const name = options.action === 'list' ? '' : checkScheduleName(options.name ?? '');
+      switch (options.action) {
+        case 'create':
+          return await create(temporal, input!, options, io);
+        case 'list':
+          return await list(temporal, store, io);
+        case 'describe':
+          return await describe(temporal, store, name, io);
+        case 'trigger':
+          return await trigger(temporal, name, io);
+        case 'pause':
+        case 'unpause':
+          await known(temporal, name);
+          await temporal.client.schedule.getHandle(name)[options.action](options.note ?? `${options.action}d with evalflow`);
+          io.out(`schedule ${name} ${options.action}d`);
+          return 0;
+        case 'delete':
+          await known(temporal, name);
+          await temporal.client.schedule.getHandle(name).delete();
+          io.out(`schedule ${name} deleted (its batches and reports stay in the store)`);
+          return 0;
+        case 'backfill':
+          return await backfill(temporal, name, options, io);
+      }
+    } finally {
+      await temporal.close();
+    }
+  } finally {
+    await store.close();
+  }
+}
+
+async function scheduleInput(options: ScheduleOptions, settings: Settings, store: Store, io: CommandIo): Promise<ScheduledBatchInput> {
+  const name = checkScheduleName(options.name ?? '');
+  const timing = timingOf(options);
+  if (options.catchupWindow) parseEvery(options.catchupWindow);
+  const paths = options.paths?.length ? options.paths.map((p) => resolve(io.cwd, p)) : [settings.evalSets];
+  const only = options.only?.split(',').map((s) => s.trim()).filter(Boolean);
+  const bank = await loadEvalBank(paths, { cwd: io.cwd, ...(only ? { only } : {}) });
+  if (bank.problems.length > 0) throw new ConfigError(`schedule create: the eval bank has ${bank.problems.length} problem(s), first: ${bank.problems[0]} (\`evalflow validate\` lists them)`);
+  if (bank.cases.length === 0) throw new ConfigError(`schedule create: no eval cases found under ${paths.join(', ')}`);
+  const candidate = resolveCandidate(settings, settings.defaultCandidate, knownAdapterNames, io.env);
+  const arms = await resolveArms(options.arm ?? [], settings, candidate, io.env, io.cwd);
+  const baseline = options.baseline ?? 'previous';
+  if (baseline !== 'previous' && !(await store.getBatch(baseline))) {
+    const recent = (await store.listBatches({ limit: 3 })).map((b) => b.batch_id);
+    throw new ConfigError(`--baseline ${baseline}: no such batch in the store; give a batch id${recent.length ? ` (recent: ${recent.join(', ')})` : ''} or 'previous'`);
+  }
+  return ScheduledBatchInputSchema.parse({
+    schedule: name,
+    timing,
+    selection: { paths, ...(only ? { only } : {}), runsPerCase: options.runsPerCase ?? settings.runsPerCase },
+    template: runTemplateOf(settings, candidate),
+    ...(arms.length > 0 ? { arms } : {}),
+    parallelism: options.parallelism ?? settings.parallelism,
+    summaries: { dir: settings.summariesDir, prices: settings.prices },
+    baseline,
+    ...(options.notify ? { notify: options.notify } : {}),
+    priorityKey: SCHEDULED_PRIORITY,
+  });
+}
+
+async function create(temporal: TemporalHandle, input: ScheduledBatchInput, options: ScheduleOptions, io: CommandIo): Promise<number> {
+  const selection = `${input.selection.paths.length} bank folder(s)${input.selection.only ? `, only ${input.selection.only.join(',')}` : ''} × ${input.selection.runsPerCase}`;
+  const summary = `evalflow ${input.schedule}: ${selection} · ${input.template.candidate.name}${input.template.candidate.model ? ` (${input.template.candidate.model})` : ''} · baseline ${input.baseline}`;
+  try {
+    await temporal.client.schedule.create({
+      scheduleId: input.schedule,
+      spec: specOf(input.timing),
+      action: {
+        type: 'startWorkflow',
+        workflowType: 'scheduledBatchWorkflow',
+        workflowId: `scheduled-${input.schedule}`,
+        taskQueue: SHARED_TASK_QUEUE,
+        args: [input],
+        staticSummary: summary,
+        staticDetails: [`- selection: ${input.selection.paths.join(', ')}`, `- baseline: ${input.baseline} (\`evalflow bless BATCH --schedule ${input.schedule}\` sets another)`, `- describe: \`evalflow schedule describe ${input.schedule}\``].join('\n'),
+      },
+      policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: options.catchupWindow ?? DEFAULT_CATCHUP },
+      state: { note: summary },
+      memo: { evalflow: summary },
+    });
+  } catch (err) {
+    if (err instanceof ScheduleAlreadyRunning) throw new ConfigError(`schedule ${input.schedule} exists already: \`evalflow schedule delete ${input.schedule}\` first, or pick another name`);
+    throw err;
+  }
+  const next = (await temporal.client.schedule.getHandle(input.schedule).describe()).info.nextActionTimes[0];
+  io.out(`schedule ${input.schedule} created: ${describeTiming(input.timing)}, next ${next?.toISOString() ?? 'never'}; compares with the previous batch and baseline ${input.baseline}`);
+  io.out('it fires only while a Temporal server and a worker run (`evalflow server --worker`); missed firings catch up once when they are back');
+  return 0;
+}
+
+function specOf(timing: ScheduleTiming) {
+  return 'cron' in timing ? { cronExpressions: [timing.cron] } : { intervals: [{ every: `${parseEvery(timing.every)}ms` as const }] };
+}
+
+/** The schedule's description; an unknown name is a ConfigError that says how to find the right one. */
+async function known(temporal: TemporalHandle, name: string): Promise<ScheduleDescription> {
+  try {
+    return await temporal.client.schedule.getHandle(name).describe();
+  } catch (err) {
+    if (err instanceof ScheduleNotFoundError) throw new ConfigError(`no schedule ${name} on ${temporal.address} (\`evalflow schedule list\` shows them)`);
+    throw err;
+  }
+}
+
+function inputOf(description: ScheduleDescription): ScheduledBatchInput | null {
+  const parsed = ScheduledBatchInputSchema.safeParse(description.action.type === 'startWorkflow' ? description.action.args?.[0] : undefined);
+  return parsed.success ? parsed.data : null;
+}
+
+async function list(temporal: TemporalHandle, store: Store, io: CommandIo): Promise<number> {
+  let count = 0;
+  for await (const summary of temporal.client.schedule.list()) {
+    if (summary.action?.type !== 'startWorkflow' || summary.action.workflowType !== 'scheduledBatchWorkflow') continue;
+    const description = await known(temporal, summary.scheduleId);
+    const input = inputOf(description);
+    const last = (await store.listScheduledBatches(summary.scheduleId, 1))[0];
+    count += 1;
+    io.out(
+      [
+        summary.scheduleId,
+        input ? describeTiming(input.timing) : '?',
+        description.state.paused ? 'paused' : `next ${description.info.nextActionTimes[0]?.toISOString() ?? 'never'}`,
+        last ? `last ${last.batch_id} ${last.verdict}` : 'no batch yet',
+      ].join('  '),
+    );
+  }
+  if (count === 0) io.err('no schedules (`evalflow schedule create NAME --every 24h` makes one)');
+  return 0;
+}
+
+async function describe(temporal: TemporalHandle, store: Store, name: string, io: CommandIo): Promise<number> {
+  const description = await known(temporal, name);
+  const input = inputOf(description);
+  const blessed = await store.getBaseline(name);
+  io.out(`schedule  ${name}${description.state.paused ? ' (paused)' : ''}`);
+  if (input) {
+    io.out(`when      ${describeTiming(input.timing)}, overlap skip`);
+    io.out(`runs      ${input.selection.paths.join(', ')}${input.selection.only ? ` (only ${input.selection.only.join(',')})` : ''} × ${input.selection.runsPerCase}, candidate ${input.template.candidate.name}, parallelism ${input.parallelism}`);
+    io.out(`baseline  ${blessed ? `${blessed.batch_id} (blessed by ${blessed.blessed_by} ${blessed.blessed_at})` : input.baseline}`);
+  }
+  io.out(`next      ${description.info.nextActionTimes.slice(0, 3).map((t) => t.toISOString()).join(', ') || 'none'}`);
+  io.out(`running   ${description.info.runningActions.map((a) => a.workflow.workflowId).join(', ') || 'nothing'}`);
+  io.out(`skipped   ${description.info.numActionsSkippedOverlap} (overlap), ${description.info.numActionsMissedCatchupWindow} (past the catch-up window)`);
+  const batches = await store.listScheduledBatches(name, 10);
+  io.out(batches.length ? 'last batches:' : 'last batches: none yet');
+  for (const batch of batches) io.out(`  ${batch.batch_id}  ${batch.verdict}  ${String(batch.report.headline ?? '')}`);
+  return 0;
+}
+
+async function trigger(temporal: TemporalHandle, name: string, io: CommandIo): Promise<number> {
+  const description = await known(temporal, name);
+  const running = description.info.runningActions.map((a) => a.workflow.workflowId);
+  await temporal.client.schedule.getHandle(name).trigger(ScheduleOverlapPolicy.SKIP);
+  if (running.length > 0) io.out(`schedule ${name}: skipped, ${running.join(', ')} still runs (overlap policy skip)`);
+  else io.out(`schedule ${name} triggered: \`evalflow schedule describe ${name}\` shows the batch`);
+  return 0;
+}
+
+async function backfill(temporal: TemporalHandle, name: string, options: ScheduleOptions, io: CommandIo): Promise<number> {
+  const at = (flag: string, text: string | undefined) => {
+    const ms = text ? Date.parse(text) : NaN;
+    if (Number.isNaN(ms)) throw new ConfigError(`backfill: ${flag} expects a time such as 2026-12-01T00:00:00Z, found ${JSON.stringify(text ?? '')}`);
+    return new Date(ms);
+  };
+  const start = at('--from', options.from);
+  const end = at('--to', options.to);
+  if (end <= start) throw new ConfigError(`backfill: --to (${end.toISOString()}) must be after --from (${start.toISOString()})`);
+  await known(temporal, name);
+  // Every due time in the range runs, one after the other (not skipped for overlapping each other).
+  await temporal.client.schedule.getHandle(name).backfill({ start, end, overlap: ScheduleOverlapPolicy.BUFFER_ALL });
+  io.out(`schedule ${name}: backfilling the firings due from ${start.toISOString()} to ${end.toISOString()}, one after the other`);
+  return 0;
+}

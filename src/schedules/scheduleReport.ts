@@ -1,0 +1,97 @@
+import type { BatchCounts } from '../run/batchInput.js';
+import type { ScheduleVerdict } from '../store/index.js';
+import type { Comparison } from '../summaries/comparison.js';
+
+/** One comparison of a scheduled batch, as the report and `--notify` carry it. */
+export interface ReportComparison {
+  /** The other batch (the previous firing, or the baseline). */
+  against: string;
+  pass_rate_then: number | null;
+  pass_rate_now: number | null;
+  regressions: string[];
+  improvements: string[];
+  not_comparable: string[];
+}
+
+/** What a scheduled batch ends with: written to the summaries, kept in the store, and given to `--notify` on stdin. */
+export interface ScheduleReport {
+  schedule: string;
+  batch_id: string;
+  scheduled_at: string;
+  workflow_rev: string | null;
+  status: string;
+  verdict: ScheduleVerdict;
+  counts: BatchCounts;
+  previous: ReportComparison | null;
+  baseline: ReportComparison | null;
+  /** One line that says it all, e.g. `nightly batch-… FAILED: 0 of 3 runs completed`. */
+  headline: string;
+  /** What went wrong before or around the batch (planning refused, a comparison that could not be made). */
+  problems: string[];
+}
+
+export function reportComparison(against: string, comparison: Comparison): ReportComparison {
+  const named = (label: string) => comparison.cases.filter((c) => c.label === label).map((c) => c.caseId);
+  return {
+    against,
+    pass_rate_then: comparison.a.rate?.rate ?? null,
+    pass_rate_now: comparison.b.rate?.rate ?? null,
+    regressions: named('regression'),
+    improvements: named('improvement'),
+    not_comparable: named('not_comparable'),
+  };
+}
+
+/**
+ * A firing failed when it measured nothing (no run was judged) or never got to run; it
+ * regressed when any case regressed against the previous firing or the baseline.
+ */
+export function verdictOf(status: string, counts: BatchCounts, comparisons: readonly (ReportComparison | null)[]): ScheduleVerdict {
+  const judged = (counts.completed ?? 0) + (counts.needs_review ?? 0);
+  if (status === 'failed' || judged === 0) return 'failed';
+  return comparisons.some((c) => c && c.regressions.length > 0) ? 'regression' : 'ok';
+}
+
+export function headlineOf(report: Omit<ScheduleReport, 'headline'>): string {
+  const total = Math.max(report.counts.finished, 0);
+  const judged = (report.counts.completed ?? 0) + (report.counts.needs_review ?? 0);
+  const start = `schedule ${report.schedule}, batch ${report.batch_id}`;
+  if (report.verdict === 'failed') {
+    return `${start} FAILED: ${judged} of ${total} runs completed${report.problems[0] ? ` (${report.problems[0]})` : ''}; nothing was measured`;
+  }
+  const rate = (c: ReportComparison | null, what: string) =>
+    c ? `${what} ${c.against}: ${percent(c.pass_rate_then)} → ${percent(c.pass_rate_now)}${c.regressions.length ? `, regressed: ${c.regressions.join(', ')}` : ''}` : `no ${what} to compare with`;
+  return `${start} ${report.verdict === 'regression' ? 'REGRESSED' : 'ok'}: ${report.counts.passed} pass, ${report.counts.failed} fail of ${total}; ${rate(report.previous, 'previous')}; ${rate(report.baseline, 'baseline')}`;
+}
+
+/** The report as summaries/schedules/NAME.md shows it. */
+export function reportMarkdown(report: ScheduleReport): string {
+  const section = (title: string, c: ReportComparison | null) =>
+    c
+      ? [
+          `## ${title}: ${c.against}`,
+          '',
+          `- pass rate: ${percent(c.pass_rate_then)} → ${percent(c.pass_rate_now)}`,
+          `- regressed: ${c.regressions.join(', ') || 'none'}`,
+          `- improved: ${c.improvements.join(', ') || 'none'}`,
+          ...(c.not_comparable.length ? [`- not comparable: ${c.not_comparable.join(', ')}`] : []),
+          '',
+        ]
+      : [`## ${title}`, '', 'none yet', ''];
+  return [
+    `# ${report.schedule}: ${report.verdict === 'failed' ? 'FAILED' : report.verdict}`,
+    '',
+    report.headline,
+    '',
+    `- batch: ${report.batch_id} (${report.status}), scheduled for ${report.scheduled_at}`,
+    `- workflow_rev: ${report.workflow_rev ?? 'unknown'}`,
+    ...report.problems.map((p) => `- problem: ${p}`),
+    '',
+    ...section('Against the previous scheduled batch', report.previous),
+    ...section('Against the baseline', report.baseline),
+  ].join('\n');
+}
+
+function percent(rate: number | null): string {
+  return rate === null ? '-' : `${Math.round(rate * 100)}%`;
+}
