@@ -91,7 +91,7 @@ export async function buildDashboard(request: DashboardRequest): Promise<Dashboa
     cells: columns,
     timeline: timelineColumns(latest, perCase, (b) => remap[b]!),
     revSteps: revSteps(revSides),
-    suggestions: await suggestionsOf(store, lastEval),
+    ...(await lastBatchViews(store, lastEval)),
     editPrediction: await editPredictionMetrics(store, batchList),
   };
   return DashboardSchema.parse(dashboard);
@@ -273,15 +273,27 @@ function revSteps(sides: RevSides): RevStep[] {
   return steps;
 }
 
-/** The last eval batch's suggestions, grouped by tag and merged as batch-insights.md merges them. */
-async function suggestionsOf(store: Store, batch: Batch | null): Promise<Dashboard['suggestions']> {
-  if (!batch) return { batchId: null, groups: [] };
-  const merged = mergeSuggestions(await loadRunsWithVerdicts(store, { batchId: batch.batch_id }));
+/** The last eval batch's suggestions (merged as batch-insights.md merges them) and its runs' workflow usage. */
+async function lastBatchViews(store: Store, batch: Batch | null): Promise<Pick<Dashboard, 'suggestions' | 'workflowUsage'>> {
+  if (!batch) return { suggestions: { batchId: null, groups: [] }, workflowUsage: { batchId: null, items: [] } };
+  const entries = await loadRunsWithVerdicts(store, { batchId: batch.batch_id });
+  const merged = mergeSuggestions(entries);
   const groups = [...SUGGESTION_TAGS, 'untagged'].map((tag) => {
     const items = (merged[tag] ?? []).map((s) => ({ text: s.text, count: s.count, runIds: s.runs.slice(0, SUGGESTION_RUN_IDS).map((r) => r.runId) }));
     return { tag, count: items.reduce((n, s) => n + s.count, 0), items };
   });
-  return { batchId: batch.batch_id, groups: groups.filter((g) => g.tag !== 'untagged' || g.count > 0) };
+  const usage = new Map<string, Dashboard['workflowUsage']['items'][number]>();
+  for (const row of await store.getWorkflowUsage(entries.map((e) => e.run.run_id))) {
+    let item = usage.get(row.item);
+    if (!item) usage.set(row.item, (item = { item: row.item, kind: row.kind, runs: 0, loaded: { yes: 0, no: 0, unknown: 0 }, invoked: { yes: 0, no: 0, unknown: 0 } }));
+    item.runs += 1;
+    item.loaded[row.loaded] += 1;
+    item.invoked[row.invoked] += 1;
+  }
+  return {
+    suggestions: { batchId: batch.batch_id, groups: groups.filter((g) => g.tag !== 'untagged' || g.count > 0) },
+    workflowUsage: { batchId: batch.batch_id, items: [...usage.values()].sort((a, b) => (a.item < b.item ? -1 : 1)) },
+  };
 }
 
 function kindOf(batch: Batch): 'eval' | 'edit_prediction' {

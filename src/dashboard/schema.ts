@@ -98,6 +98,14 @@ export const EpBatchMetricsSchema = z.object({
 });
 export type EpBatchMetrics = z.infer<typeof EpBatchMetricsSchema>;
 
+const FlagCounts = z.object({ yes: Count, no: Count, unknown: Count });
+
+/** Which items of the workflow (skills, rules, commands, agents) the last eval batch's runs used, where recorded. */
+export const WorkflowUsageSummarySchema = z.object({
+  batchId: z.string().nullable(),
+  items: z.array(z.object({ item: z.string(), kind: z.string(), runs: Count, loaded: FlagCounts, invoked: FlagCounts })),
+});
+
 export const DashboardSchema = z.object({
   version: z.literal(1),
   generatedAt: Timestamp,
@@ -115,6 +123,7 @@ export const DashboardSchema = z.object({
   revSteps: z.array(RevStepSchema),
   suggestions: z.object({ batchId: z.string().nullable(), groups: z.array(SuggestionGroupSchema) }),
   editPrediction: z.array(EpBatchMetricsSchema),
+  workflowUsage: WorkflowUsageSummarySchema,
 });
 export type Dashboard = z.infer<typeof DashboardSchema>;
 

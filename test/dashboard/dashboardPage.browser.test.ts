@@ -49,6 +49,7 @@ describe('dashboard.html in a real browser', () => {
     // Previous batch: 9 of 12 = 75.0%; 55.6 − 75.0 = −19.4 points.
     expect(await page.locator('[data-kpi="pass-rate"] .change').textContent()).toBe('−19.4% vs previous');
     expect(await page.locator('[data-kpi="pass-rate"] .interval').textContent()).toBe('[26.7%–81.1%]');
+    expect(await page.locator('#workflow-usage tr', { hasText: 'skills/node-test' }).locator('td').allTextContents()).toEqual(['skills/node-test', 'skill', '2', '2 yes, 0 no', '2 yes, 0 no']);
     await page.screenshot({ path: join(dir, 'dashboard.png'), fullPage: true });
     // A small copy for the README (docs/images/dashboard.jpg is one of these).
     await page.screenshot({ path: join(dir, 'dashboard-small.jpg'), type: 'jpeg', quality: 70 });

@@ -266,6 +266,10 @@ export function dashboardPage(doc: Document, model: Dashboard, lib: PageLib): vo
     parts.push(groupTable('models', 'Candidate models', 'model', model.models, filter));
     if (model.arms.some((a) => a !== '(none)')) parts.push(groupTable('arms', 'A/B arms', 'arm', model.arms, filter));
     parts.push(suggestionsSection());
+    if (model.workflowUsage.items.length > 0) {
+      const flags = (f: { yes: number; no: number; unknown: number }) => `${f.yes} yes, ${f.no} no${f.unknown ? `, ${f.unknown} unknown` : ''}`;
+      parts.push(table('workflow-usage', `Workflow usage in ${model.workflowUsage.batchId}`, ['item', 'kind', 'runs', 'loaded', 'invoked'], model.workflowUsage.items.map((u) => [u.item, u.kind, String(u.runs), flags(u.loaded), flags(u.invoked)])));
+    }
     if (model.editPrediction.length > 0) {
       parts.push(
         table('edit-prediction', 'Edit prediction', ['batch', 'provider', 'predictions', 'delta chrF', 'exact-lines F1', 'cursor exact match'], model.editPrediction.map((ep) => [model.batches[ep.batch]!.id, ep.provider, String(ep.predictions), num(ep.deltaChrF, 3), num(ep.exactLinesF1, 3), pct(ep.cursorExactMatch)])),
