@@ -67,6 +67,16 @@ describe('dashboard.html in a real browser', () => {
     expect(await page.locator('svg.timeline .mark-pass').count()).toBe(23);
     const run = 'run-alpha-cand-a@20260103T000000-4';
     expect(await page.locator(`svg.timeline .mark[data-run="${run}"] title`).textContent()).toContain('status: infra_error');
+    // Hovering a mark shows its run id, rev, scores and the judge's summary.
+    await page.locator(`svg.timeline .mark[data-run="run-alpha-cand-a@20260103T000000-3"]`).hover();
+    await expect.poll(() => page.locator('#tooltip').isVisible()).toBe(true);
+    expect((await page.locator('#tooltip').textContent())!.split('\n')).toEqual([
+      'run-alpha-cand-a@20260103T000000-3',
+      'status: fail',
+      'rev: rev-two',
+      'scores: overall 1.50, compliance 2.00, execution 1.00',
+      'judge: alpha fail summary',
+    ]);
   });
 
   it('a filter changes the charts and the URL fragment, and the fragment restores it', async () => {

@@ -76,6 +76,11 @@ describe('evalflow view in a real browser', () => {
     await page.locator('#event-1-2 summary').click();
     await expect.poll(() => page.locator('#event-1-2 pre.full').isVisible()).toBe(true);
     expect(await page.locator('#event-1-2 pre.full').textContent()).toContain('"id": "call-1"');
+    // A hard requirement's evidence ("turn 1 seq 2") jumps to the event it cites, unfolded.
+    await page.locator('#event-1-2 summary').click();
+    expect(await page.locator('#event-1-2 details.tool-call').getAttribute('open')).toBeNull();
+    await page.locator('#hard-requirements a.evidence').click();
+    await expect.poll(() => page.locator('#event-1-2 details.tool-call').getAttribute('open')).toBe('');
     await page.fill('#transcript-search', 'zebra');
     await page.press('#transcript-search', 'Enter');
     await expect.poll(() => page.locator('#search-results li').count()).toBe(1);
