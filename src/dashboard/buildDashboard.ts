@@ -65,8 +65,9 @@ export async function buildDashboard(request: DashboardRequest): Promise<Dashboa
     }
   }
 
+  const rowsById = new Map(batchRows.map((b) => [b.batch_id, b]));
   const batchList = batches.values().map((id) => {
-    const row = batchRows.find((b) => b.batch_id === id);
+    const row = rowsById.get(id);
     return row ? { id, createdAt: row.created_at, status: row.status, kind: kindOf(row) } : { id, createdAt: new Date(0).toISOString(), status: 'none', kind: 'eval' as const };
   });
   // The runs outside any batch sort first: they have no time of their own.
@@ -75,7 +76,8 @@ export async function buildDashboard(request: DashboardRequest): Promise<Dashboa
   const remap = batches.values().map((id) => order.get(id)!);
   const columns = cells.columns((b) => remap[b]!);
 
-  const lastEval = [...batchRows].reverse().find((b) => kindOf(b) === 'eval' && columns.batch.some((i) => batchList[i]!.id === b.batch_id)) ?? null;
+  const withRuns = new Set(columns.batch.map((i) => batchList[i]!.id));
+  const lastEval = [...batchRows].reverse().find((b) => kindOf(b) === 'eval' && withRuns.has(b.batch_id)) ?? null;
   const dashboard: Dashboard = {
     version: 1,
     generatedAt: (request.now?.() ?? new Date()).toISOString(),
