@@ -123,6 +123,16 @@ describe('the dashboard model, built from a store with every status', () => {
     expect(model.suggestions.groups[0]!.items[0]).toMatchObject({ text: 'Add a step that runs the tests.', count: 2 });
   });
 
+  it("the last batch's workflow usage, per item", () => {
+    expect(model.workflowUsage).toEqual({
+      batchId: DASHBOARD_BATCHES[2],
+      items: [
+        { item: 'rules/testing', kind: 'rule', runs: 2, loaded: { yes: 1, no: 0, unknown: 1 }, invoked: { yes: 0, no: 1, unknown: 1 } },
+        { item: 'skills/node-test', kind: 'skill', runs: 2, loaded: { yes: 2, no: 0, unknown: 0 }, invoked: { yes: 2, no: 0, unknown: 0 } },
+      ],
+    });
+  });
+
   it('edit-prediction batch metrics', () => {
     expect(model.editPrediction).toHaveLength(1);
     const ep = model.editPrediction[0]!;

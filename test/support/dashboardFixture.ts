@@ -88,6 +88,16 @@ export async function fillDashboardStore(store: Store, options: { hostile?: bool
     }
   }
   await seedTranscript(store, SEEDED_RUN, 'A plain reply.');
+  // Workflow usage of two last-batch runs: the skill used by both, the rule by one, unknown for the other.
+  const usage = (loaded: 'yes' | 'no' | 'unknown', invoked: 'yes' | 'no' | 'unknown') => ({ loaded, invoked, first_turn: invoked === 'yes' ? 1 : null, evidence: null });
+  await store.saveWorkflowUsage(SEEDED_RUN, [
+    { item: 'skills/node-test', kind: 'skill', name: 'node-test', ...usage('yes', 'yes') },
+    { item: 'rules/testing', kind: 'rule', name: 'testing', ...usage('yes', 'no') },
+  ]);
+  await store.saveWorkflowUsage('run-gamma-cand-a@20260103T000000-1', [
+    { item: 'skills/node-test', kind: 'skill', name: 'node-test', ...usage('yes', 'yes') },
+    { item: 'rules/testing', kind: 'rule', name: 'testing', ...usage('unknown', 'unknown') },
+  ]);
   if (options.hostile) await seedTranscript(store, `run-${HOSTILE}-cand-a@20260103T000000-1`, `${HOSTILE} ${HOSTILE_IMG}`);
 }
 
