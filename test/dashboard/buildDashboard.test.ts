@@ -58,6 +58,9 @@ describe('the dashboard model, built from a store with every status', () => {
     expect(last!.cost).toBeCloseTo(5 * RUN_COST, 12);
     expect(previous).toMatchObject({ runs: 4, judged: 4, passes: 3 });
     expect(kpisOf(model, { category: 'bugfix' }, stats).last).toMatchObject({ runs: 5, judged: 2, passes: 0 });
+    expect(kpisOf(model, { tag: 'regression' }, stats).last).toEqual(kpisOf(model, { case: 'beta' }, stats).last);
+    expect(kpisOf(model, { tag: 'tests' }, stats).last).toEqual(kpisOf(model, { category: 'feature' }, stats).last);
+    expect(kpisOf(model, { tag: 'alpha' }, stats).last).toEqual(kpisOf(model, { case: 'alpha' }, stats).last);
     expect(kpisOf(model, { candidate: 'cand-b' }, stats).last!.batch).toBe(2);
     expect(kpisOf(model, { to: '2026-01-02' }, stats).last).toMatchObject({ runs: 12, passes: 9 });
   });

@@ -63,7 +63,7 @@ export async function fillDashboardStore(store: Store, options: { hostile?: bool
           arm: i % 2 === 0 ? 'A' : 'B',
           attempt_index: i + 1,
           run_dir: `${options.runDir ?? '/tmp/evalflow-dashboard-runs'}/${runId}`,
-          spec: { evalCase: { category: caseId === 'beta' ? 'bugfix' : 'feature' } },
+          spec: { evalCase: { category: caseId === 'beta' ? 'bugfix' : 'feature', tags: caseId === 'beta' ? ['regression'] : ['tests', caseId] } },
           tokens: unfinished ? null : RUN_TOKENS,
           temporal_workflow_id: `evalflow/run/${runId}`,
           started_at: new Date(clock).toISOString(),
