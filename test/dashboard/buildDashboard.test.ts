@@ -140,7 +140,7 @@ describe('the dashboard model, built from a store with every status', () => {
     expect(model.editPrediction).toHaveLength(1);
     const ep = model.editPrediction[0]!;
     expect(ep).toMatchObject({ batch: 0, provider: 'noop', predictions: 2, cursorExactMatch: 0.5 });
-    expect(ep.deltaChrF).toBeCloseTo(0.6, 10);
+    expect(ep.deltaChrF).toBeCloseTo(60, 10);
     expect(ep.exactLinesF1).toBeCloseTo(6 / 9, 10);
   });
 

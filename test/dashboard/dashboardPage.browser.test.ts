@@ -50,6 +50,12 @@ describe('dashboard.html in a real browser', () => {
     expect(await page.locator('[data-kpi="pass-rate"] .change').textContent()).toBe('−19.4% vs previous');
     expect(await page.locator('[data-kpi="pass-rate"] .interval').textContent()).toBe('[26.7%–81.1%]');
     expect(await page.locator('#workflow-usage tr', { hasText: 'skills/node-test' }).locator('td').allTextContents()).toEqual(['skills/node-test', 'skill', '2', '2 yes, 0 no', '2 yes, 0 no']);
+    // The edit-prediction trend: one point per batch and metric, hover names the metric.
+    const dots = page.locator('#edit-prediction-trend circle.metric-dot');
+    expect(await dots.count()).toBe(3);
+    expect(await page.locator('#edit-prediction-trend text.legend').allTextContents()).toEqual(['— delta chrF / 100', '– – exact-lines F1', '··· cursor exact match']);
+    await dots.first().hover();
+    expect(await page.locator('#tooltip').textContent()).toMatch(/delta chrF \/ 100 0\.600$/);
     await page.screenshot({ path: join(dir, 'dashboard.png'), fullPage: true });
     // A small copy for the README (docs/images/dashboard.jpg is one of these).
     await page.screenshot({ path: join(dir, 'dashboard-small.jpg'), type: 'jpeg', quality: 70 });

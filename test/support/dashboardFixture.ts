@@ -123,8 +123,8 @@ async function fillEditPrediction(store: Store): Promise<void> {
   await store.upsertBatch({ batch_id: EP_BATCH, status: 'completed', spec: { kind: 'edit_prediction' }, created_at: '2025-12-31T00:00:00Z' });
   await store.saveEpExample({ example_key: 'ex-1', name: 'example one', repository_url: 'file:///tmp/repo', revision: 'abc', spec: {} });
   const scores = [
-    { delta_chr_f: 0.5, exact_lines_tp: 2, exact_lines_fp: 1, exact_lines_fn: 1, cursor_exact_match: true },
-    { delta_chr_f: 0.7, exact_lines_tp: 1, exact_lines_fp: 0, exact_lines_fn: 1, cursor_exact_match: false },
+    { delta_chr_f: 50, exact_lines_tp: 2, exact_lines_fp: 1, exact_lines_fn: 1, cursor_exact_match: true },
+    { delta_chr_f: 70, exact_lines_tp: 1, exact_lines_fp: 0, exact_lines_fn: 1, cursor_exact_match: false },
   ];
   for (const [repetition, score] of scores.entries()) {
     await store.saveEpPrediction({ batch_id: EP_BATCH, example_key: 'ex-1', provider: 'noop', repetition, prediction: {} });

@@ -12,6 +12,7 @@ export interface PageLib {
   selectMarks: (model: Dashboard, filter: DashboardFilter) => number[];
   trendChart: (doc: Document, series: TrendSeries, onHover: (text: string | null, event?: MouseEvent) => void) => SVGElement;
   timelineChart: (doc: Document, rows: string[], marks: TimelineMark[], onHover: (text: string | null, event?: MouseEvent) => void) => SVGElement;
+  metricsChart: (doc: Document, labels: string[], lines: { name: string; values: (number | null)[] }[], onHover: (text: string | null, event?: MouseEvent) => void) => SVGElement;
   markShape: (doc: Document, kind: string, cx: number, cy: number, size?: number) => SVGElement;
   svgElement: (doc: Document, name: string, attributes?: Record<string, string | number>) => SVGElement;
   markLabels: Record<string, string>;
@@ -271,6 +272,17 @@ export function dashboardPage(doc: Document, model: Dashboard, lib: PageLib): vo
       parts.push(table('workflow-usage', `Workflow usage in ${model.workflowUsage.batchId}`, ['item', 'kind', 'runs', 'loaded', 'invoked'], model.workflowUsage.items.map((u) => [u.item, u.kind, String(u.runs), flags(u.loaded), flags(u.invoked)])));
     }
     if (model.editPrediction.length > 0) {
+      const ep = model.editPrediction;
+      const trend = el('section', { id: 'edit-prediction-trend' });
+      trend.appendChild(el('h2', {}, 'Edit prediction per batch'));
+      trend.appendChild(
+        lib.metricsChart(doc, ep.map((e) => model.batches[e.batch]!.id), [
+          { name: 'delta chrF / 100', values: ep.map((e) => (e.deltaChrF === null ? null : e.deltaChrF / 100)) },
+          { name: 'exact-lines F1', values: ep.map((e) => e.exactLinesF1) },
+          { name: 'cursor exact match', values: ep.map((e) => e.cursorExactMatch) },
+        ], hover),
+      );
+      parts.push(trend);
       parts.push(
         table('edit-prediction', 'Edit prediction', ['batch', 'provider', 'predictions', 'delta chrF', 'exact-lines F1', 'cursor exact match'], model.editPrediction.map((ep) => [model.batches[ep.batch]!.id, ep.provider, String(ep.predictions), num(ep.deltaChrF, 3), num(ep.exactLinesF1, 3), pct(ep.cursorExactMatch)])),
       );
