@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { FormatError } from '../../../src/errors.js';
+import { loadEvalCase } from '../../../src/evalset/index.js';
 import { JudgeAnswerSchema } from '../../../src/judge/index.js';
 import { loadMockScript, MockScriptFileSchema, scriptFromRules } from '../../../src/llm/mock/scriptFile.js';
 import type { MockMessage, MockRequest } from '../../../src/llm/mock/types.js';
@@ -159,15 +160,19 @@ describe('loadMockScript', () => {
 });
 
 describe('examples/mock/demo.yaml', () => {
-  it('loads, and every judge reply is a YAML verdict with 3 hard requirements', async () => {
+  it("loads, and every judge reply is a YAML verdict with one item per hard requirement of its case's rubric", async () => {
     await loadMockScript(DEMO_SCRIPT);
     const file = MockScriptFileSchema.parse(parseYaml(await readFile(DEMO_SCRIPT, 'utf8')));
-    const judgeReplies = file.rules.filter((rule) => rule.match.model === 'mock-judge').flatMap((rule) => rule.replies);
-    expect(judgeReplies.length).toBeGreaterThanOrEqual(3);
-    for (const reply of judgeReplies) {
-      const answer = JudgeAnswerSchema.parse(parseYaml(reply.text ?? ''));
-      expect(answer.hard_requirements).toHaveLength(3);
-      for (const item of answer.hard_requirements) expect(item.evidence.trim()).not.toBe('');
+    const judgeRules = file.rules.filter((rule) => rule.match.model === 'mock-judge');
+    expect(judgeRules.length).toBeGreaterThanOrEqual(3);
+    for (const rule of judgeRules) {
+      const caseId = rule.match.contains!;
+      const evalCase = await loadEvalCase(fileURLToPath(new URL(`../../../eval_sets/${caseId}`, import.meta.url)));
+      for (const reply of rule.replies) {
+        const answer = JudgeAnswerSchema.parse(parseYaml(reply.text ?? ''));
+        expect(answer.hard_requirements, caseId).toHaveLength(evalCase.rubric.hard.length);
+        for (const item of answer.hard_requirements) expect(item.evidence.trim()).not.toBe('');
+      }
     }
   });
 });
