@@ -213,6 +213,7 @@ export function twoTurnFacts(live: LiveAgentCase, result: LiveAgentRun) {
     started: started.map((e) => ({ turn: e.turn, id: e.tool?.id, kind: e.tool?.kind })),
     completed: completed.map((e) => ({ turn: e.turn, id: e.tool?.id, kind: e.tool?.kind, exit_code: e.tool?.exit_code })),
     shellSummary: completed.find((e) => e.tool?.kind === 'shell')?.content,
+    summaries: completed.map((e) => e.content),
     finals: [1, 2].map((turn) => result.events.find((e) => e.turn === turn && e.role === 'candidate')?.content),
     usage: [usage(1), usage(2)],
     expectedUsage: [live.usageOf(1), live.usageOf(2)],
