@@ -11,6 +11,7 @@ AGENTS_DIR="${EVALFLOW_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/evalflow}/agen
 
 # name | npm packages (space separated) | executable inside the prefix
 CLIS=(
+  "claude|@anthropic-ai/claude-code@2.1.332 @anthropic-ai/claude-code-linux-x64@2.1.332|node_modules/.bin/claude"
   "qwen|@qwen-code/qwen-code@0.24.4|node_modules/.bin/qwen"
   "opencode|opencode-ai@1.18.33 opencode-linux-x64@1.18.33|node_modules/.bin/opencode"
   "codebuddy|@tencent-ai/agent-sdk@0.3.201|node_modules/@tencent-ai/agent-sdk/cli/bin/codebuddy"

@@ -7,6 +7,7 @@ import type { CliAdapter } from './adapter.js';
  * them as project dependencies. The executable paths are the script's, relative to the prefix.
  */
 const CACHED_EXECUTABLES: Record<string, string> = {
+  'claude-code': 'claude/node_modules/.bin/claude',
   'qwen-code': 'qwen/node_modules/.bin/qwen',
   opencode: 'opencode/node_modules/.bin/opencode',
   codebuddy: 'codebuddy/node_modules/@tencent-ai/agent-sdk/cli/bin/codebuddy',
