@@ -23,7 +23,7 @@ import { hostTaskQueue, SHARED_TASK_QUEUE } from '../src/temporal/names.js';
 import { installQuietRuntime } from '../src/temporal/runtime.js';
 import { workflowBundle } from '../src/temporal/workflowBundle.js';
 import { WORKER_TUNING } from '../src/temporal/workerTuning.js';
-import { startTestTemporal, teamPorts } from '../test/support/temporalServer.js';
+import { freeTeamPorts, startTestTemporal } from '../test/support/temporalServer.js';
 import { postgresUrl, rawPostgres } from '../test/support/postgres.js';
 import { locateTeamBinaries, startTeamServer } from '../src/temporal/teamServer.js';
 import { teamDatabaseOf } from '../src/temporal/teamSchema.js';
@@ -114,7 +114,7 @@ const SERVERS: { name: string; start(): Promise<Server> }[] = [
       const url = new URL(await postgresUrl());
       url.pathname = `/${database}`;
       const dir = await mkdtemp(join(tmpdir(), 'evalflow-bench-team-'));
-      const { port, uiPort } = await teamPorts();
+      const { port, uiPort } = await freeTeamPorts();
       const server = await startTeamServer({ binaries: await locateTeamBinaries(() => undefined), database: teamDatabaseOf(url.toString()), dir, port, uiPort, namespace: 'default', say: () => undefined });
       return {
         name: 'PostgreSQL server',

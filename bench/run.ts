@@ -1,9 +1,10 @@
-// `npm run bench [-- NAME...]`: every benchmark, one after another, each in its own process;
+// `npm run bench [-- NAME...] [--table] [--readme]`: every benchmark, one after another, each in its own process;
 // each writes bench/results/<name>.json, and this prints one table of them all. Every figure
 // is a ratio against a baseline measured in the same run (these machines are noisy), except
-// those marked as reported only.
+// those marked as reported only. `--table` prints the table of the results already there;
+// `--readme` also writes it into README.md between its bench markers.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { BenchResultSchema, formatValue, RESULTS_DIR, type BenchResult } from './support/benchResult.js';
 
@@ -22,7 +23,9 @@ const BENCHMARKS = [
   { name: 'normalize', file: 'normalize.ts' },
 ] as const;
 
-const wanted = process.argv.slice(2);
+const tableOnly = process.argv.includes('--table');
+const intoReadme = process.argv.includes('--readme');
+const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
 const unknown = wanted.filter((name) => !BENCHMARKS.some((b) => b.name === name));
 if (unknown.length > 0) {
   console.error(`bench: unknown benchmark ${unknown.join(', ')}; expected some of ${BENCHMARKS.map((b) => b.name).join(', ')}`);
@@ -30,12 +33,14 @@ if (unknown.length > 0) {
 }
 const selected = BENCHMARKS.filter((b) => (wanted.length === 0 || wanted.includes(b.name)) && existsSync(join(import.meta.dirname, b.file)));
 
-console.log('building dist/ (the start-up benchmark runs the built CLI)');
-if (spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' }).status !== 0) process.exit(1);
+if (!tableOnly) {
+  console.log('building dist/ (the start-up benchmark runs the built CLI)');
+  if (spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' }).status !== 0) process.exit(1);
+}
 
 const started = Date.now();
 const failed: string[] = [];
-for (const bench of selected) {
+for (const bench of tableOnly ? [] : selected) {
   console.log(`\n== ${bench.name}`);
   const child = spawnSync(process.execPath, ['--import', 'tsx', join(import.meta.dirname, bench.file)], { cwd: ROOT, stdio: 'inherit' });
   if (child.status !== 0) failed.push(bench.name);
@@ -46,8 +51,20 @@ const results: BenchResult[] = selected
   .filter((file) => existsSync(file))
   .map((file) => BenchResultSchema.parse(JSON.parse(readFileSync(file, 'utf8'))));
 console.log(`\n${table(results)}`);
+if (intoReadme) writeReadmeTable(table(results));
 console.log(`\n${selected.length} benchmarks in ${Math.round((Date.now() - started) / 1000)} s${failed.length > 0 ? `; FAILED: ${failed.join(', ')}` : ''}`);
 process.exitCode = failed.length > 0 ? 1 : 0;
+
+/** Replaces the table between the README's bench markers. */
+function writeReadmeTable(text: string): void {
+  const readme = join(ROOT, 'README.md');
+  const content = readFileSync(readme, 'utf8');
+  const start = '<!-- bench:start -->';
+  const end = '<!-- bench:end -->';
+  if (!content.includes(start) || !content.includes(end)) throw new Error(`README.md: expected the markers ${start} and ${end} around the benchmark table`);
+  writeFileSync(readme, `${content.slice(0, content.indexOf(start) + start.length)}\n${text}\n${content.slice(content.indexOf(end))}`);
+  console.log('README.md: benchmark table updated');
+}
 
 /** One Markdown table, as the README carries it. */
 function table(all: BenchResult[]): string {

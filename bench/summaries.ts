@@ -8,12 +8,12 @@ import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import { openStore } from '../src/store/index.js';
 import type { RunState } from '../src/run/runStatus.js';
 import { writeSummaries } from '../src/summaries/index.js';
 import { pagesOfRunsWithVerdicts } from '../src/summaries/loadRuns.js';
 import { row, writeResult } from './support/benchResult.js';
+import { replicate } from './support/replicateStore.js';
 
 /** 1,250 runs, 1,000 of them judged: the history rows. */
 const SEED_RUNS = 1_250;
@@ -64,24 +64,6 @@ async function seed(dir: string): Promise<void> {
     }
   }
   await store.close();
-}
-
-/** Copies every batch, run and verdict `times - 1` more times under suffixed ids, in SQL. */
-async function replicate(dir: string, times: number): Promise<void> {
-  const db = new PGlite(dir);
-  const columns = async (table: string) =>
-    (await db.query<{ column_name: string }>(`SELECT column_name FROM information_schema.columns WHERE table_name = $1 ORDER BY ordinal_position`, [table])).rows.map((r) => r.column_name);
-  const copy = async (table: string, rewrite: Record<string, string>) => {
-    const cols = await columns(table);
-    const select = cols.map((c) => rewrite[c] ?? c).join(', ');
-    await db.query(`INSERT INTO ${table} (${cols.join(', ')}) SELECT ${select} FROM ${table}, generate_series(1, ${times - 1}) AS g`);
-  };
-  // Later copies are newer, so the last batch is a copy of the same size as the seed's last.
-  await copy('batches', { batch_id: `batch_id || '-' || g`, created_at: `created_at + g * interval '1 day'` });
-  await copy('runs', { run_id: `run_id || '-' || g`, batch_id: `batch_id || '-' || g`, created_at: `created_at + g * interval '1 day'` });
-  await copy('scores', { run_id: `run_id || '-' || g`, judged_at: `judged_at + g * interval '1 day'` });
-  await copy('score_history', { run_id: `run_id || '-' || g`, judged_at: `judged_at + g * interval '1 day'` });
-  await db.close();
 }
 
 /**

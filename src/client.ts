@@ -207,6 +207,7 @@ schedule
   .option('--baseline <batch|previous>', 'also compare every batch with this one (default previous: only with the batch before)')
   .option('--notify <command>', 'shell command given each batch\'s report as JSON on stdin')
   .option('--catchup-window <duration>', 'firings missed while no server ran are caught up (once) when at most this old (default 24h)')
+  .option('--paused', 'create it paused: it fires only when triggered, until unpaused')
   .action((name: string, paths: string[], options) => dispatch('schedule', { ...options, action: 'create', name, paths }));
 schedule
   .command('list')
@@ -220,13 +221,9 @@ for (const [action, description] of [
   ['unpause', 'fire again'],
   ['delete', 'delete the schedule (its batches and reports stay)'],
 ] as const) {
-  schedule
-    .command(action)
-    .description(description)
-    .argument('<name>')
-    .addOption(configOption)
-    .option('--note <text>', 'why (pause, unpause)')
-    .action((name: string, options) => dispatch('schedule', { ...options, action, name }));
+  const command = schedule.command(action).description(description).argument('<name>').addOption(configOption);
+  if (action === 'pause' || action === 'unpause') command.option('--note <text>', 'why');
+  command.action((name: string, options) => dispatch('schedule', { ...options, action, name }));
 }
 schedule
   .command('backfill')

@@ -29,6 +29,8 @@ const lastDetails = new WeakMap<Context, unknown>();
 export function heartbeat(details?: unknown): void {
   try {
     const context = Context.current();
+    // A local activity lives inside its workflow task, which the worker keeps alive: nothing to heartbeat.
+    if (context.info.isLocal) return;
     if (details !== undefined) lastDetails.set(context, details);
     context.heartbeat(lastDetails.get(context));
   } catch {

@@ -25,7 +25,7 @@ export async function runsMatching(temporal: TemporalHandle, store: Store, query
       if (runs.length >= limit || seen.size >= MAX_MATCHES) break;
     }
   } catch (err) {
-    if (isInvalidArgument(err)) throw new ConfigError(`--query: Temporal refused the visibility query ${JSON.stringify(query)}: ${(err as Error).message} (README, "Web UI queries", lists working ones)`);
+    if (isInvalidArgument(err)) throw new ConfigError(`--query: Temporal refused the visibility query ${JSON.stringify(query)}: ${(err as Error).message} (the README's Web UI section lists working ones)`);
     throw err;
   }
   return { runs, notInStore };

@@ -36,6 +36,8 @@ export interface ScheduleOptions {
   baseline?: string;
   notify?: string;
   catchupWindow?: string;
+  /** create: start paused (it fires only when triggered or unpaused). */
+  paused?: boolean;
   /** pause, unpause: why. */
   note?: string;
   /** backfill: the range of due times to run now. */
@@ -144,7 +146,7 @@ async function create(temporal: TemporalHandle, input: ScheduledBatchInput, opti
         staticDetails: [`- selection: ${input.selection.paths.join(', ')}`, `- baseline: ${input.baseline} (\`evalflow bless BATCH --schedule ${input.schedule}\` sets another)`, `- describe: \`evalflow schedule describe ${input.schedule}\``].join('\n'),
       },
       policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: options.catchupWindow ?? DEFAULT_CATCHUP },
-      state: { note: summary },
+      state: { note: summary, paused: options.paused === true },
       memo: { evalflow: summary },
     });
   } catch (err) {
@@ -152,7 +154,8 @@ async function create(temporal: TemporalHandle, input: ScheduledBatchInput, opti
     throw err;
   }
   const next = (await temporal.client.schedule.getHandle(input.schedule).describe()).info.nextActionTimes[0];
-  io.out(`schedule ${input.schedule} created: ${describeTiming(input.timing)}, next ${next?.toISOString() ?? 'never'}; compares with the previous batch and baseline ${input.baseline}`);
+  const when = options.paused ? 'paused (`evalflow schedule unpause` starts it)' : `next ${next?.toISOString() ?? 'never'}`;
+  io.out(`schedule ${input.schedule} created: ${describeTiming(input.timing)}, ${when}; compares with the previous batch and baseline ${input.baseline}`);
   io.out('it fires only while a Temporal server and a worker run (`evalflow server --worker`); missed firings catch up once when they are back');
   return 0;
 }

@@ -1,19 +1,26 @@
 import { loadSettings } from '../config.js';
 import { startViewServer } from '../dashboard/index.js';
 import { StoreError } from '../errors.js';
+import type { BatchProgress } from '../run/progress.js';
 import { openStore } from '../store/index.js';
+import { connectTemporal, type TemporalHandle } from '../temporal/connection.js';
+import { batchProgressQuery } from '../workflows/definitions.js';
 import type { CommandIo } from './io.js';
 import { storeOptions } from './runtime.js';
 
 /**
  * `evalflow view [--port 8300] [--host 127.0.0.1]`: a local, read-only web app over the store
- * (the dashboard live, batch pages, run pages with the transcript viewer). The store is opened
+ * (the dashboard live, with a running batch's progress from its workflow, batch pages, run
+ * pages with the transcript viewer). The store is opened
  * without migrating it: a viewer never writes, so a store of another schema version is refused
  * with what to do. Serves until interrupted.
  */
+const PROGRESS_DEADLINE_MS = 2_000;
+
 export async function run(options: { port?: number; host?: string; config?: string }, io: CommandIo, signal?: AbortSignal): Promise<number> {
   const settings = await loadSettings(io.cwd, io.env, options.config ? { configPath: options.config } : {});
   const store = await openStore({ ...storeOptions(settings), migrate: false });
+  let temporal: TemporalHandle | null | undefined;
   try {
     const { recorded, known } = await store.schemaVersion();
     if (recorded !== known) {
@@ -29,6 +36,13 @@ export async function run(options: { port?: number; host?: string; config?: stri
       host: options.host ?? '127.0.0.1',
       port: options.port ?? 8300,
       temporalUi: settings.temporal.address ? null : { url: `http://127.0.0.1:${settings.temporal.uiPort}`, namespace: settings.temporal.namespace },
+      batchProgress: async (batchId) => {
+        temporal ??= await connectTemporal(settings, (line) => io.err(line), { startEmbedded: false }).catch(() => null);
+        if (!temporal) return null;
+        const handle = temporal;
+        // A query needs a worker to answer; the page must not hang on one that is gone.
+        return handle.client.connection.withDeadline(Date.now() + PROGRESS_DEADLINE_MS, () => handle.client.workflow.getHandle(batchId).query(batchProgressQuery)).catch((): BatchProgress | null => null);
+      },
     });
     io.out(`evalflow view: ${url} (read-only; Ctrl-C stops it)`);
     await new Promise<void>((resolve) => {
@@ -39,6 +53,7 @@ export async function run(options: { port?: number; host?: string; config?: stri
     });
     return 0;
   } finally {
+    await temporal?.close();
     await store.close();
   }
 }

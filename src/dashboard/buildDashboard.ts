@@ -21,6 +21,8 @@ export interface DashboardRequest {
 
 const SUMMARY_CHARS = 240;
 const SUGGESTION_RUN_IDS = 5;
+/** Judged runs per rev and case a rev comparison counts (see noteRevSide). */
+export const REV_WINDOW = 50;
 
 /**
  * Reads the whole history a page at a time and sums it into the dashboard's cells, keeping
@@ -37,7 +39,7 @@ export async function buildDashboard(request: DashboardRequest): Promise<Dashboa
   const caseFacts = new Map<string, { category: string; tags: string[] }>();
   const cells = new CellSums();
   const latest = new Map<number, Mark[]>();
-  const revSides = new Map<string, { firstAt: number; cases: Map<string, CaseSide> }>();
+  const revSides: RevSides = new Map();
   let runs = 0;
   let noBatch = false;
 
@@ -63,8 +65,9 @@ export async function buildDashboard(request: DashboardRequest): Promise<Dashboa
     }
   }
 
+  const rowsById = new Map(batchRows.map((b) => [b.batch_id, b]));
   const batchList = batches.values().map((id) => {
-    const row = batchRows.find((b) => b.batch_id === id);
+    const row = rowsById.get(id);
     return row ? { id, createdAt: row.created_at, status: row.status, kind: kindOf(row) } : { id, createdAt: new Date(0).toISOString(), status: 'none', kind: 'eval' as const };
   });
   // The runs outside any batch sort first: they have no time of their own.
@@ -73,7 +76,8 @@ export async function buildDashboard(request: DashboardRequest): Promise<Dashboa
   const remap = batches.values().map((id) => order.get(id)!);
   const columns = cells.columns((b) => remap[b]!);
 
-  const lastEval = [...batchRows].reverse().find((b) => kindOf(b) === 'eval' && columns.batch.some((i) => batchList[i]!.id === b.batch_id)) ?? null;
+  const withRuns = new Set(columns.batch.map((i) => batchList[i]!.id));
+  const lastEval = [...batchRows].reverse().find((b) => kindOf(b) === 'eval' && withRuns.has(b.batch_id)) ?? null;
   const dashboard: Dashboard = {
     version: 1,
     generatedAt: (request.now?.() ?? new Date()).toISOString(),
@@ -89,7 +93,7 @@ export async function buildDashboard(request: DashboardRequest): Promise<Dashboa
     cells: columns,
     timeline: timelineColumns(latest, perCase, (b) => remap[b]!),
     revSteps: revSteps(revSides),
-    suggestions: await suggestionsOf(store, lastEval),
+    ...(await lastBatchViews(store, lastEval)),
     editPrediction: await editPredictionMetrics(store, batchList),
   };
   return DashboardSchema.parse(dashboard);
@@ -214,20 +218,46 @@ export function markKind(status: RunState, result: 'pass' | 'fail' | null): Mark
   return status;
 }
 
-function noteRevSide(sides: Map<string, { firstAt: number; cases: Map<string, CaseSide> }>, rev: string, { run, verdict }: RunWithVerdict, at: number): void {
+/** A judged run as a rev comparison counts it. */
+interface RevOutcome {
+  at: number;
+  runId: string;
+  version: string;
+  hash: string;
+  pass: boolean;
+}
+
+type RevSides = Map<string, { firstAt: number; cases: Map<string, RevOutcome[]> }>;
+
+/**
+ * Keeps each rev's latest REV_WINDOW judged runs per case: Fisher's exact test and the
+ * smallest detectable difference cost the cube of the run counts, so a label over thousands
+ * of runs of a case would take minutes; the latest runs are also what a rev is now.
+ */
+function noteRevSide(sides: RevSides, rev: string, { run, verdict }: RunWithVerdict, at: number): void {
   let side = sides.get(rev);
   if (!side) sides.set(rev, (side = { firstAt: at, cases: new Map() }));
   side.firstAt = Math.min(side.firstAt, at);
-  let c = side.cases.get(run.case_id);
-  if (!c) side.cases.set(run.case_id, (c = { caseId: run.case_id, version: run.case_version, hash: run.case_hash, completed: 0, passes: 0, uncounted: {}, meanOverall: null }));
-  // Runs of different versions of a case are not one side of it (as in compareSides).
-  if (!c.hash.split('|').includes(run.case_hash)) c.hash = `${c.hash}|${run.case_hash}`;
-  c.completed += 1;
-  if (verdict!.result === 'pass') c.passes += 1;
+  const outcomes = side.cases.get(run.case_id) ?? [];
+  side.cases.set(run.case_id, outcomes);
+  const outcome = { at, runId: run.run_id, version: run.case_version, hash: run.case_hash, pass: verdict!.result === 'pass' };
+  const before = (a: RevOutcome, b: RevOutcome) => a.at < b.at || (a.at === b.at && a.runId < b.runId);
+  if (outcomes.length === REV_WINDOW && before(outcome, outcomes[0]!)) return;
+  let index = outcomes.length;
+  while (index > 0 && before(outcome, outcomes[index - 1]!)) index -= 1;
+  outcomes.splice(index, 0, outcome);
+  if (outcomes.length > REV_WINDOW) outcomes.shift();
 }
 
-/** Each workflow_rev against the one first run before it, case by case with compareCase's labels. */
-function revSteps(sides: Map<string, { firstAt: number; cases: Map<string, CaseSide> }>): RevStep[] {
+/** One side of a case as compareCase takes it; runs of different versions of a case are not one side of it (as in compareSides). */
+function caseSide(caseId: string, outcomes: readonly RevOutcome[] | undefined): CaseSide | null {
+  if (!outcomes || outcomes.length === 0) return null;
+  const hashes = [...new Set(outcomes.map((o) => o.hash))];
+  return { caseId, version: outcomes[0]!.version, hash: hashes.join('|'), completed: outcomes.length, passes: outcomes.filter((o) => o.pass).length, uncounted: {}, meanOverall: null };
+}
+
+/** Each workflow_rev against the one first run before it, case by case with compareCase's labels, over each side's latest REV_WINDOW runs. */
+function revSteps(sides: RevSides): RevStep[] {
   const revs = [...sides.entries()].filter(([rev]) => rev !== NONE).sort((a, b) => a[1].firstAt - b[1].firstAt || (a[0] < b[0] ? -1 : 1));
   const steps: RevStep[] = [];
   for (let i = 1; i < revs.length; i++) {
@@ -235,7 +265,7 @@ function revSteps(sides: Map<string, { firstAt: number; cases: Map<string, CaseS
     const [rev, b] = revs[i]!;
     const caseIds = [...new Set([...a.cases.keys(), ...b.cases.keys()])].sort();
     const cases = caseIds.map((caseId) => {
-      const compared = compareCase(caseId, a.cases.get(caseId) ?? null, b.cases.get(caseId) ?? null);
+      const compared = compareCase(caseId, caseSide(caseId, a.cases.get(caseId)), caseSide(caseId, b.cases.get(caseId)));
       return { caseId, label: compared.label, difference: compared.difference };
     });
     cases.sort((x, y) => LABEL_ORDER.indexOf(x.label) - LABEL_ORDER.indexOf(y.label) || (x.caseId < y.caseId ? -1 : 1));
@@ -245,15 +275,27 @@ function revSteps(sides: Map<string, { firstAt: number; cases: Map<string, CaseS
   return steps;
 }
 
-/** The last eval batch's suggestions, grouped by tag and merged as batch-insights.md merges them. */
-async function suggestionsOf(store: Store, batch: Batch | null): Promise<Dashboard['suggestions']> {
-  if (!batch) return { batchId: null, groups: [] };
-  const merged = mergeSuggestions(await loadRunsWithVerdicts(store, { batchId: batch.batch_id }));
+/** The last eval batch's suggestions (merged as batch-insights.md merges them) and its runs' workflow usage. */
+async function lastBatchViews(store: Store, batch: Batch | null): Promise<Pick<Dashboard, 'suggestions' | 'workflowUsage'>> {
+  if (!batch) return { suggestions: { batchId: null, groups: [] }, workflowUsage: { batchId: null, items: [] } };
+  const entries = await loadRunsWithVerdicts(store, { batchId: batch.batch_id });
+  const merged = mergeSuggestions(entries);
   const groups = [...SUGGESTION_TAGS, 'untagged'].map((tag) => {
     const items = (merged[tag] ?? []).map((s) => ({ text: s.text, count: s.count, runIds: s.runs.slice(0, SUGGESTION_RUN_IDS).map((r) => r.runId) }));
     return { tag, count: items.reduce((n, s) => n + s.count, 0), items };
   });
-  return { batchId: batch.batch_id, groups: groups.filter((g) => g.tag !== 'untagged' || g.count > 0) };
+  const usage = new Map<string, Dashboard['workflowUsage']['items'][number]>();
+  for (const row of await store.getWorkflowUsage(entries.map((e) => e.run.run_id))) {
+    let item = usage.get(row.item);
+    if (!item) usage.set(row.item, (item = { item: row.item, kind: row.kind, runs: 0, loaded: { yes: 0, no: 0, unknown: 0 }, invoked: { yes: 0, no: 0, unknown: 0 } }));
+    item.runs += 1;
+    item.loaded[row.loaded] += 1;
+    item.invoked[row.invoked] += 1;
+  }
+  return {
+    suggestions: { batchId: batch.batch_id, groups: groups.filter((g) => g.tag !== 'untagged' || g.count > 0) },
+    workflowUsage: { batchId: batch.batch_id, items: [...usage.values()].sort((a, b) => (a.item < b.item ? -1 : 1)) },
+  };
 }
 
 function kindOf(batch: Batch): 'eval' | 'edit_prediction' {

@@ -24,7 +24,7 @@ export function renderDashboard(model: Dashboard): string {
     ...functions,
     `const dashboardPage = ${dashboardPage.toString()};`,
     'const model = JSON.parse(document.getElementById("dashboard-data").textContent);',
-    'dashboardPage(document, model, { stats: { wilsonInterval, passHatK }, kpisOf, trendOf, groupRows, selectMarks, trendChart, timelineChart, markShape, svgElement,',
+    'dashboardPage(document, model, { stats: { wilsonInterval, passHatK }, kpisOf, trendOf, groupRows, selectMarks, trendChart, timelineChart, metricsChart, markShape, svgElement,',
     `  markLabels: ${scriptJson(markLabels)} });`,
   ].join('\n');
   if (/<\/script|<!--/i.test(script)) throw new InternalError('dashboard: the page script contains "</script" or "<!--", which would end its block early');

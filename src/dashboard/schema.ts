@@ -72,7 +72,7 @@ export type Timeline = z.infer<typeof TimelineSchema>;
 
 export const ComparisonLabelSchema = z.enum(['regression', 'improvement', 'no_change', 'insufficient_data', 'not_comparable']);
 
-/** One workflow_rev against the rev before it (by first run), labelled case by case as `evalflow compare` does. */
+/** One workflow_rev against the rev before it (by first run), labelled case by case as `evalflow compare` does, over each side's latest judged runs of the case (REV_WINDOW). */
 export const RevStepSchema = z.object({
   rev: z.string(),
   previous: z.string(),
@@ -98,6 +98,14 @@ export const EpBatchMetricsSchema = z.object({
 });
 export type EpBatchMetrics = z.infer<typeof EpBatchMetricsSchema>;
 
+const FlagCounts = z.object({ yes: Count, no: Count, unknown: Count });
+
+/** Which items of the workflow (skills, rules, commands, agents) the last eval batch's runs used, where recorded. */
+export const WorkflowUsageSummarySchema = z.object({
+  batchId: z.string().nullable(),
+  items: z.array(z.object({ item: z.string(), kind: z.string(), runs: Count, loaded: FlagCounts, invoked: FlagCounts })),
+});
+
 export const DashboardSchema = z.object({
   version: z.literal(1),
   generatedAt: Timestamp,
@@ -115,6 +123,7 @@ export const DashboardSchema = z.object({
   revSteps: z.array(RevStepSchema),
   suggestions: z.object({ batchId: z.string().nullable(), groups: z.array(SuggestionGroupSchema) }),
   editPrediction: z.array(EpBatchMetricsSchema),
+  workflowUsage: WorkflowUsageSummarySchema,
 });
 export type Dashboard = z.infer<typeof DashboardSchema>;
 

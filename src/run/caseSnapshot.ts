@@ -12,6 +12,7 @@ export function toCaseSnapshot(evalCase: EvalCase): CaseSnapshot {
     targetWorkflow: evalCase.meta.target_workflow,
     category: evalCase.meta.category,
     purpose: evalCase.meta.purpose,
+    tags: evalCase.meta.tags,
     task: evalCase.task,
     rubric: evalCase.rubric,
     env: evalCase.env,

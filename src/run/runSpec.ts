@@ -15,6 +15,8 @@ export const CaseSnapshotSchema = z.object({
   category: z.string(),
   /** meta.yaml's purpose; absent in specs written before it was carried. */
   purpose: z.string().optional(),
+  /** meta.yaml's tags, for filters in the dashboard; absent in specs written before they were carried. */
+  tags: z.array(z.string()).optional(),
   task: z.object({ prompt: z.string(), scenario: z.string(), guidance: z.string() }),
   rubric: z.object({ hard: z.array(z.string()), quality: z.array(z.string()), commonFailures: z.array(z.string()) }),
   env: z.object({

@@ -1,34 +1,42 @@
-import type { BatchCounts } from '../run/batchInput.js';
-import type { ScheduleVerdict } from '../store/index.js';
+import { z } from 'zod';
+import { BatchCountsSchema, type BatchCounts } from '../run/batchInput.js';
+import { ScheduleVerdictSchema, type ScheduleVerdict } from '../store/scheduleSchema.js';
 import type { Comparison } from '../summaries/comparison.js';
 
 /** One comparison of a scheduled batch, as the report and `--notify` carry it. */
-export interface ReportComparison {
+export const ReportComparisonSchema = z.object({
   /** The other batch (the previous firing, or the baseline). */
-  against: string;
-  pass_rate_then: number | null;
-  pass_rate_now: number | null;
-  regressions: string[];
-  improvements: string[];
-  not_comparable: string[];
-}
+  against: z.string(),
+  pass_rate_then: z.number().nullable(),
+  pass_rate_now: z.number().nullable(),
+  regressions: z.array(z.string()),
+  improvements: z.array(z.string()),
+  not_comparable: z.array(z.string()),
+});
+export type ReportComparison = z.infer<typeof ReportComparisonSchema>;
 
-/** What a scheduled batch ends with: written to the summaries, kept in the store, and given to `--notify` on stdin. */
-export interface ScheduleReport {
-  schedule: string;
-  batch_id: string;
-  scheduled_at: string;
-  workflow_rev: string | null;
-  status: string;
-  verdict: ScheduleVerdict;
-  counts: BatchCounts;
-  previous: ReportComparison | null;
-  baseline: ReportComparison | null;
-  /** One line that says it all, e.g. `nightly batch-… FAILED: 0 of 3 runs completed`. */
-  headline: string;
-  /** What went wrong before or around the batch (planning refused, a comparison that could not be made). */
-  problems: string[];
-}
+/**
+ * What a scheduled batch ends with: written to summaries/schedules/NAME.json, kept in the
+ * store, and given to `--notify` on stdin. A stable format (docs/schedules.md).
+ */
+export const ScheduleReportSchema = z.object({
+  schedule: z.string(),
+  batch_id: z.string(),
+  /** When the firing was due (ISO-8601). */
+  scheduled_at: z.string(),
+  workflow_rev: z.string().nullable(),
+  /** The batch's status: completed, failed, cancelled. */
+  status: z.string(),
+  verdict: ScheduleVerdictSchema,
+  counts: BatchCountsSchema,
+  previous: ReportComparisonSchema.nullable(),
+  baseline: ReportComparisonSchema.nullable(),
+  /** One line that says it all, e.g. `schedule nightly, batch … FAILED: 0 of 3 runs completed; nothing was measured`. */
+  headline: z.string(),
+  /** What went wrong before or around the batch (planning refused, a comparison that could not be made, --notify). */
+  problems: z.array(z.string()),
+});
+export type ScheduleReport = z.infer<typeof ScheduleReportSchema>;
 
 export function reportComparison(against: string, comparison: Comparison): ReportComparison {
   const named = (label: string) => comparison.cases.filter((c) => c.label === label).map((c) => c.caseId);

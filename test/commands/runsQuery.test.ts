@@ -1,5 +1,5 @@
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Candidate, TurnRequest } from '../../src/candidates/adapter.js';
 import { memoryIo } from '../../src/commands/io.js';
@@ -74,8 +74,16 @@ describe('evalflow runs --query', () => {
     expect(none.io.stderr.at(-1)).toBe('no run workflow matches EvalCase="bitter"');
   });
 
+  it("every query in the README's Web UI table is one Temporal reads", { timeout: 60_000 }, async () => {
+    const readme = await readFile(resolve(import.meta.dirname, '../../README.md'), 'utf8');
+    const table = readme.slice(readme.indexOf('## The Web UI: runs that read like a story'), readme.indexOf('## Docker Compose'));
+    const queries = [...table.matchAll(/^\| [^|]+ \| `(.+)` \|$/gm)].map((m) => m[1]!.replace(/…/g, 'x'));
+    expect(queries.length).toBeGreaterThanOrEqual(8);
+    for (const q of queries) expect((await query(q)).code, q).toBe(0);
+  });
+
   it('a query Temporal cannot read is one clear error', { timeout: 60_000 }, async () => {
     const io = memoryIo(harness.root, { ...harness.env, ...harness.storeEnv, TEMPORAL_ADDRESS: temporal.address });
-    await expect(runs({ query: 'EvalResult = = "fail"' }, io)).rejects.toThrow(/^--query: Temporal refused the visibility query "EvalResult = = \\"fail\\"": .*README, "Web UI queries"/);
+    await expect(runs({ query: 'EvalResult = = "fail"' }, io)).rejects.toThrow(/^--query: Temporal refused the visibility query "EvalResult = = \\"fail\\"": .*the README's Web UI section/);
   });
 });

@@ -8,7 +8,7 @@ import { memoryIo } from '../../src/commands/io.js';
 import { openRuntime, type EvalRuntime } from '../../src/commands/runtime.js';
 import { run as schedule, type ScheduleOptions } from '../../src/commands/schedule.js';
 import { loadSettings } from '../../src/config.js';
-import type { ScheduleReport } from '../../src/schedules/scheduleReport.js';
+import { ScheduleReportSchema, type ScheduleReport } from '../../src/schedules/scheduleReport.js';
 import { createBatchFixture, type BatchFixture } from '../support/batchFixture.js';
 import { dropSchema, postgresUrl, randomSchema } from '../support/postgres.js';
 import { startTestTemporal, type TestTemporal } from '../support/temporalServer.js';
@@ -82,6 +82,9 @@ describe('evalflow schedule, on the dev server', () => {
     const created = await cli({ action: 'create', name: 'nightly', every: '1m', only: 'tiny', candidate: 'quick', parallelism: 2, notify });
     expect(created.code).toBe(0);
     expect(created.out[0]).toMatch(/^schedule nightly created: every 1m, next \d{4}-\d\d-\d\dT\d\d:\d\d:00\.000Z; compares with the previous batch and baseline previous$/);
+    // (A firing due between this create and the pause below would show as a fourth batch at the end.)
+    const action = (await runtime.temporal.client.schedule.getHandle('nightly').describe()).action;
+    expect(action.type === 'startWorkflow' && action.staticSummary).toBe('evalflow nightly: 1 bank folder(s), only tiny × 1 · quick · baseline previous');
     // Paused, it fires only when triggered: the test decides when batches start.
     expect((await cli({ action: 'pause', name: 'nightly', note: 'test' })).out).toEqual(['schedule nightly paused']);
 
@@ -98,7 +101,7 @@ describe('evalflow schedule, on the dev server', () => {
 
     expect((await cli({ action: 'trigger', name: 'nightly' })).code).toBe(0);
     const [second] = await concluded('nightly', 2);
-    const report = second!.report as unknown as ScheduleReport;
+    const report = ScheduleReportSchema.parse(second!.report);
     expect(report.previous).toMatchObject({ against: first!.batch_id, pass_rate_then: 1, pass_rate_now: 1, regressions: [] });
     expect(report.headline).toBe(`schedule nightly, batch ${second!.batch_id} ok: 1 pass, 0 fail of 1; previous ${first!.batch_id}: 100% → 100%; no baseline to compare with`);
     // Written to the summaries and given to --notify on stdin.
@@ -127,8 +130,8 @@ describe('evalflow schedule, on the dev server', () => {
   });
 
   it('a trigger while the batch before still runs is skipped', { timeout: 180_000 }, async () => {
-    expect((await cli({ action: 'create', name: 'slowone', every: '1m', only: 'tiny', candidate: 'slow' })).code).toBe(0);
-    await cli({ action: 'pause', name: 'slowone' });
+    const created = await cli({ action: 'create', name: 'slowone', every: '1m', only: 'tiny', candidate: 'slow', paused: true });
+    expect(created.out[0]).toBe('schedule slowone created: every 1m, paused (`evalflow schedule unpause` starts it); compares with the previous batch and baseline previous');
     const before = fixture.startedTurns();
     await cli({ action: 'trigger', name: 'slowone' });
     await fixture.waitForTurns(before + 1);
@@ -143,8 +146,7 @@ describe('evalflow schedule, on the dev server', () => {
   });
 
   it('backfill over two intervals starts exactly two batches, one after the other', { timeout: 180_000 }, async () => {
-    expect((await cli({ action: 'create', name: 'filler', every: '1m', only: 'tiny', candidate: 'quick' })).code).toBe(0);
-    await cli({ action: 'pause', name: 'filler' });
+    expect((await cli({ action: 'create', name: 'filler', every: '1m', only: 'tiny', candidate: 'quick', paused: true })).code).toBe(0);
     const filled = await cli({ action: 'backfill', name: 'filler', from: '2026-11-30T10:00:30Z', to: '2026-11-30T10:02:30Z' });
     expect(filled.out).toEqual(['schedule filler: backfilling the firings due from 2026-11-30T10:00:30.000Z to 2026-11-30T10:02:30.000Z, one after the other']);
     const batches = await concluded('filler', 2);

@@ -58,6 +58,9 @@ describe('the dashboard model, built from a store with every status', () => {
     expect(last!.cost).toBeCloseTo(5 * RUN_COST, 12);
     expect(previous).toMatchObject({ runs: 4, judged: 4, passes: 3 });
     expect(kpisOf(model, { category: 'bugfix' }, stats).last).toMatchObject({ runs: 5, judged: 2, passes: 0 });
+    expect(kpisOf(model, { tag: 'regression' }, stats).last).toEqual(kpisOf(model, { case: 'beta' }, stats).last);
+    expect(kpisOf(model, { tag: 'tests' }, stats).last).toEqual(kpisOf(model, { category: 'feature' }, stats).last);
+    expect(kpisOf(model, { tag: 'alpha' }, stats).last).toEqual(kpisOf(model, { case: 'alpha' }, stats).last);
     expect(kpisOf(model, { candidate: 'cand-b' }, stats).last!.batch).toBe(2);
     expect(kpisOf(model, { to: '2026-01-02' }, stats).last).toMatchObject({ runs: 12, passes: 9 });
   });
@@ -123,11 +126,21 @@ describe('the dashboard model, built from a store with every status', () => {
     expect(model.suggestions.groups[0]!.items[0]).toMatchObject({ text: 'Add a step that runs the tests.', count: 2 });
   });
 
+  it("the last batch's workflow usage, per item", () => {
+    expect(model.workflowUsage).toEqual({
+      batchId: DASHBOARD_BATCHES[2],
+      items: [
+        { item: 'rules/testing', kind: 'rule', runs: 2, loaded: { yes: 1, no: 0, unknown: 1 }, invoked: { yes: 0, no: 1, unknown: 1 } },
+        { item: 'skills/node-test', kind: 'skill', runs: 2, loaded: { yes: 2, no: 0, unknown: 0 }, invoked: { yes: 2, no: 0, unknown: 0 } },
+      ],
+    });
+  });
+
   it('edit-prediction batch metrics', () => {
     expect(model.editPrediction).toHaveLength(1);
     const ep = model.editPrediction[0]!;
     expect(ep).toMatchObject({ batch: 0, provider: 'noop', predictions: 2, cursorExactMatch: 0.5 });
-    expect(ep.deltaChrF).toBeCloseTo(0.6, 10);
+    expect(ep.deltaChrF).toBeCloseTo(60, 10);
     expect(ep.exactLinesF1).toBeCloseTo(6 / 9, 10);
   });
 

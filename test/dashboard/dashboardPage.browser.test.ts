@@ -49,7 +49,16 @@ describe('dashboard.html in a real browser', () => {
     // Previous batch: 9 of 12 = 75.0%; 55.6 − 75.0 = −19.4 points.
     expect(await page.locator('[data-kpi="pass-rate"] .change').textContent()).toBe('−19.4% vs previous');
     expect(await page.locator('[data-kpi="pass-rate"] .interval').textContent()).toBe('[26.7%–81.1%]');
+    expect(await page.locator('#workflow-usage tr', { hasText: 'skills/node-test' }).locator('td').allTextContents()).toEqual(['skills/node-test', 'skill', '2', '2 yes, 0 no', '2 yes, 0 no']);
+    // The edit-prediction trend: one point per batch and metric, hover names the metric.
+    const dots = page.locator('#edit-prediction-trend circle.metric-dot');
+    expect(await dots.count()).toBe(3);
+    expect(await page.locator('#edit-prediction-trend text.legend').allTextContents()).toEqual(['— delta chrF / 100', '– – exact-lines F1', '··· cursor exact match']);
+    await dots.first().hover();
+    expect(await page.locator('#tooltip').textContent()).toMatch(/delta chrF \/ 100 0\.600$/);
     await page.screenshot({ path: join(dir, 'dashboard.png'), fullPage: true });
+    // A small copy for the README (docs/images/dashboard.jpg is one of these).
+    await page.screenshot({ path: join(dir, 'dashboard-small.jpg'), type: 'jpeg', quality: 70 });
     expect(watch.errors).toEqual([]);
     expect(watch.offMachine).toEqual([]);
   });
@@ -64,6 +73,16 @@ describe('dashboard.html in a real browser', () => {
     expect(await page.locator('svg.timeline .mark-pass').count()).toBe(23);
     const run = 'run-alpha-cand-a@20260103T000000-4';
     expect(await page.locator(`svg.timeline .mark[data-run="${run}"] title`).textContent()).toContain('status: infra_error');
+    // Hovering a mark shows its run id, rev, scores and the judge's summary.
+    await page.locator(`svg.timeline .mark[data-run="run-alpha-cand-a@20260103T000000-3"]`).hover();
+    await expect.poll(() => page.locator('#tooltip').isVisible()).toBe(true);
+    expect((await page.locator('#tooltip').textContent())!.split('\n')).toEqual([
+      'run-alpha-cand-a@20260103T000000-3',
+      'status: fail',
+      'rev: rev-two',
+      'scores: overall 1.50, compliance 2.00, execution 1.00',
+      'judge: alpha fail summary',
+    ]);
   });
 
   it('a filter changes the charts and the URL fragment, and the fragment restores it', async () => {

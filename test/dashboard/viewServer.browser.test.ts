@@ -76,6 +76,11 @@ describe('evalflow view in a real browser', () => {
     await page.locator('#event-1-2 summary').click();
     await expect.poll(() => page.locator('#event-1-2 pre.full').isVisible()).toBe(true);
     expect(await page.locator('#event-1-2 pre.full').textContent()).toContain('"id": "call-1"');
+    // A hard requirement's evidence ("turn 1 seq 2") jumps to the event it cites, unfolded.
+    await page.locator('#event-1-2 summary').click();
+    expect(await page.locator('#event-1-2 details.tool-call').getAttribute('open')).toBeNull();
+    await page.locator('#hard-requirements a.evidence').click();
+    await expect.poll(() => page.locator('#event-1-2 details.tool-call').getAttribute('open')).toBe('');
     await page.fill('#transcript-search', 'zebra');
     await page.press('#transcript-search', 'Enter');
     await expect.poll(() => page.locator('#search-results li').count()).toBe(1);
@@ -83,6 +88,9 @@ describe('evalflow view in a real browser', () => {
     await expect.poll(() => page.locator('#turn-3 .event.hit').count()).toBe(1);
     expect(await page.locator('#turn-3 .event.hit').textContent()).toContain('zebra');
     await page.screenshot({ path: join(shots, 'run.png'), fullPage: true });
+    // A small copy for the README (docs/images/run-page.jpg is one of these).
+    await page.locator('#transcript-viewer').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(shots, 'run-small.jpg'), type: 'jpeg', quality: 70 });
     expect(watch.errors).toEqual([]);
     expect(watch.offMachine).toEqual([]);
   });
@@ -115,5 +123,33 @@ describe('evalflow view in a real browser', () => {
     const error = await startViewServer({ store, prices: {}, host: '127.0.0.1', port, temporalUi: null }).catch((err: unknown) => err);
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as Error).message).toBe(`port ${port} on 127.0.0.1 is in use; pick another with --port`);
+  });
+
+  it('shows a running batch live: its progress as the workflow answers, and reloads', async () => {
+    const batchId = 'batch-20260104T000000-dddddd';
+    await store.upsertBatch({ batch_id: batchId, status: 'running', spec: {}, counts: { finished: 1 } });
+    const asked: string[] = [];
+    const batchProgress = async (id: string) => {
+      asked.push(id);
+      return { batchId: id, total: 10, started: 4, finished: 3, running: ['run-a', 'run-b'], outcomes: [] };
+    };
+    const live = await startViewServer({ store, prices: {}, host: '127.0.0.1', port: 0, temporalUi: null, batchProgress });
+    try {
+      const html = await (await fetch(live.url)).text();
+      expect(asked).toEqual([batchId]);
+      expect(html).toContain('<meta http-equiv="refresh" content="5">');
+      expect(html).toMatch(new RegExp(`<li data-batch="${batchId}"><a href="/batches/${batchId}">${batchId}</a>: 3 of 10 finished, 2 running \\(run-a, run-b\\)</li>`));
+      const silent = await startViewServer({ store, prices: {}, host: '127.0.0.1', port: 0, temporalUi: null, batchProgress: async () => null });
+      try {
+        expect(await (await fetch(silent.url)).text()).toContain(`${batchId}</a>: 1 finished (the store&#39;s count; Temporal did not answer)`);
+      } finally {
+        await new Promise((resolve) => silent.server.close(resolve));
+      }
+    } finally {
+      await new Promise((resolve) => live.server.close(resolve));
+      await store.updateBatch(batchId, { status: 'cancelled' });
+    }
+    // Without a running batch, the page does not reload.
+    expect(await (await fetch(base)).text()).not.toContain('http-equiv="refresh"');
   });
 });

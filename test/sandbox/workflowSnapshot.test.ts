@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { SandboxError } from '../../src/errors.js';
-import { snapshotWorkflow, WORKFLOW_FOLDERS } from '../../src/sandbox/workflowSnapshot.js';
+import { snapshotWorkflow, snapshotWorkflowAt, WORKFLOW_FOLDERS } from '../../src/sandbox/workflowSnapshot.js';
 import { createRepo, gitIn, readTree, tempDir, writeFiles } from './sandboxFixture.js';
 
 const WORKFLOW = {
@@ -52,6 +52,15 @@ describe('snapshotWorkflow', () => {
     const snapshot = await snapshotWorkflow(workflow, join(await tempDir(), 'workflow'));
     expect(snapshot.folders).toEqual(['rules', 'skills']);
     expect(existsSync(join(snapshot.dir, 'agents'))).toBe(false);
+  });
+
+  it("snapshots a commit of a workflow folder that is its repository's root (a pinned workflow_rev)", async () => {
+    const workflow = await createRepo(WORKFLOW);
+    const rev = await gitIn(workflow, ['rev-parse', 'HEAD']);
+    await writeFile(join(workflow, 'rules/style.md'), '# changed after the commit');
+    const snapshot = await snapshotWorkflowAt(workflow, rev, join(await tempDir(), 'workflow'));
+    expect(snapshot).toMatchObject({ workflowRev: rev, dirty: false, folders: ['agents', 'commands', 'rules', 'skills'] });
+    expect(await readTree(snapshot.dir)).toMatchObject({ 'rules/style.md': '# style' });
   });
 
   it('uses the git HEAD of a clean workflow repository as workflowRev', async () => {

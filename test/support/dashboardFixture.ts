@@ -63,7 +63,7 @@ export async function fillDashboardStore(store: Store, options: { hostile?: bool
           arm: i % 2 === 0 ? 'A' : 'B',
           attempt_index: i + 1,
           run_dir: `${options.runDir ?? '/tmp/evalflow-dashboard-runs'}/${runId}`,
-          spec: { evalCase: { category: caseId === 'beta' ? 'bugfix' : 'feature' } },
+          spec: { evalCase: { category: caseId === 'beta' ? 'bugfix' : 'feature', tags: caseId === 'beta' ? ['regression'] : ['tests', caseId] } },
           tokens: unfinished ? null : RUN_TOKENS,
           temporal_workflow_id: `evalflow/run/${runId}`,
           started_at: new Date(clock).toISOString(),
@@ -88,6 +88,16 @@ export async function fillDashboardStore(store: Store, options: { hostile?: bool
     }
   }
   await seedTranscript(store, SEEDED_RUN, 'A plain reply.');
+  // Workflow usage of two last-batch runs: the skill used by both, the rule by one, unknown for the other.
+  const usage = (loaded: 'yes' | 'no' | 'unknown', invoked: 'yes' | 'no' | 'unknown') => ({ loaded, invoked, first_turn: invoked === 'yes' ? 1 : null, evidence: null });
+  await store.saveWorkflowUsage(SEEDED_RUN, [
+    { item: 'skills/node-test', kind: 'skill', name: 'node-test', ...usage('yes', 'yes') },
+    { item: 'rules/testing', kind: 'rule', name: 'testing', ...usage('yes', 'no') },
+  ]);
+  await store.saveWorkflowUsage('run-gamma-cand-a@20260103T000000-1', [
+    { item: 'skills/node-test', kind: 'skill', name: 'node-test', ...usage('yes', 'yes') },
+    { item: 'rules/testing', kind: 'rule', name: 'testing', ...usage('unknown', 'unknown') },
+  ]);
   if (options.hostile) await seedTranscript(store, `run-${HOSTILE}-cand-a@20260103T000000-1`, `${HOSTILE} ${HOSTILE_IMG}`);
 }
 
@@ -113,8 +123,8 @@ async function fillEditPrediction(store: Store): Promise<void> {
   await store.upsertBatch({ batch_id: EP_BATCH, status: 'completed', spec: { kind: 'edit_prediction' }, created_at: '2025-12-31T00:00:00Z' });
   await store.saveEpExample({ example_key: 'ex-1', name: 'example one', repository_url: 'file:///tmp/repo', revision: 'abc', spec: {} });
   const scores = [
-    { delta_chr_f: 0.5, exact_lines_tp: 2, exact_lines_fp: 1, exact_lines_fn: 1, cursor_exact_match: true },
-    { delta_chr_f: 0.7, exact_lines_tp: 1, exact_lines_fp: 0, exact_lines_fn: 1, cursor_exact_match: false },
+    { delta_chr_f: 50, exact_lines_tp: 2, exact_lines_fp: 1, exact_lines_fn: 1, cursor_exact_match: true },
+    { delta_chr_f: 70, exact_lines_tp: 1, exact_lines_fp: 0, exact_lines_fn: 1, cursor_exact_match: false },
   ];
   for (const [repetition, score] of scores.entries()) {
     await store.saveEpPrediction({ batch_id: EP_BATCH, example_key: 'ex-1', provider: 'noop', repetition, prediction: {} });

@@ -5,6 +5,7 @@ import { loadEvalCase } from '../../src/evalset/index.js';
 import { selectionDigest } from '../../src/run/batchPlan.js';
 import type { MockRequest } from '../../src/llm/mock/types.js';
 import type { BatchInput } from '../../src/run/batchInput.js';
+import { SCHEDULED_PRIORITY, type ScheduledBatchInput } from '../../src/schedules/scheduleInput.js';
 import { locateTemporalBinary } from '../../src/temporal/binary.js';
 import { SHARED_TASK_QUEUE } from '../../src/temporal/names.js';
 import { reviewRunUpdate } from '../../src/workflows/definitions.js';
@@ -77,6 +78,19 @@ export async function recordHistories(fixtures: string): Promise<void> {
     };
     await harness.client.workflow.execute('evalBatchWorkflow', { workflowId: input.batchId, taskQueue: SHARED_TASK_QUEUE, args: [input] });
     await save(input.batchId, 'evalBatchWorkflow');
+    // A schedule's firing, started as its schedule would (without one: the start time stands in for the due time).
+    const scheduled: ScheduledBatchInput = {
+      schedule: 'replay',
+      timing: { every: '24h' },
+      selection: { paths: [harness.casesDir], only: ['hello'], runsPerCase: 1 },
+      template: input.template,
+      parallelism: 1,
+      summaries: { dir: join(harness.root, 'summaries'), prices: {} },
+      baseline: 'previous',
+      priorityKey: SCHEDULED_PRIORITY,
+    };
+    await harness.client.workflow.execute('scheduledBatchWorkflow', { workflowId: 'scheduled-replay-2026-01-01T00:00:00Z', taskQueue: SHARED_TASK_QUEUE, args: [scheduled] });
+    await save('scheduled-replay-2026-01-01T00:00:00Z', 'scheduledBatchWorkflow');
   } finally {
     await harness.close();
     await temporal.stop();

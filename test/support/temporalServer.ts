@@ -17,16 +17,6 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** A frontend port whose neighbours the team server's other services take (−300…+10) are free too, below 32768 (Temporal's membership table). */
-export async function teamPorts(): Promise<{ port: number; uiPort: number }> {
-  for (;;) {
-    const port = 20_000 + Math.floor(Math.random() * 12_000);
-    const needed = [port, port + 1, port + 2, port + 6, port + 10, port - 300, port - 299, port - 298, port - 294];
-    const taken = await Promise.all(needed.map((p) => isPortOpen('127.0.0.1', p)));
-    if (!taken.some(Boolean)) return { port, uiPort: await freePort() };
-  }
-}
-
 export interface TestTemporal extends DevServer {
   port: number;
   uiPort: number;
@@ -105,5 +95,15 @@ function isAlive(pid: number): boolean {
     return true;
   } catch {
     return false;
+  }
+}
+
+/** A frontend port whose neighbours the server's other services take (−300…+10) are free too, below 32768 (Temporal's membership table). */
+export async function freeTeamPorts(): Promise<{ port: number; uiPort: number }> {
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    const needed = [port, port + 1, port + 2, port + 6, port + 10, port - 300, port - 299, port - 298, port - 294];
+    const taken = await Promise.all(needed.map((p) => isPortOpen('127.0.0.1', p)));
+    if (!taken.some(Boolean)) return { port, uiPort: await freePort() };
   }
 }

@@ -18,8 +18,7 @@ import { resolveCandidate } from '../../src/config.js';
 import { knownAdapterNames } from '../../src/candidates/index.js';
 import { createBatchFixture, type BatchFixture } from '../support/batchFixture.js';
 import { dropSchema, postgresUrl, rawPostgres, randomSchema } from '../support/postgres.js';
-import { freePort, teamPorts } from '../support/temporalServer.js';
-
+import { freePort, freeTeamPorts } from '../support/temporalServer.js';
 
 describe('team mode: the Temporal server on PostgreSQL, with the Web UI server', () => {
   const database = `evalflow_team_${randomBytes(4).toString('hex')}`;
@@ -35,7 +34,7 @@ describe('team mode: the Temporal server on PostgreSQL, with the Web UI server',
     const url = new URL(await postgresUrl());
     url.pathname = `/${database}`;
     dir = await mkdtemp(join(tmpdir(), 'evalflow-team-'));
-    const { port, uiPort } = await teamPorts();
+    const { port, uiPort } = await freeTeamPorts();
     const started = Date.now();
     server = await startTeamServer({ binaries: await locateTeamBinaries(() => undefined), database: teamDatabaseOf(url.toString()), dir, port, uiPort, namespace: 'default', say: () => undefined });
     startMs = Date.now() - started;

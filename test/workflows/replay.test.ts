@@ -28,6 +28,7 @@ describe('replaying recorded workflow histories', () => {
       'evalRunWorkflow-review.json',
       'evalRunWorkflow.json',
       'rejudgeWorkflow.json',
+      'scheduledBatchWorkflow.json',
     ]);
     for (const file of files) {
       const history = historyFromJSON(JSON.parse(await readFile(join(FIXTURES, file), 'utf8')));

@@ -17,6 +17,8 @@ h1 { font-size: 1.4rem; margin: 16px 0 0; } h2 { font-size: 1.1rem; margin: 24px
 .chart .mean { fill: none; stroke: #8250df; stroke-width: 1.5; stroke-dasharray: 5 4; } .chart .point { fill: #0969da; }
 .chart .rev-mark { stroke: #bc4c00; stroke-dasharray: 2 3; } .chart .rev-label { font-size: 10px; fill: #bc4c00; }
 .chart .mark { cursor: default; }
+.chart .metric { fill: none; stroke-width: 2; } .chart .metric.metric-0, .chart .metric-dot.metric-0 { stroke: #0969da; } .chart .metric.metric-1, .chart .metric-dot.metric-1 { stroke: #8250df; } .chart .metric.metric-2, .chart .metric-dot.metric-2 { stroke: #1a7f37; }
+.chart .metric-dot { fill: #fff; stroke-width: 2; } .chart text.legend { font-size: 11px; }
 .marks-legend { display: flex; flex-wrap: wrap; gap: 4px 12px; } .legend-item svg { vertical-align: middle; }
 table { border-collapse: collapse; width: 100%; font-size: 0.85rem; } th, td { text-align: left; padding: 4px 8px; border-bottom: 1px solid #eaeef2; }
 th { background: #f6f8fa; } th.sortable { cursor: pointer; }

@@ -12,6 +12,7 @@ export interface PageLib {
   selectMarks: (model: Dashboard, filter: DashboardFilter) => number[];
   trendChart: (doc: Document, series: TrendSeries, onHover: (text: string | null, event?: MouseEvent) => void) => SVGElement;
   timelineChart: (doc: Document, rows: string[], marks: TimelineMark[], onHover: (text: string | null, event?: MouseEvent) => void) => SVGElement;
+  metricsChart: (doc: Document, labels: string[], lines: { name: string; values: (number | null)[] }[], onHover: (text: string | null, event?: MouseEvent) => void) => SVGElement;
   markShape: (doc: Document, kind: string, cx: number, cy: number, size?: number) => SVGElement;
   svgElement: (doc: Document, name: string, attributes?: Record<string, string | number>) => SVGElement;
   markLabels: Record<string, string>;
@@ -34,6 +35,8 @@ export function dashboardPage(doc: Document, model: Dashboard, lib: PageLib): vo
   };
   const pct = (v: number | null | undefined) => (v === null || v === undefined ? '–' : `${(v * 100).toFixed(1)}%`);
   const num = (v: number | null | undefined, digits = 2) => (v === null || v === undefined ? '–' : v.toFixed(digits));
+  // A git commit reads well by its first 12 characters, as git prints it.
+  const short = (name: string) => (/^[0-9a-f]{40}$/.test(name) ? name.slice(0, 12) : name);
   const interval = (r: { low: number; high: number } | null) => (r ? `[${pct(r.low)}–${pct(r.high)}]` : '');
 
   const readFilter = (): DashboardFilter => {
@@ -209,7 +212,7 @@ export function dashboardPage(doc: Document, model: Dashboard, lib: PageLib): vo
       title,
       [dimension, 'runs', 'judged', 'pass rate', 'interval', 'overall', 'compliance', 'execution', 'infra_error', 'judge_failed', ...(extra ? ['vs previous rev'] : [])],
       lib.groupRows(model, filter, lib.stats, dimension).map((r) => [
-        names[r.key]!,
+        short(names[r.key]!),
         String(r.runs),
         String(r.judged),
         pct(r.passRate?.rate),
@@ -226,7 +229,7 @@ export function dashboardPage(doc: Document, model: Dashboard, lib: PageLib): vo
     const step = model.revSteps.find((s) => s.rev === model.revs[row.key]);
     if (!step) return '';
     const counts = Object.entries(step.labels).filter(([, n]) => n > 0).map(([label, n]) => `${n} ${label}`);
-    return `vs ${step.previous}: ${counts.join(', ')}`;
+    return `vs ${short(step.previous)}: ${counts.join(', ')}`;
   };
 
   const suggestionsSection = (): HTMLElement => {
@@ -246,7 +249,7 @@ export function dashboardPage(doc: Document, model: Dashboard, lib: PageLib): vo
     section.appendChild(el('h2', {}, 'Cases against the previous workflow_rev'));
     for (const step of model.revSteps) {
       const details = el('details');
-      details.appendChild(el('summary', {}, `${step.previous} → ${step.rev}`));
+      details.appendChild(el('summary', {}, `${short(step.previous)} → ${short(step.rev)}`));
       const list = el('ul');
       for (const c of step.cases) list.appendChild(el('li', { class: `label-${c.label}` }, `${c.caseId}: ${c.label}${c.difference === null ? '' : ` (${c.difference >= 0 ? '+' : ''}${(c.difference * 100).toFixed(1)} points)`}`));
       details.appendChild(list);
@@ -264,7 +267,22 @@ export function dashboardPage(doc: Document, model: Dashboard, lib: PageLib): vo
     parts.push(groupTable('models', 'Candidate models', 'model', model.models, filter));
     if (model.arms.some((a) => a !== '(none)')) parts.push(groupTable('arms', 'A/B arms', 'arm', model.arms, filter));
     parts.push(suggestionsSection());
+    if (model.workflowUsage.items.length > 0) {
+      const flags = (f: { yes: number; no: number; unknown: number }) => `${f.yes} yes, ${f.no} no${f.unknown ? `, ${f.unknown} unknown` : ''}`;
+      parts.push(table('workflow-usage', `Workflow usage in ${model.workflowUsage.batchId}`, ['item', 'kind', 'runs', 'loaded', 'invoked'], model.workflowUsage.items.map((u) => [u.item, u.kind, String(u.runs), flags(u.loaded), flags(u.invoked)])));
+    }
     if (model.editPrediction.length > 0) {
+      const ep = model.editPrediction;
+      const trend = el('section', { id: 'edit-prediction-trend' });
+      trend.appendChild(el('h2', {}, 'Edit prediction per batch'));
+      trend.appendChild(
+        lib.metricsChart(doc, ep.map((e) => model.batches[e.batch]!.id), [
+          { name: 'delta chrF / 100', values: ep.map((e) => (e.deltaChrF === null ? null : e.deltaChrF / 100)) },
+          { name: 'exact-lines F1', values: ep.map((e) => e.exactLinesF1) },
+          { name: 'cursor exact match', values: ep.map((e) => e.cursorExactMatch) },
+        ], hover),
+      );
+      parts.push(trend);
       parts.push(
         table('edit-prediction', 'Edit prediction', ['batch', 'provider', 'predictions', 'delta chrF', 'exact-lines F1', 'cursor exact match'], model.editPrediction.map((ep) => [model.batches[ep.batch]!.id, ep.provider, String(ep.predictions), num(ep.deltaChrF, 3), num(ep.exactLinesF1, 3), pct(ep.cursorExactMatch)])),
       );

@@ -144,4 +144,40 @@ export function markShape(doc: Document, kind: string, cx: number, cy: number, s
 }
 
 /** The functions above, as the page embeds them. */
-export const CHART_FUNCTIONS = [svgElement, trendChart, timelineChart, markShape];
+/** Metrics on a 0–1 scale per batch, one line each (solid, dashed, dotted), with a legend: the edit-prediction trend. */
+export function metricsChart(doc: Document, labels: string[], lines: { name: string; values: (number | null)[] }[], onHover: (text: string | null, event?: MouseEvent) => void): SVGElement {
+  const width = 720, height = 220, left = 50, right = 20, top = 28, bottom = 40;
+  const svg = svgElement(doc, 'svg', { viewBox: `0 0 ${width} ${height}`, class: 'chart metrics', role: 'img', 'aria-label': 'edit-prediction metrics per batch' });
+  const n = labels.length;
+  const x = (i: number) => left + (n <= 1 ? (width - left - right) / 2 : (i * (width - left - right)) / (n - 1));
+  const y = (value: number) => top + (1 - value) * (height - top - bottom);
+  for (const tick of [0, 0.5, 1]) {
+    svg.appendChild(svgElement(doc, 'line', { x1: left, x2: width - right, y1: y(tick), y2: y(tick), class: 'grid' }));
+    const label = svgElement(doc, 'text', { x: left - 6, y: y(tick) + 4, 'text-anchor': 'end', class: 'axis' });
+    label.textContent = String(tick);
+    svg.appendChild(label);
+  }
+  const dashes = ['', '6 4', '2 3'];
+  lines.forEach((line, index) => {
+    const points = line.values.map((value, i) => (value === null ? null : `${x(i)},${y(value)}`)).filter((p): p is string => p !== null);
+    if (points.length > 1) svg.appendChild(svgElement(doc, 'polyline', { points: points.join(' '), class: `metric metric-${index}`, fill: 'none', 'stroke-dasharray': dashes[index % dashes.length]! }));
+    line.values.forEach((value, i) => {
+      if (value === null) return;
+      const dot = svgElement(doc, 'circle', { cx: x(i), cy: y(value), r: 3.5, class: `metric-dot metric-${index}` });
+      dot.addEventListener('mouseenter', (event) => onHover(`${labels[i]}: ${line.name} ${value.toFixed(3)}`, event as MouseEvent));
+      dot.addEventListener('mouseleave', () => onHover(null));
+      svg.appendChild(dot);
+    });
+    const key = svgElement(doc, 'text', { x: left + index * 200, y: 14, class: `legend metric-${index}` });
+    key.textContent = `${['—', '– –', '···'][index % 3]} ${line.name}`;
+    svg.appendChild(key);
+  });
+  labels.forEach((label, i) => {
+    const text = svgElement(doc, 'text', { x: x(i), y: height - bottom + 16, 'text-anchor': 'middle', class: 'axis' });
+    text.textContent = label.length > 18 ? `…${label.slice(-17)}` : label;
+    svg.appendChild(text);
+  });
+  return svg;
+}
+
+export const CHART_FUNCTIONS = [svgElement, trendChart, timelineChart, markShape, metricsChart];

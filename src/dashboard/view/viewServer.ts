@@ -1,11 +1,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { ConfigError } from '../../errors.js';
-import type { Store } from '../../store/index.js';
+import type { BatchProgress } from '../../run/progress.js';
+import type { Batch, Store } from '../../store/index.js';
 import type { Prices } from '../../summaries/prices.js';
 import { buildDashboard } from '../buildDashboard.js';
 import { renderDashboard } from '../renderDashboard.js';
 import { batchRuns, runDetail, RunsQuerySchema, searchTranscript, transcriptPage, TranscriptQuerySchema } from './viewApi.js';
-import { batchPageScript, runPageScript, viewShell } from './viewPages.js';
+import { batchPageScript, escapeHtml, runPageScript, viewShell } from './viewPages.js';
 
 export interface ViewServerOptions {
   store: Store;
@@ -14,7 +15,12 @@ export interface ViewServerOptions {
   port: number;
   /** The Temporal Web UI, for a link from each run page; null when there is none. */
   temporalUi: { url: string; namespace: string } | null;
+  /** A running batch's progress (its workflow's progress query); null when Temporal or a worker does not answer. */
+  batchProgress?: (batchId: string) => Promise<BatchProgress | null>;
 }
+
+/** Seconds between reloads of the dashboard while a batch runs. */
+const LIVE_REFRESH_S = 5;
 
 /**
  * `evalflow view`'s server: node:http over the store, read-only (GET and HEAD only; anything
@@ -48,7 +54,13 @@ async function handle(options: ViewServerOptions, request: IncomingMessage, resp
   const parts = url.pathname.split('/').filter(Boolean).map((p) => decodeURIComponent(p));
   const query = Object.fromEntries(url.searchParams);
   const { store } = options;
-  if (parts.length === 0) return send(response, 200, 'text/html', renderDashboard(await buildDashboard({ store, prices: options.prices })).replace('<main id="dashboard">', `<nav class="note">${await batchLinks(store)}</nav><main id="dashboard">`));
+  if (parts.length === 0) {
+    const batches = await store.listBatches({ limit: 20 });
+    const running = await runningSection(batches, options.batchProgress);
+    let html = renderDashboard(await buildDashboard({ store, prices: options.prices })).replace('<main id="dashboard">', `<nav class="note">${batchLinks(batches)}</nav>${running}<main id="dashboard">`);
+    if (running) html = html.replace('<meta charset="utf-8">', `<meta charset="utf-8"><meta http-equiv="refresh" content="${LIVE_REFRESH_S}">`);
+    return send(response, 200, 'text/html', html);
+  }
   const [first, id] = parts;
   if (first === 'batches' && id && parts.length === 2) {
     if (!(await store.getBatch(id))) return send(response, 404, 'text/plain', `no batch ${id}\n`);
@@ -64,6 +76,7 @@ async function handle(options: ViewServerOptions, request: IncomingMessage, resp
       const page = await batchRuns(store, key, RunsQuerySchema.parse(query));
       return page ? json(response, page) : send(response, 404, 'application/json', '{"error":"no such batch"}');
     }
+    if (kind === 'batches' && key && what === 'progress') return json(response, (await options.batchProgress?.(key)) ?? null);
     if (kind === 'runs' && key && what === undefined) {
       const detail = await runDetail(store, key, options.temporalUi);
       return detail ? json(response, detail) : send(response, 404, 'application/json', '{"error":"no such run"}');
@@ -75,10 +88,24 @@ async function handle(options: ViewServerOptions, request: IncomingMessage, resp
 }
 
 /** The newest batches, as links (ids are escaped: they are text from the store). */
-async function batchLinks(store: Store): Promise<string> {
-  const batches = await store.listBatches({ limit: 20 });
-  const escape = (t: string) => t.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-  return batches.length === 0 ? '' : `batches: ${batches.map((b) => `<a href="/batches/${escape(encodeURIComponent(b.batch_id))}">${escape(b.batch_id)}</a> (${escape(b.status)})`).join(' · ')}`;
+function batchLinks(batches: readonly Batch[]): string {
+  return batches.length === 0 ? '' : `batches: ${batches.map((b) => `<a href="/batches/${escapeHtml(encodeURIComponent(b.batch_id))}">${escapeHtml(b.batch_id)}</a> (${escapeHtml(b.status)})`).join(' · ')}`;
+}
+
+/** The batches still running, with their progress from the workflow when it answers, else the store's counts. */
+async function runningSection(batches: readonly Batch[], progressOf: ViewServerOptions['batchProgress']): Promise<string> {
+  const running = batches.filter((b) => b.status === 'running' || b.status === 'pending');
+  if (running.length === 0) return '';
+  const lines = await Promise.all(
+    running.map(async (b) => {
+      const progress = (await progressOf?.(b.batch_id).catch(() => null)) ?? null;
+      const state = progress
+        ? `${progress.finished} of ${progress.total} finished, ${progress.running.length} running${progress.running.length ? ` (${progress.running.slice(0, 5).join(', ')}${progress.running.length > 5 ? ', …' : ''})` : ''}`
+        : `${b.counts.finished ?? 0} finished (the store's count; Temporal did not answer)`;
+      return `<li data-batch="${escapeHtml(b.batch_id)}"><a href="/batches/${escapeHtml(encodeURIComponent(b.batch_id))}">${escapeHtml(b.batch_id)}</a>: ${escapeHtml(state)}</li>`;
+    }),
+  );
+  return `<section id="running"><h2>Running now</h2><ul>${lines.join('')}</ul><p class="note">this page reloads every ${LIVE_REFRESH_S} s while a batch runs</p></section>`;
 }
 
 function json(response: ServerResponse, body: unknown): void {

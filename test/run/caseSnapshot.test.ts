@@ -1,0 +1,14 @@
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadEvalCase } from '../../src/evalset/index.js';
+import { toCaseSnapshot } from '../../src/run/caseSnapshot.js';
+import { CaseSnapshotSchema } from '../../src/run/runSpec.js';
+
+describe('toCaseSnapshot', () => {
+  it('carries what the run, the dashboard and the Web UI need of meta.yaml: purpose, category, tags', async () => {
+    const snapshot = toCaseSnapshot(await loadEvalCase(resolve(import.meta.dirname, '../../eval_sets/add-truncate')));
+    expect(snapshot).toMatchObject({ id: 'add-truncate', category: expect.any(String), tags: ['feature', 'tests', 'single-turn'] });
+    expect(snapshot.purpose?.length).toBeGreaterThan(0);
+    expect(CaseSnapshotSchema.parse(snapshot)).toEqual(snapshot);
+  });
+});
