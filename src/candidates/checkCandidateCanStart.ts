@@ -2,6 +2,7 @@ import { tmpdir } from 'node:os';
 import { isAbsolute } from 'node:path';
 import { ConfigError } from '../errors.js';
 import type { CandidateSpec } from './adapter.js';
+import { executablesOf } from './agentCache.js';
 import { buildCandidateEnv } from './candidateEnv.js';
 import { cliSetupHint } from './cliCandidate.js';
 import { COMMAND_HINT, commandLineOf } from './command.js';
@@ -22,7 +23,7 @@ export async function checkCandidateCanStart(spec: CandidateSpec, hostEnv: NodeJ
   const who = `candidate "${spec.name}" (adapter ${spec.adapter}) cannot start`;
   const { PATH } = buildCandidateEnv({ hostEnv, homeDir: tmpdir(), adapterEnv: {}, spec });
   if (entry.cli && spec.executable === undefined) {
-    if (await findExecutable(entry.cli.executables, PATH)) return;
+    if (await findExecutable(executablesOf(entry.cli, hostEnv), PATH)) return;
     const names = entry.cli.executables;
     const missing = names.length === 1 ? `${names[0]} is not on PATH` : `none of ${names.join(', ')} is on PATH`;
     throw new ConfigError(`${who}: ${missing}; ${cliSetupHint(entry.cli)}`);

@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { ConfigError } from '../errors.js';
 import type { Candidate, CandidateSpec, CliAdapter, InvocationContext, TurnRequest, TurnResult } from './adapter.js';
 import { buildCandidateEnv, resolveApiKey } from './candidateEnv.js';
+import { executablesOf } from './agentCache.js';
 import { networkFrom, runAgentTurn } from './agentTurn.js';
 import { findExecutable, forgetSession, stableSessionId } from './sessionFiles.js';
 
@@ -109,7 +110,7 @@ export async function prepareInvocation(
     await writeFile(path, content, { mode: 0o600 });
   }
   const env = buildCandidateEnv({ hostEnv, homeDir: turn.homeDir, adapterEnv: adapter.env(ctx), spec });
-  const command = spec.executable ?? (await findExecutable(adapter.executables, env.PATH)) ?? adapter.executables[0] ?? adapter.name;
+  const command = spec.executable ?? (await findExecutable(executablesOf(adapter, hostEnv), env.PATH)) ?? adapter.executables[0] ?? adapter.name;
   const args = turn.textOnly ? adapter.textOnlyArgs(ctx) : adapter.args(ctx);
   return { command, args, env, ...(adapter.prompt === 'stdin' ? { stdin: turn.message } : {}) };
 }

@@ -1,5 +1,6 @@
 import { tmpdir } from 'node:os';
 import type { CliAdapter } from './adapter.js';
+import { executablesOf } from './agentCache.js';
 import { runProcess } from './processRunner.js';
 import { findExecutable } from './sessionFiles.js';
 
@@ -11,14 +12,14 @@ export interface CliInstallation {
 }
 
 /**
- * Whether an agent CLI is installed (on `hostEnv.PATH`, or the spec's executable) and its
+ * Whether an agent CLI is installed (on `hostEnv.PATH`, in the agents cache, or the spec's executable) and its
  * version, from its version command with a short timeout.
  */
 export async function findCliInstallation(
   adapter: CliAdapter,
   options: { hostEnv: NodeJS.ProcessEnv; executable?: string; timeoutMs?: number },
 ): Promise<CliInstallation> {
-  const path = await findExecutable(options.executable ? [options.executable] : adapter.executables, options.hostEnv.PATH);
+  const path = await findExecutable(options.executable ? [options.executable] : executablesOf(adapter, options.hostEnv), options.hostEnv.PATH);
   if (!path) return { version: null };
   let stdout = '';
   const result = await runProcess({
@@ -35,3 +36,4 @@ export async function findCliInstallation(
   const ok = result.exitCode === 0 && !result.timedOut && stdout !== '';
   return { path, version: ok ? stdout.slice(0, 200) : null };
 }
+

@@ -48,7 +48,8 @@ export const codex: CliAdapter = {
     CODEX_HOME: `${ctx.homeDir}/.codex`,
     ...(ctx.apiKey ? { OPENAI_API_KEY: ctx.apiKey } : {}),
   }),
-  homeFiles: () => ({}),
+  // Codex refuses to start when CODEX_HOME does not exist; the settings themselves come as -c flags.
+  homeFiles: () => ({ '.codex/config.toml': '# evalflow passes every setting as a -c flag\n' }),
   createNormalizer: (options) => createCodexStreamNormalizer(options),
   usageRule: 'turn.completed.usage is cumulative over the thread: differenced against the previous turn',
   resumeRule: 'thread id read from thread.started; `codex exec resume <thread_id>`',

@@ -17,9 +17,11 @@ export const opencode: CliAdapter = {
   npmPackage: 'opencode-ai',
   setup: 'npm install -g opencode-ai',
   versionArgs: ['--version'],
-  // Rules have no folder of their own: they go into AGENTS.md, which opencode reads.
+  // Rules have no folder of their own: they go into AGENTS.md, which opencode reads. So do
+  // subagents: opencode refuses to start on a Claude-style agent file (`tools: Read, Bash` where
+  // it wants an object), the format teams write them in.
   workflow: {
-    native: { agents: '.opencode/agents', commands: '.opencode/commands', skills: '.opencode/skills' },
+    native: { commands: '.opencode/commands', skills: '.opencode/skills' },
     contextFile: 'AGENTS.md',
     skillTool: true,
     skillReadInvokes: false,

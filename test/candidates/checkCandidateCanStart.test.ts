@@ -1,3 +1,4 @@
+import { chmod } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CandidateSpec } from '../../src/candidates/adapter.js';
@@ -33,6 +34,13 @@ describe('checkCandidateCanStart', () => {
       `candidate "cand" (adapter command) cannot start: ${notes} is not executable (chmod +x ${notes}); args[0] (or executable) must name an executable file`,
     );
     await expect(checkCandidateCanStart(spec({ adapter: 'command', args: [] }), { PATH: root })).rejects.toThrow('adapter command needs the command to run');
+  });
+
+  it('finds a CLI that is not on PATH in the agents cache of scripts/agent-clis.sh', async () => {
+    const root = await writeTempFiles({ 'cache/agents/qwen/node_modules/.bin/qwen': '#!/bin/sh\n' });
+    await chmod(join(root, 'cache/agents/qwen/node_modules/.bin/qwen'), 0o755);
+    await checkCandidateCanStart(spec({ adapter: 'qwen-code' }), { PATH: join(root, 'bin'), EVALFLOW_CACHE_DIR: join(root, 'cache') });
+    await expect(checkCandidateCanStart(spec({ adapter: 'gemini' }), { PATH: join(root, 'bin'), EVALFLOW_CACHE_DIR: join(root, 'cache') })).rejects.toThrow('gemini is not on PATH');
   });
 
   it('lets through what can start: an installed CLI, a command on PATH or relative to the project, and builtin', async () => {

@@ -1,3 +1,4 @@
+import { chmod } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run } from '../../src/commands/candidates.js';
@@ -20,6 +21,16 @@ describe('evalflow candidates', () => {
     expect(row('qwen-code')).toMatch(/yes .*\s+unknown$/);
     expect(row('codex')).toMatch(/no \(npm install -g @openai\/codex\)\s+-$/);
     expect(row('builtin')).toMatch(/^builtin\s+evalflow's own small tool-calling agent .*\s+-\s+-$/);
+  });
+
+  it('also finds a CLI in the agents cache that scripts/agent-clis.sh fills', async () => {
+    const root = await writeTempFiles({ 'cache/agents/gemini/node_modules/.bin/gemini': '#!/bin/sh\necho 0.61.0\n' });
+    await chmod(join(root, 'cache/agents/gemini/node_modules/.bin/gemini'), 0o755);
+    const io = memoryIo(root, { PATH: join(root, 'bin'), EVALFLOW_CACHE_DIR: join(root, 'cache') });
+    expect(await run({}, io)).toBe(0);
+    const row = (name: string) => io.stdout.find((line) => line.startsWith(`${name} `)) ?? '';
+    expect(row('gemini')).toMatch(new RegExp(`yes \\(${join(root, 'cache/agents/gemini/node_modules/.bin/gemini')}\\)\\s+0\\.61\\.0$`));
+    expect(row('qwen-code')).toMatch(/no \(npm install -g @qwen-code\/qwen-code\)/);
   });
 
   it('normalises consecutive stream files as turns of one session', async () => {

@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -10,10 +9,11 @@ import { anthropicMessagesDialect } from '../../src/llm/mock/anthropicMessages.j
 import { startMockServer, type MockServer } from '../../src/llm/mock/server.js';
 import type { MockReply, MockRequest } from '../../src/llm/mock/types.js';
 import type { TranscriptEvent } from '../../src/transcript/schema.js';
+import { installedAgent } from '../support/liveAgent.js';
 import { startTestTemporal, type TestTemporal } from '../support/temporalServer.js';
 
 const REPO = resolve(import.meta.dirname, '../..');
-const CLAUDE = join(REPO, 'node_modules/.bin/claude');
+const CLAUDE = installedAgent('claude-code');
 
 /** The user text messages of an Anthropic conversation, i.e. which dialogue turn this call serves. */
 const userTurns = (request: MockRequest) => request.messages.filter((m) => m.role === 'user' && m.content.trim() !== '').length;
@@ -55,7 +55,6 @@ describe('a real agent CLI (Claude Code) under evalflow run', () => {
   let root: string;
 
   beforeAll(async () => {
-    expect(existsSync(CLAUDE), 'npm ci installs @anthropic-ai/claude-code').toBe(true);
     temporal = await startTestTemporal();
     mock = await startMockServer({
       dialects: [anthropicMessagesDialect],

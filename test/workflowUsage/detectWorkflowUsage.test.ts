@@ -105,6 +105,17 @@ describe('detectWorkflowUsage: the other agents', () => {
     expect(usage['skills/node-test']).toMatchObject({ loaded: 'yes', invoked: 'yes', first_turn: 1 });
   });
 
+  it('Gemini CLI 0.61: a subagent called through invoke_agent', async () => {
+    const lines = [
+      { type: 'init', session_id: 's', model: 'm' },
+      { type: 'tool_use', tool_name: 'invoke_agent', tool_id: 'g1', parameters: { agent_name: 'reviewer', prompt: 'review the diff' } },
+      { type: 'tool_result', tool_id: 'g1', status: 'success', output: 'looks good' },
+      { type: 'result', status: 'success', stats: { total_tokens: 2, input_tokens: 1, output_tokens: 1 } },
+    ];
+    const usage = await usageFor('gemini', (cwd) => normaliseTurns('gemini', [{ message: 'x', lines }], cwd));
+    expect(usage['agents/reviewer']).toMatchObject({ invoked: 'yes', first_turn: 1 });
+  });
+
   it("Gemini CLI: activate_skill, and a subagent called as the tool of its name", async () => {
     const lines = [
       { type: 'init', session_id: 's', model: 'm' },

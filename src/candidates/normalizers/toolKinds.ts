@@ -67,6 +67,7 @@ const TOOL_KINDS = {
   // subagents
   task: 'task',
   agent: 'task',
+  invoke_agent: 'task', // Gemini CLI (0.61): one tool naming the subagent in agent_name
   // skills (Claude Code, CodeBuddy, Qwen Code, opencode; Gemini's activate_skill) and Claude Code's older SlashCommand
   skill: 'skill',
   activate_skill: 'skill',

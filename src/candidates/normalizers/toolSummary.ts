@@ -176,7 +176,7 @@ const SKILL_KEYS = ['skill', 'name', 'skill_name', 'command'];
 /** What a skill call or a subagent call names, for workflow usage. */
 function invokesOf(kind: ToolKind, input: Record<string, unknown>): string | undefined {
   if (kind === 'skill') return stringField(input, SKILL_KEYS);
-  if (kind === 'task') return stringField(input, ['subagent_type', 'agent', 'subagent']);
+  if (kind === 'task') return stringField(input, ['subagent_type', 'agent', 'subagent', 'agent_name']);
   return undefined;
 }
 
