@@ -16,7 +16,7 @@ const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SCRIPT = resolve(PACKAGE_ROOT, 'examples/mock/demo.yaml');
 
 /**
- * `evalflow demo` (`npm run demo`): the three example cases end to end, fully offline, as an
+ * `evalflow demo` (`npm run demo`): the five example cases end to end, fully offline, as an
  * A/B batch: each case once with the team's workflow (`with_workflow`) and once without any
  * (`no_workflow`), compared at the end. The examiner, the builtin candidate and the judge are
  * all played by the scripted mock model server on 127.0.0.1; everything else (Temporal, the
