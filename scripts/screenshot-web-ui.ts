@@ -1,4 +1,4 @@
-// Takes docs/img/web-ui-run.png: a run of the batch fixture as the Temporal Web UI shows it
+// Takes docs/images/web-ui-run.png: a run of the batch fixture as the Temporal Web UI shows it
 // (static summary and details, current details, activity summaries). Needs Debian's chromium.
 import { resolve } from 'node:path';
 import { execa } from 'execa';
@@ -7,7 +7,7 @@ import { run } from '../src/commands/run.js';
 import { createBatchFixture } from '../test/support/batchFixture.js';
 import { startTestTemporal } from '../test/support/temporalServer.js';
 
-const out = resolve(import.meta.dirname, '../docs/img/web-ui-run.png');
+const out = resolve(import.meta.dirname, '../docs/images/web-ui-run.png');
 const temporal = await startTestTemporal();
 const fixture = await createBatchFixture();
 try {
