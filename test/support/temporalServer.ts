@@ -30,10 +30,21 @@ export interface TestTemporal extends DevServer {
 export async function startTestTemporal(): Promise<TestTemporal> {
   const binary = await locateTemporalBinary();
   const dir = await mkdtemp(join(tmpdir(), 'evalflow-temporal-'));
-  const port = await freePort();
-  const uiPort = await freePort();
-  const dbFilename = join(dir, 'temporal.db');
-  const server = await startDevServer({ binary, dbFilename, port, uiPort });
+  // A free port is free when picked, not when the server binds it (and the server binds more
+  // ports of its own): with many test files starting servers at once, another may take one
+  // first. Such a start fails at once; it is tried again on other ports.
+  let started: { server: Awaited<ReturnType<typeof startDevServer>>; port: number; uiPort: number; dbFilename: string } | undefined;
+  for (let attempt = 1; !started; attempt++) {
+    const port = await freePort();
+    const uiPort = await freePort();
+    const dbFilename = join(dir, `temporal-${attempt}.db`);
+    try {
+      started = { server: await startDevServer({ binary, dbFilename, port, uiPort }), port, uiPort, dbFilename };
+    } catch (err) {
+      if (attempt >= 3) throw err;
+    }
+  }
+  const { server, port, uiPort, dbFilename } = started;
   return {
     ...server,
     port,
