@@ -18,20 +18,13 @@ const program = new Command('evalflow')
 const configOption = new Option('-c, --config <file>', 'evalflow.config.yaml to use (default: ./evalflow.config.yaml if present)');
 const onInterruptOption = new Option('--on-interrupt <what>', 'what Ctrl-C does: ask (on a terminal; else detach), detach, cancel').choices(INTERRUPT_MODES).default('ask');
 
-program
-  .command('run')
-  .description('run eval cases against a candidate; one durable Temporal workflow per run')
-  .argument('[paths...]', 'eval bank folders or case folders (default: eval_sets)')
-  .addOption(configOption)
-  .option('--only <ids>', 'comma-separated eval case ids to run')
-  .option('--candidate <name>', 'configured candidate or adapter name (default: builtin)')
-  .option('--candidate-model <model>', 'model for the candidate, overriding its config')
-  .option('--project <dir>', 'project under test (git repository or folder)')
-  .option('--workflow-dir <dir>', 'folder with agents/ commands/ rules/ skills/')
-  .option('--runs-dir <dir>', 'where run directories go (default: runs)')
-  .option('--runs-per-case <k>', 'attempts per case (run ids get -1..-k)', parseInteger)
-  .option('--parallelism <n>', 'runs at the same time', parseInteger)
-  .option('--arm <name=spec>', 'an A/B arm, twice or more: base, workflow_rev=REV, workflow=DIR|none, candidate=NAME, model=M', collect, [])
+withSelection(
+  program
+    .command('run')
+    .description('run eval cases against a candidate; one durable Temporal workflow per run')
+    .argument('[paths...]', 'eval bank folders or case folders (default: eval_sets)')
+    .addOption(configOption),
+)
   .option('--gate <conditions>', "CI gate, e.g. 'pass_rate>=0.8,overall>=3.5': exit 0 met, 1 failed, 2 infrastructure")
   .option('--baseline <batch|rev>', 'gate: also fail when a case regresses against this batch or workflow_rev')
   .option('--junit <file>', 'write a JUnit XML report, one testcase per run')
@@ -187,23 +180,16 @@ candidates
   .action((adapter: string, files: string[]) => dispatch('candidates', { normalize: { adapter, files } }));
 
 const schedule = program.command('schedule').description('nightly (or any) regressions as Temporal Schedules: create, list, describe, trigger, pause, unpause, delete, backfill');
-schedule
-  .command('create')
-  .description('a schedule that runs a batch as `run` would, then compares it with the previous one and the baseline')
-  .argument('<name>', 'schedule name (lowercase letters, digits, _ .)')
-  .argument('[paths...]', 'eval bank folders or case folders (default: eval_sets)')
-  .addOption(configOption)
-  .option('--cron <expr>', "when, as cron in UTC, e.g. '0 2 * * *'")
-  .option('--every <duration>', 'when, as an interval, e.g. 24h, 6h, 90m')
-  .option('--only <ids>', 'comma-separated eval case ids to run')
-  .option('--candidate <name>', 'configured candidate or adapter name (default: builtin)')
-  .option('--candidate-model <model>', 'model for the candidate, overriding its config')
-  .option('--project <dir>', 'project under test (git repository or folder)')
-  .option('--workflow-dir <dir>', 'folder with agents/ commands/ rules/ skills/')
-  .option('--runs-dir <dir>', 'where run directories go (default: runs)')
-  .option('--runs-per-case <k>', 'attempts per case', parseInteger)
-  .option('--parallelism <n>', 'runs at the same time', parseInteger)
-  .option('--arm <name=spec>', 'an A/B arm, twice or more (as for run)', collect, [])
+withSelection(
+  schedule
+    .command('create')
+    .description('a schedule that runs a batch as `run` would, then compares it with the previous one and the baseline')
+    .argument('<name>', 'schedule name (lowercase letters, digits, _ .)')
+    .argument('[paths...]', 'eval bank folders or case folders (default: eval_sets)')
+    .addOption(configOption)
+    .option('--cron <expr>', "when, as cron in UTC, e.g. '0 2 * * *'")
+    .option('--every <duration>', 'when, as an interval, e.g. 24h, 6h, 90m'),
+)
   .option('--baseline <batch|previous>', 'also compare every batch with this one (default previous: only with the batch before)')
   .option('--notify <command>', 'shell command given each batch\'s report as JSON on stdin')
   .option('--catchup-window <duration>', 'firings missed while no server ran are caught up (once) when at most this old (default 24h)')
@@ -314,6 +300,20 @@ function reportError(err: unknown, io: CommandIo): number {
   io.err('internal error (please report it at the evalflow issue tracker):');
   io.err(err instanceof Error ? (err.stack ?? err.message) : String(err));
   return EXIT.internal;
+}
+
+/** What a batch runs, for `run` and for a schedule's batches alike: the cases, the candidate, the sides. */
+function withSelection(command: Command): Command {
+  return command
+    .option('--only <ids>', 'comma-separated eval case ids to run')
+    .option('--candidate <name>', 'configured candidate or adapter name (default: builtin)')
+    .option('--candidate-model <model>', 'model for the candidate, overriding its config')
+    .option('--project <dir>', 'project under test (git repository or folder)')
+    .option('--workflow-dir <dir>', 'folder with agents/ commands/ rules/ skills/')
+    .option('--runs-dir <dir>', 'where run directories go (default: runs)')
+    .option('--runs-per-case <k>', 'attempts per case (run ids get -1..-k)', parseInteger)
+    .option('--parallelism <n>', 'runs at the same time', parseInteger)
+    .option('--arm <name=spec>', 'an A/B arm, twice or more: base, workflow_rev=REV, workflow=DIR|none, candidate=NAME, model=M', collect, []);
 }
 
 /** A repeatable option's values, in order. */

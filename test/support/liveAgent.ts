@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { expect } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { cachedExecutable } from '../../src/candidates/agentCache.js';
 import { memoryIo } from '../../src/commands/io.js';
@@ -222,4 +223,30 @@ export function twoTurnFacts(live: LiveAgentCase, result: LiveAgentRun) {
     // What the CLI sent back after the skill call: the placed SKILL.md's own text.
     skillBodySent: live.calls.some((c) => answered(c.request, SKILL_CALL_ID) && JSON.stringify(c.request.body).includes('Writing tests with node:test')),
   };
+}
+
+/**
+ * What every agent with a skill tool and ids kept as the model sent them must show of the
+ * two-turn case: the skill used in turn 1, a resumed shell command in turn 2, usage per turn.
+ */
+export async function expectSkillThenShell(live: LiveAgentCase): Promise<void> {
+  const result = await live.run();
+  expect(result.output, result.output).toMatch(/skill-then-shell\s+completed\s+pass/);
+  expect(result.exitCode).toBe(0);
+  const facts = twoTurnFacts(live, result);
+  expect(facts.started).toEqual([
+    { turn: 1, id: SKILL_CALL_ID, kind: 'skill' },
+    { turn: 2, id: SHELL_CALL_ID, kind: 'shell' },
+  ]);
+  expect(facts.completed).toEqual([
+    { turn: 1, id: SKILL_CALL_ID, kind: 'skill', exit_code: undefined },
+    { turn: 2, id: SHELL_CALL_ID, kind: 'shell', exit_code: 0 },
+  ]);
+  expect(facts.shellSummary).toMatch(/^shell: echo hello-from-agent > hello.txt && cat hello.txt → exit=0/);
+  expect(facts.finals).toEqual(['Turn 1 done: the skill asks for node:test.', 'Turn 2 done.']);
+  expect(facts.resumed).toBe(true);
+  expect(facts.usage).toEqual(facts.expectedUsage.map((u) => expect.objectContaining(u)));
+  expect(facts.skill).toMatchObject({ loaded: 'yes', invoked: 'yes', first_turn: 1 });
+  expect(facts.skillBodySent).toBe(true);
+  expect(facts.skill?.evidence).toMatch(/^\[Turn 1\] skill: node-test/);
 }

@@ -1,6 +1,6 @@
 import { cutNote, cutNoteRanges, sizeOf } from './cutNote.js';
 
-/** Limits that keep every transcript line small (DESIGN.md: summaries, never payloads). */
+/** Limits that keep every transcript line small: tool events are summaries, never payloads (docs/architecture.md). */
 export const LIMITS = {
   thinking: 500,
   partial: 2000,
