@@ -5,11 +5,13 @@
 // default worker options, 50 workflows kept running by the client), on our dev server and on
 // team mode's PostgreSQL-backed server.
 // Also: each stage's own cost for one run alone (instant stubs), and the fraction of time
-// the 50 run slots spend inside a stage, with one worker and with two.
+// the 50 run slots spend inside a stage, with one worker and with two; and the CPU a run costs
+// the worker and the server, against naive Temporal (`--alone`: only these and the run alone).
 //
-//   node --import tsx bench/orchestration.ts [--quick] [--stage-ms=N] [--dev-only] [--trace]
+//   node --import tsx bench/orchestration.ts [--quick] [--stage-ms=N | --alone] [--dev-only] [--trace]
 //   (EVALFLOW_BENCH_TUNING='{"workflowThreadPoolSize":2}' tries worker options on top of evalflow's own)
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -101,7 +103,25 @@ function batchInput(batchId: string, total: number): BatchInput {
 interface Server {
   name: string;
   address: string;
+  /** The server's process, for its CPU time. */
+  pid: number;
   stop(): Promise<void>;
+}
+
+/** CPU time (user + system) a process has used so far, from /proc. */
+function processCpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+  // utime and stime are fields 14 and 15 of stat (12 and 13 after the command name), in clock ticks of 10 ms.
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** CPU spent by this process (worker and bench) and the server while `job` runs. */
+async function cpuDuring(pid: number, job: () => Promise<unknown>): Promise<{ ownMs: number; serverMs: number }> {
+  const own = process.cpuUsage();
+  const server = processCpuMs(pid);
+  await job();
+  const used = process.cpuUsage(own);
+  return { ownMs: (used.user + used.system) / 1000, serverMs: processCpuMs(pid) - server };
 }
 
 /** Our dev server, and the PostgreSQL-backed server of team mode on a throwaway database. */
@@ -119,6 +139,7 @@ const SERVERS: { name: string; start(): Promise<Server> }[] = [
       return {
         name: 'PostgreSQL server',
         address: server.address,
+        pid: server.pid,
         async stop() {
           await server.stop();
           for (const name of [database, `${database}_visibility`]) await rawPostgres(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);
@@ -147,7 +168,7 @@ async function main(): Promise<void> {
       continue;
     }
     // The 100 ms stages measure throughput under load; on the second server only the goal's 1 s stages run.
-    const stageTimes = process.argv.includes('--trace') ? [] : only ? [Number(only.split('=')[1])] : QUICK ? [100] : index === 0 ? [1000, 100] : [1000];
+    const stageTimes = process.argv.includes('--trace') || process.argv.includes('--alone') ? [] : only ? [Number(only.split('=')[1])] : QUICK ? [100] : index === 0 ? [1000, 100] : [1000];
     try {
       rows.push(...(await measureOn(server, stageTimes, bundle, naiveBundle, bareMeasured)));
     } catch (err) {
@@ -250,7 +271,8 @@ async function measureOn(
       for (const event of history.events ?? []) {
         const t = Number(event.eventTime?.seconds ?? 0) * 1000 + Math.floor((event.eventTime?.nanos ?? 0) / 1e6);
         const type = Object.keys(event).find((key) => key.endsWith('EventAttributes') && (event as Record<string, unknown>)[key]) ?? '?';
-        console.log(`${last === 0 ? 0 : t - last} ms  ${type.replace('EventAttributes', '')}`);
+        const upserted = event.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields;
+        console.log(`${last === 0 ? 0 : t - last} ms  ${type.replace('EventAttributes', '')}${upserted ? ` ${Object.keys(upserted).join(', ')}` : ''}`);
         last = t;
       }
     }
@@ -264,6 +286,26 @@ async function measureOn(
     }
     rows.push(row(`per stage, one run alone, evalflow on the ${on}`, median(alone) / STAGES, 'ms', { ...(on === 'dev server' ? { goal: '<= 30' } : {}), detail: `the whole batch of one run: ${median(alone).toFixed(0)} ms (median of ${alone.length}; includes planning, the host claim, and the batch's own start and close)` }));
     rows.push(row(`per stage, one run alone, naive Temporal on the ${on}`, median(naiveAlone) / STAGES, 'ms', { detail: `${median(naiveAlone).toFixed(0)} ms per run` }));
+
+    // What a run costs the machine, whatever else runs on it: CPU of the worker and of the
+    // server per run, instant stubs, evalflow and naive Temporal alternated.
+    const cpu = { evalflow: [] as number[], naive: [] as number[], evalflowServer: [] as number[], naiveServer: [] as number[] };
+    const cpuRuns = QUICK ? 20 : 50;
+    for (let i = 0; i < (QUICK ? 1 : 3); i++) {
+      const e = await cpuDuring(server.pid, () => evalflow(0, cpuRuns, 1));
+      const n = await cpuDuring(server.pid, () => naive(0, cpuRuns));
+      cpu.evalflow.push(e.ownMs / cpuRuns);
+      cpu.evalflowServer.push(e.serverMs / cpuRuns);
+      cpu.naive.push(n.ownMs / cpuRuns);
+      cpu.naiveServer.push(n.serverMs / cpuRuns);
+    }
+    const perRun = (own: number[], srv: number[]) => median(own) + median(srv);
+    rows.push(
+      row(`CPU per run, evalflow on the ${on}`, perRun(cpu.evalflow, cpu.evalflowServer) / perRun(cpu.naive, cpu.naiveServer), '×', {
+        against: 'naive Temporal',
+        detail: `worker ${median(cpu.evalflow).toFixed(1)} + server ${median(cpu.evalflowServer).toFixed(1)} ms vs ${median(cpu.naive).toFixed(1)} + ${median(cpu.naiveServer).toFixed(1)} ms (${cpuRuns} runs, medians of ${cpu.evalflow.length})`,
+      }),
+    );
   } finally {
     await connection.close();
     await nativeConnection.close();

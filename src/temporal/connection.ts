@@ -115,4 +115,17 @@ export async function ensureSearchAttributes(connection: Connection, namespace: 
     namespace,
     searchAttributes: Object.fromEntries(missing.map((key) => [key.name, types[key.type]!])),
   });
+  // Each service of the server reads them from its own cache, refreshed every 2 s: wait until
+  // the frontend lists them all, then one refresh more, so the first run's upsert is accepted.
+  for (let i = 0; i < 50; i++) {
+    const now = await connection.operatorService.listSearchAttributes({ namespace });
+    if (missing.every((key) => key.name in (now.customAttributes ?? {}))) break;
+    await sleep(200);
+  }
+  await sleep(SEARCH_ATTRIBUTE_CACHE_REFRESH_MS + 1_000);
 }
+
+/** How often a Temporal server's services refresh their namespace cache (its default). */
+const SEARCH_ATTRIBUTE_CACHE_REFRESH_MS = 2_000;
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

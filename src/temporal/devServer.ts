@@ -64,6 +64,14 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     '--dynamic-config-value', 'history.transferProcessorMaxPollRPS=1000',
     '--dynamic-config-value', 'matching.numTaskqueueReadPartitions=1',
     '--dynamic-config-value', 'matching.numTaskqueueWritePartitions=1',
+    // The CLI turns this on so search attributes added at run time are usable at once; it makes
+    // every read of them (each upsert, each visibility write) a database read under one lock.
+    // Ours are created with the database (the flags below), and ensureSearchAttributes waits
+    // for any it adds later.
+    '--dynamic-config-value', 'system.forceSearchAttributesCacheRefreshOnRead=false',
+    // An activity on the workflow's own queue (the examiner and judge calls) comes back in the
+    // reply to the workflow task that scheduled it, without a trip through matching.
+    '--dynamic-config-value', 'system.enableActivityEagerExecution=true',
     ...allSearchAttributeKeys.flatMap((key) => ['--search-attribute', `${key.name}=${searchAttributeTypeName(key.type)}`]),
   ];
   const child = spawn(options.binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });

@@ -47,8 +47,10 @@ const COUNTS_EVERY = '2s';
  */
 export async function evalBatchWorkflow(input: BatchInput): Promise<BatchResult> {
   // Planning and the batch row are short store writes: local activities of the worker running
-  // the batch, with no round trip through a task queue. Batches started before keep the queue.
-  const books = patched('batch-bookkeeping-locally') ? local : shared;
+  // the batch, with no round trip through a task queue. Batches started before keep the queue;
+  // batches that start their runs together keep them local without asking the older patch.
+  const together = patched('start-runs-together');
+  const books = together || patched('batch-bookkeeping-locally') ? local : shared;
   const counts: BatchCounts = { ...input.counts };
   const running = new Set<string>();
   const recent: BatchProgress['outcomes'] = [...input.recent];
@@ -79,6 +81,28 @@ export async function evalBatchWorkflow(input: BatchInput): Promise<BatchResult>
     }
   };
 
+  const follow = (spec: RunSpec, child: Awaited<ReturnType<typeof startRun>>) => {
+    running.add(spec.runId);
+    started += 1;
+    const done = (outcome: RunOutcome) => {
+      running.delete(spec.runId);
+      count(counts, outcome);
+      countsChanged = true;
+      recent.push({ runId: outcome.runId, caseId: outcome.caseId, status: outcome.status, result: outcome.result, overall: outcome.overall });
+      if (recent.length > RECENT_OUTCOMES) recent.shift();
+      tell();
+    };
+    child.result().then(done, async (err: unknown) => {
+      const outcome = failedOutcome(spec, err);
+      // Every run records itself, even when cancelled; one that failed instead never did.
+      if (!isRecordedCancellation(err)) {
+        const error = `the run's workflow failed before recording its outcome: ${outcome.error ?? 'unknown error'}`;
+        await CancellationScope.nonCancellable(() => books.markRunFailed({ runId: spec.runId, status: outcome.status, error })).catch(() => undefined);
+      }
+      done(outcome);
+    });
+  };
+
   let offset = input.offset;
   try {
     const arms = input.arms ?? [];
@@ -90,30 +114,19 @@ export async function evalBatchWorkflow(input: BatchInput): Promise<BatchResult>
     });
     while (offset < total) {
       const specs = await books.planRuns({ batchId: input.batchId, stamp: input.stamp, offset, limit: input.pageSize ?? PAGE_SIZE, template: input.template, arms });
-      for (const spec of specs) {
+      for (let next = 0; next < specs.length; ) {
         await condition(() => running.size < input.parallelism);
-        const done = (outcome: RunOutcome) => {
-          running.delete(spec.runId);
-          count(counts, outcome);
-          countsChanged = true;
-          recent.push({ runId: outcome.runId, caseId: outcome.caseId, status: outcome.status, result: outcome.result, overall: outcome.overall });
-          if (recent.length > RECENT_OUTCOMES) recent.shift();
-          tell();
-        };
-        const child = await startRun(spec, input);
-        // Counted once started: a start cancelled with the batch must not hold up the drain below.
-        running.add(spec.runId);
-        started += 1;
+        // Every free slot's run is started in one workflow task, not one task per start.
+        const group = specs.slice(next, next + (together ? input.parallelism - running.size : 1));
+        next += group.length;
+        const starts = await Promise.allSettled(group.map((spec) => startRun(spec, input)));
+        for (const [index, start] of starts.entries()) {
+          // Counted once started: a start cancelled with the batch must not hold up the drain below.
+          if (start.status === 'fulfilled') follow(group[index]!, start.value);
+        }
         tell();
-        child.result().then(done, async (err: unknown) => {
-          const outcome = failedOutcome(spec, err);
-          // Every run records itself, even when cancelled; one that failed instead never did.
-          if (!isRecordedCancellation(err)) {
-            const error = `the run's workflow failed before recording its outcome: ${outcome.error ?? 'unknown error'}`;
-            await CancellationScope.nonCancellable(() => books.markRunFailed({ runId: spec.runId, status: outcome.status, error })).catch(() => undefined);
-          }
-          done(outcome);
-        });
+        const refused = starts.find((start) => start.status === 'rejected');
+        if (refused) throw refused.reason;
       }
       offset += specs.length;
       if (specs.length === 0) break;
@@ -171,6 +184,8 @@ function startRun(spec: RunSpec, input: BatchInput) {
       { key: searchAttributes.candidate, value: spec.candidate.name },
       { key: searchAttributes.batchId, value: batchId },
       { key: searchAttributes.status, value: 'running' },
+      // Its first stage, so the run need not write it again.
+      { key: searchAttributes.stage, value: 'prepare' },
     ],
   });
 }

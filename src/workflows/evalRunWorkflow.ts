@@ -13,8 +13,9 @@ import {
   setHandler,
   TimeoutFailure,
   upsertSearchAttributes,
+  workflowInfo,
 } from '@temporalio/workflow';
-import { TimeoutType } from '@temporalio/common';
+import { type SearchAttributeUpdatePair, TimeoutType } from '@temporalio/common';
 import type { Activities } from '../activities/index.js';
 import type { CandidateSession } from '../candidates/adapter.js';
 import type { CheckResult } from '../evalset/checkResult.js';
@@ -33,7 +34,7 @@ import type { RunVerdict } from '../run/runVerdict.js';
 import { runEnded, runPosition, type RunPosition } from '../run/story.js';
 import { hostOfQueue, hostTaskQueue, searchAttributes } from '../temporal/names.js';
 import { reviewRunUpdate, runProgressQuery } from './definitions.js';
-import { upsertOutcomeAttributes } from './outcomeAttributes.js';
+import { outcomeAttributes, upsertOutcomeAttributes } from './outcomeAttributes.js';
 import { candidateProfile, hostProfile, localProfile, modelProfile, sharedProfile } from './profiles.js';
 
 const shared = proxyActivities<Activities>(sharedProfile);
@@ -42,10 +43,12 @@ const local = proxyLocalActivities<Activities>(localProfile);
 
 /**
  * The host is claimed by the worker that runs the workflow task: a local activity, no round
- * trip through a task queue. Runs started before this change keep the queued activity.
+ * trip through a task queue. Runs started before this change keep the queued activity. Runs
+ * started with fewer writes claim locally without asking the older patch (each patch asked
+ * is a marker and a search attribute write).
  */
-function claimHost(): Promise<string> {
-  return patched('claim-host-locally') ? local.claimHost() : shared.claimHost();
+function claimHost(fewerWrites: boolean): Promise<string> {
+  return fewerWrites || patched('claim-host-locally') ? local.claimHost() : shared.claimHost();
 }
 
 /** A run whose host was lost starts again on another host at most this often. */
@@ -67,6 +70,9 @@ interface ReviewState {
   /** How recording the decision ended: the outcome, or why it was refused. */
   settled: { outcome: RunOutcome } | { refused: string } | null;
 }
+
+/** Moves the run to a stage: its progress, current details and search attribute, plus `also` written with it. */
+type StageMove = (name: string, also?: SearchAttributeUpdatePair[]) => void;
 
 /** The activities of one host: its queue, with the run's timeouts. */
 interface Host {
@@ -105,9 +111,21 @@ export async function evalRunWorkflow(spec: RunSpec): Promise<RunOutcome> {
     Object.assign(position, change, { turn: progress.turn });
     setCurrentDetails(runPosition(position));
   };
-  const stage = (name: string) => {
+  // Each search attribute write is a visibility write on the server: runs started since this
+  // patch write the stage only when it changes (the batch starts a run at prepare), together
+  // with whatever else is written at that point.
+  const fewerWrites = patched('fewer-search-attribute-writes');
+  let shownStage = workflowInfo().typedSearchAttributes.get(searchAttributes.stage);
+  const stage: StageMove = (name, also = []) => {
     progress.stage = name;
-    upsertSearchAttributes([{ key: searchAttributes.stage, value: name }]);
+    if (fewerWrites) {
+      const changes = [...(shownStage === name ? [] : [{ key: searchAttributes.stage, value: name }]), ...also];
+      if (changes.length > 0) upsertSearchAttributes(changes);
+      shownStage = name;
+    } else {
+      upsertSearchAttributes([{ key: searchAttributes.stage, value: name }]);
+      if (also.length > 0) upsertSearchAttributes(also);
+    }
     tell({ stage: name });
   };
   const recovery = recoveryOf(spec);
@@ -118,7 +136,7 @@ export async function evalRunWorkflow(spec: RunSpec): Promise<RunOutcome> {
   });
 
   const ledger: RunLedger = { facts: initialFacts(spec), anomalies: [], retries: new Map() };
-  let host = onHost(spec.host ? hostTaskQueue(spec.host) : await claimHost());
+  let host = onHost(spec.host ? hostTaskQueue(spec.host) : await claimHost(fewerWrites));
   let generation = 0;
   let restarts = 0;
   let status: RunStatus = 'completed';
@@ -144,7 +162,7 @@ export async function evalRunWorkflow(spec: RunSpec): Promise<RunOutcome> {
         break;
       }
       const lost = host.queue;
-      const next = await claimHost();
+      const next = await claimHost(fewerWrites);
       if (next === lost) continue; // its worker is back: every stage picks up where it was
       const lostStage = progress.stage;
       if (restarts >= MAX_HOST_RESTARTS) {
@@ -186,9 +204,8 @@ export async function evalRunWorkflow(spec: RunSpec): Promise<RunOutcome> {
     outcome = await awaitReview(spec, host, recorded.input, outcome, review, stage);
   }
   const reviewed = outcome !== recorded.outcome;
-  stage('done');
+  stage('done', outcomeAttributes(outcome));
   if (!reviewed) setCurrentDetails(runEnded(outcome));
-  upsertOutcomeAttributes(outcome);
   if (status === 'cancelled') throw ApplicationFailure.nonRetryable('the run was cancelled', 'RunCancelled', outcome);
   return outcome;
 }
@@ -200,7 +217,7 @@ export async function evalRunWorkflow(spec: RunSpec): Promise<RunOutcome> {
  * host that is gone by then; then the host rewrites the run's files and row as completed. A
  * cancellation while waiting leaves the run needs_review, to be decided later from the store.
  */
-async function awaitReview(spec: RunSpec, host: Host, input: RunRecordInput, recorded: RunOutcome, review: ReviewState, stage: (name: string) => void): Promise<RunOutcome> {
+async function awaitReview(spec: RunSpec, host: Host, input: RunRecordInput, recorded: RunOutcome, review: ReviewState, stage: StageMove): Promise<RunOutcome> {
   stage('review');
   upsertOutcomeAttributes(recorded);
   setCurrentDetails(waitingDetails(spec.runId, input.verdict?.score.review_reasons ?? []));
@@ -261,14 +278,12 @@ async function runStages(
   generation: number,
   ledger: RunLedger,
   progress: RunProgress,
-  stage: (name: string) => void,
+  stage: StageMove,
   tell: (change: Partial<RunPosition>) => void,
 ): Promise<StagesResult> {
   stage('prepare');
   const prepared = await host.run.prepareRun.executeWithOptions(said('prepare · run directory, workflow snapshot, sandbox', generation), [spec]);
-  upsertSearchAttributes([{ key: searchAttributes.workflowRev, value: prepared.workflowRev }]);
-
-  stage('setup');
+  stage('setup', [{ key: searchAttributes.workflowRev, value: prepared.workflowRev }]);
   const setup = await host.run.setupSandbox.executeWithOptions(said('setup · commands and preconditions', generation), [{ spec, generation }]);
   if (setup.aborted) return { status: 'aborted', ...(setup.reason ? { error: setup.reason } : {}), postconditions: [], verdict: null };
 

@@ -14,7 +14,8 @@ const WORKFLOWS = resolve(import.meta.dirname, '../../src/workflows/index.ts');
  * a change that alters the commands a workflow issues fails here and needs `patched()`.
  * Re-record (only when that is intended) with `node --import tsx scripts/record-histories.ts`.
  * The `-local-…` histories were recorded after the bookkeeping moved to local activities behind
- * `patched()`, so both sides of each patch replay.
+ * `patched()`, `-runs-together` and `-fewer-writes` after the batch started its runs together
+ * and the run wrote fewer search attributes, so every side of each patch replays.
  */
 describe('replaying recorded workflow histories', () => {
   it('replays every recorded history with the current workflow code', { timeout: 120_000 }, async () => {
@@ -22,8 +23,10 @@ describe('replaying recorded workflow histories', () => {
     const files = (await readdir(FIXTURES)).filter((f) => f.endsWith('.json')).sort();
     expect(files).toEqual([
       'evalBatchWorkflow-local-bookkeeping.json',
+      'evalBatchWorkflow-runs-together.json',
       'evalBatchWorkflow.json',
       'evalRunWorkflow-aborted.json',
+      'evalRunWorkflow-fewer-writes.json',
       'evalRunWorkflow-local-claim.json',
       'evalRunWorkflow-review.json',
       'evalRunWorkflow.json',
