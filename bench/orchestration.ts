@@ -8,7 +8,7 @@
 // the 50 run slots spend inside a stage, with one worker and with two; and the CPU a run costs
 // the worker and the server, against naive Temporal (`--alone`: only these and the run alone).
 //
-//   node --import tsx bench/orchestration.ts [--quick] [--stage-ms=N | --alone] [--dev-only] [--trace]
+//   node --import tsx bench/orchestration.ts [--quick] [--stage-ms=N | --alone] [--dev-only | --postgres-only] [--trace]
 //   (EVALFLOW_BENCH_TUNING='{"workflowThreadPoolSize":2}' tries worker options on top of evalflow's own)
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -158,8 +158,8 @@ async function main(): Promise<void> {
   const notes: string[] = [`${RUNS} runs × ${STAGES} stages, parallelism ${PARALLELISM}`];
   const bareMeasured = new Map<number, { ms: number; busyMs: number }>();
   const only = process.argv.find((arg) => arg.startsWith('--stage-ms='));
-  const servers = process.argv.includes('--dev-only') || process.argv.includes('--trace') ? SERVERS.slice(0, 1) : SERVERS;
-  for (const [index, spec] of servers.entries()) {
+  const servers = process.argv.includes('--dev-only') || process.argv.includes('--trace') ? SERVERS.slice(0, 1) : process.argv.includes('--postgres-only') ? SERVERS.slice(1) : SERVERS;
+  for (const spec of servers) {
     let server: Server;
     try {
       server = await spec.start();
@@ -168,7 +168,7 @@ async function main(): Promise<void> {
       continue;
     }
     // The 100 ms stages measure throughput under load; on the second server only the goal's 1 s stages run.
-    const stageTimes = process.argv.includes('--trace') || process.argv.includes('--alone') ? [] : only ? [Number(only.split('=')[1])] : QUICK ? [100] : index === 0 ? [1000, 100] : [1000];
+    const stageTimes = process.argv.includes('--trace') || process.argv.includes('--alone') ? [] : only ? [Number(only.split('=')[1])] : QUICK ? [100] : spec.name === 'dev server' ? [1000, 100] : [1000];
     try {
       rows.push(...(await measureOn(server, stageTimes, bundle, naiveBundle, bareMeasured)));
     } catch (err) {
