@@ -1,0 +1,170 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { chmod, cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { loadEvalCase, type EvalCase } from '../../src/evalset/index.js';
+import { startMockServer, type MockServer } from '../../src/llm/mock/server.js';
+import type { MockReply, MockRequest } from '../../src/llm/mock/types.js';
+import type { BatchInput, BatchSelection, RunTemplate } from '../../src/run/batchInput.js';
+import { selectionDigest } from '../../src/run/batchPlan.js';
+import { startCli, type CliProcess } from './cliProcess.js';
+import { postgresUrl } from './postgres.js';
+
+const REPO = resolve(import.meta.dirname, '../..');
+
+/** The model names the scripted mock answers as examiner and as judge. */
+export type CrashModels = Record<'examiner' | 'judge', RunTemplate['judge']['model']>;
+
+export interface CrashFixtureOptions {
+  /** The Temporal frontend the worker connects to. */
+  temporalAddress: string;
+  /** The store schema the worker writes to (the caller creates and drops it). */
+  schema: string;
+  models: CrashModels;
+  /** How long the mock takes to answer each model call, so that kills can land while calls are in flight. */
+  modelDelayMs: number;
+  /**
+   * What the agent does each turn, as bash lines; `$log` is the folder whose `agent.log`
+   * `agentLog()` reads. The case's rubric asks for a line `turn $EVALFLOW_TURN` in progress.txt
+   * per turn.
+   */
+  agentTurn: string[];
+  /** Whether the case also checks, as a hard postcondition, that progress.txt has each turn's line exactly once. */
+  progressPostcondition: boolean;
+}
+
+/** What a batch for the fixture's case varies in. */
+export type CrashBatch = { name: string } & Pick<BatchInput, 'stamp' | 'parallelism'> & Pick<BatchSelection, 'runsPerCase'> & Pick<RunTemplate, 'turnTimeoutS'>;
+
+export interface CrashFixture {
+  root: string;
+  mock: MockServer;
+  /** The environment of every worker process: the dev server, the store schema, the mock as OpenAI. */
+  env: NodeJS.ProcessEnv;
+  evalCase: EvalCase;
+  /** When each model call arrived (ms since the epoch). */
+  modelCallTimes: number[];
+  /** Model calls being answered right now. */
+  modelCallsInFlight(): number;
+  /** The lines the agent has written to `$log/agent.log` so far. */
+  agentLog(): string[];
+  /** An `evalflow worker` process, once it serves. */
+  startWorker(): Promise<CliProcess>;
+  /** A batch of the case for the `command` agent, examined and judged by the mock. */
+  batchInput(batch: CrashBatch): BatchInput;
+  close(): Promise<void>;
+}
+
+const JUDGE_REPLY = [
+  "reasoning: 'Both turns wrote their line.'",
+  'result: pass',
+  'compliance: 4',
+  'execution_quality: 4',
+  'overall: 4',
+  "summary: 'ok'",
+  'hard_requirements:',
+  "  - item: 'progress.txt has a line per turn'",
+  '    met: true',
+  "    evidence: 'postcondition'",
+  'suggestions: []',
+].join('\n');
+
+const PROGRESS_POSTCONDITION =
+  'postconditions:\n  - description: one line per turn, none twice\n    check: test "$(cat "${SANDBOX_DIR}/progress.txt")" = "$(printf \'turn 1\\nturn 2\')"\n    severity: hard\n';
+
+/**
+ * A folder for batches whose worker gets killed: the case `two-steps` (the examiner asks for
+ * one more step, then ends; the judge passes), the example project and workflow, a `command`
+ * agent running `agentTurn`, and the scripted mock model.
+ */
+export async function createCrashFixture(options: CrashFixtureOptions): Promise<CrashFixture> {
+  const modelCallTimes: number[] = [];
+  let inFlight = 0;
+  const mock = await startMockServer({
+    script: async (request: MockRequest): Promise<MockReply> => {
+      modelCallTimes.push(Date.now());
+      inFlight += 1;
+      try {
+        await new Promise((r) => setTimeout(r, options.modelDelayMs));
+        if (request.model === options.models.judge) return { text: JUDGE_REPLY };
+        const turns = request.messages.filter((m) => m.role === 'assistant').length;
+        return { text: turns >= 2 ? '<<END>>' : 'Good, now do the next step.' };
+      } finally {
+        inFlight -= 1;
+      }
+    },
+  });
+  const root = await mkdtemp(join(tmpdir(), 'evalflow-crash-'));
+  try {
+    await cp(join(REPO, 'examples/project'), join(root, 'project'), { recursive: true });
+    await cp(join(REPO, 'examples/workflow'), join(root, 'workflow'), { recursive: true });
+    const log = join(root, 'log');
+    await mkdir(log, { recursive: true });
+    // The command adapter hands the agent its prompt on stdin; this agent works without it.
+    await writeFile(join(root, 'agent.sh'), ['#!/usr/bin/env bash', 'cat > /dev/null', `log=${log}`, ...options.agentTurn, ''].join('\n'));
+    await chmod(join(root, 'agent.sh'), 0o755);
+    const caseDir = join(root, 'eval_sets', 'two-steps');
+    await mkdir(caseDir, { recursive: true });
+    await writeFile(join(caseDir, 'meta.yaml'), 'id: two-steps\nversion: v1\ntarget_workflow: t\ncategory: c\npurpose: Two turns of work.\nmax_turns: 3\n');
+    await writeFile(join(caseDir, 'task.md'), '## Prompt\n\n> Do step one.\n\n## Scenario\n\nA user with two steps.\n\n## Guidance\n\nAsk for the next step, then end.\n');
+    await writeFile(join(caseDir, 'rubric.md'), '## Hard requirements\n\n- progress.txt has a line per turn\n\n## Quality\n\n## Common failures\n');
+    await writeFile(join(caseDir, 'env.yaml'), options.progressPostcondition ? PROGRESS_POSTCONDITION : 'postconditions: []\n');
+    const evalCase = await loadEvalCase(caseDir);
+    const env: NodeJS.ProcessEnv = {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      TEMPORAL_ADDRESS: options.temporalAddress,
+      DATABASE_URL: await postgresUrl(),
+      EVALFLOW_STORE_SCHEMA: options.schema,
+      EVALFLOW_HOME: join(root, '.evalflow'),
+      EVALFLOW_SANDBOX_ROOT: join(root, 'sandboxes'),
+      EVALFLOW_HOST_ID: 'crash-host',
+      OPENAI_BASE_URL: mock.url,
+      OPENAI_API_KEY: 'sk-crash',
+      EVALFLOW_EXAMINER_MODEL: options.models.examiner,
+      EVALFLOW_JUDGE_MODEL: options.models.judge,
+    };
+    const agentLogFile = join(log, 'agent.log');
+    return {
+      root,
+      mock,
+      env,
+      evalCase,
+      modelCallTimes,
+      modelCallsInFlight: () => inFlight,
+      agentLog: () => (existsSync(agentLogFile) ? readFileSync(agentLogFile, 'utf8').trim().split('\n').filter(Boolean) : []),
+      async startWorker() {
+        const worker = startCli(['worker'], { cwd: root, env });
+        await worker.waitForLine(/^worker on /, 60_000);
+        return worker;
+      },
+      batchInput: ({ name, stamp, parallelism, runsPerCase, turnTimeoutS }) => ({
+        batchId: `batch-${stamp}-${name}`,
+        stamp,
+        selection: { paths: [join(root, 'eval_sets')], runsPerCase, digest: selectionDigest([evalCase]) },
+        template: {
+          candidate: { name: 'agent', adapter: 'command', args: [join(root, 'agent.sh')], env: {} },
+          examiner: { model: options.models.examiner, apiKeyEnv: 'OPENAI_API_KEY', baseUrl: mock.url },
+          judge: { model: options.models.judge, apiKeyEnv: 'OPENAI_API_KEY', baseUrl: mock.url },
+          project: join(root, 'project'),
+          workflowDir: join(root, 'workflow'),
+          runsDir: join(root, 'runs', name),
+          turnTimeoutS,
+        },
+        parallelism,
+        total: null,
+        offset: 0,
+        counts: { finished: 0, passed: 0, failed: 0 },
+        recent: [],
+      }),
+      async close() {
+        await mock.close();
+        await rm(root, { recursive: true, force: true });
+      },
+    };
+  } catch (err) {
+    await mock.close();
+    await rm(root, { recursive: true, force: true });
+    throw err;
+  }
+}
