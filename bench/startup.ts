@@ -13,7 +13,7 @@ const ROOT = resolve(import.meta.dirname, '..');
 const ROUNDS = 15;
 const started = Date.now();
 
-if (!existsSync(join(ROOT, 'dist/client.js'))) throw new Error('bench/startup.ts: dist/ is missing; run `npm run build` first');
+if (!existsSync(join(ROOT, 'dist/cli/client.js'))) throw new Error('bench/startup.ts: dist/ is missing; run `npm run build` first');
 
 const node = (args: string[]) => () => execFileSync(process.execPath, args, { cwd: ROOT, stdio: 'ignore' });
 const bare = node(['-e', '0']);

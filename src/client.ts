@@ -1,4 +1,5 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { COMMAND_MODULES, type CommandName } from './commandModules.js';
 import { EXIT } from './commands/exitCodes.js';
 import { INTERRUPT_MODES } from './commands/interrupts.js';
 import { processIo, type CommandIo } from './commands/io.js';
@@ -273,10 +274,10 @@ program
   .option('--no-worker', 'do not run a worker in this process (workers run elsewhere)')
   .action((subcommand: string, inputs: string[], options) => dispatch('ep', { ...options, subcommand, inputs }));
 
-async function dispatch(name: string, options: Record<string, unknown>): Promise<void> {
+async function dispatch(name: CommandName, options: Record<string, unknown>): Promise<void> {
   const io = processIo();
   try {
-    const command = (await import(`./commands/${name}.js`)) as { run(options: unknown, io: CommandIo): Promise<number> };
+    const command = (await COMMAND_MODULES[name]()) as { run(options: unknown, io: CommandIo): Promise<number> };
     process.exitCode = await command.run(options, io);
   } catch (err) {
     process.exitCode = reportError(err, io);

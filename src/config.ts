@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { z } from 'zod';
+import * as z from 'zod';
 import { DEFAULT_JUDGING } from './run/judging.js';
 import { DEFAULT_RECOVERY } from './run/recovery.js';
 import { PricesSchema, type Prices } from './summaries/prices.js';

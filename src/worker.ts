@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@temporalio/client';
 import { type NativeConnection, Worker } from '@temporalio/worker';
 import { failActivitiesOfDeadWorkers } from './temporal/failover.js';
@@ -16,9 +15,10 @@ import type { LlmClient, LlmRole } from './llm/port.js';
 import { sweepHost } from './sandbox/sweepHost.js';
 import type { Store } from './store/index.js';
 import { hostTaskQueue, SHARED_TASK_QUEUE } from './temporal/names.js';
+import { packageRoot } from './packageRoot.js';
 
 /** The evalflow version, from package.json (shown in env_checklist.yaml). */
-export const EVALFLOW_VERSION: string = (JSON.parse(readFileSync(fileURLToPath(new URL('../package.json', import.meta.url)), 'utf8')) as { version: string }).version;
+export const EVALFLOW_VERSION: string = (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
 
 export interface WorkerOptions {
   settings: Settings;

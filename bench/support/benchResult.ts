@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** One measured figure: a ratio against a baseline of the same run, or a plain figure to report. */
 export const BenchRowSchema = z.object({

@@ -1,6 +1,6 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseOrThrow } from '../format.js';
 import type { ChatMessage } from '../llm/port.js';
 

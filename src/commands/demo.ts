@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url';
 import { relative, resolve } from 'node:path';
 import { knownAdapterNames } from '../candidates/index.js';
 import { loadSettings, resolveCandidate } from '../config.js';
@@ -11,8 +10,9 @@ import { executeBatch } from './executeBatch.js';
 import { formatRunTable } from './runTable.js';
 import type { CommandIo } from './io.js';
 import { openRuntime } from './runtime.js';
+import { packageRoot } from '../packageRoot.js';
 
-const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const PACKAGE_ROOT = packageRoot();
 const SCRIPT = resolve(PACKAGE_ROOT, 'examples/mock/demo.yaml');
 
 /**

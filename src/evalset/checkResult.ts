@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** The outcome of one precondition or postcondition check run in the sandbox. */
 export const CheckResultSchema = z.object({

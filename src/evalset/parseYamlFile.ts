@@ -1,5 +1,5 @@
 import { isMap, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
-import { z } from 'zod';
+import * as z from 'zod';
 import { describeIssues } from '../format.js';
 
 /** A parsed YAML file that still knows on which line each field was written. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { PricesSchema } from '../summaries/prices.js';
 import { ARM_NAME } from './runId.js';
 import { CandidateSpecSchema, JudgingSchema, ModelEndpointSchema, RecoverySchema } from './runSpec.js';

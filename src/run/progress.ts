@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { BatchOutcomeSchema } from './batchInput.js';
 
 /** What the batch's progress query answers. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** What happened in a run's dialogue, as the run workflow saw it; the judge is told these. */
 export const RunFactsSchema = z.object({

@@ -3,7 +3,7 @@ import { readFile, rename, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseYaml, stringify } from 'yaml';
-import { z } from 'zod';
+import * as z from 'zod';
 import { WorkflowPlacementSchema } from '../workflowUsage/schema.js';
 import { FormatError, InternalError } from '../errors.js';
 import { CheckResultSchema } from '../evalset/checkResult.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { RunAnomalySchema } from './anomaly.js';
 import { RunStatusSchema, VerdictResultSchema } from './runStatus.js';
 

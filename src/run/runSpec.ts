@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { WorkflowExpectationSchema } from '../workflowUsage/schema.js';
 
 const CheckSchema = z.object({ description: z.string(), check: z.string(), severity: z.enum(['hard', 'soft']) });

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { RUN_STATES, RUN_STATUSES } from './runStates.js';
 
 /**

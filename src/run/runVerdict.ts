@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ScoreSchema } from '../judge/scoreSchema.js';
 import type { ScoreInput } from '../store/index.js';
 import { UsageSchema } from '../transcript/schema.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ConfigError } from '../errors.js';
 import { BatchArmSchema, RunTemplateSchema } from '../run/batchInput.js';
 import { PricesSchema } from '../summaries/prices.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { BatchCountsSchema, type BatchCounts } from '../run/batchInput.js';
 import { ScheduleVerdictSchema, type ScheduleVerdict } from '../store/scheduleSchema.js';
 import type { Comparison } from '../summaries/comparison.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ConfigError } from '../errors.js';
 
 /** When a schedule fires: a cron expression (UTC) or a fixed interval. */

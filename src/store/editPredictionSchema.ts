@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Rows of the edit-prediction track (`ep_examples`, `ep_predictions`, `ep_scores`). */
 

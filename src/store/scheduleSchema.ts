@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 const Timestamp = z.iso.datetime({ offset: true });
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { BATCH_STATUSES } from './batchStatuses.js';
 import { RunAnomalySchema } from '../run/anomaly.js';
 import { RunStateSchema, VerdictResultSchema } from '../run/runStatus.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { StoreError } from '../errors.js';
 import { parseOrThrow } from '../format.js';
 import { TranscriptEventSchema } from '../transcript/schema.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { RoleTokens } from '../store/index.js';
 import type { Usage } from '../transcript/schema.js';
 

@@ -1,9 +1,10 @@
 import { execa } from 'execa';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { ConfigError } from '../errors.js';
+import { packageRoot } from '../packageRoot.js';
 
 /** scripts/temporal-binary.sh, the one implementation of "find or build the Temporal CLI". */
-const SCRIPT = fileURLToPath(new URL('../../scripts/temporal-binary.sh', import.meta.url));
+const SCRIPT = join(packageRoot(), 'scripts/temporal-binary.sh');
 
 /**
  * Path of the `temporal` CLI: $EVALFLOW_TEMPORAL_BIN, PATH, the cache, else built with Go

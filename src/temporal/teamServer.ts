@@ -2,19 +2,19 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { openSync } from 'node:fs';
 import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Connection } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time.js';
 import { execa } from 'execa';
 import { stringify } from 'yaml';
 import { ConfigError } from '../errors.js';
+import { packageRoot } from '../packageRoot.js';
 import { ensureSearchAttributes } from './connection.js';
 import { isPortOpen, stopChild, waitUntilHealthy } from './devServer.js';
 import { prepareTeamSchemas, type TeamDatabase } from './teamSchema.js';
 
 /** scripts/team-binaries.sh: the one implementation of "find or build the team server's binaries". */
-const SCRIPT = fileURLToPath(new URL('../../scripts/team-binaries.sh', import.meta.url));
-const DYNAMIC_CONFIG = fileURLToPath(new URL('../../deploy/compose/dynamicconfig/evalflow.yaml', import.meta.url));
+const SCRIPT = join(packageRoot(), 'scripts/team-binaries.sh');
+const DYNAMIC_CONFIG = join(packageRoot(), 'deploy/compose/dynamicconfig/evalflow.yaml');
 
 export interface TeamBinaries {
   server: string;

@@ -2,10 +2,11 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode, DefaultLogger, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { packageRoot } from '../packageRoot.js';
 
 let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
 
@@ -42,9 +43,14 @@ async function cachedBundle(env: NodeJS.ProcessEnv): Promise<WorkflowBundleWithS
   return made;
 }
 
+/**
+ * The workflows beside the code that runs: compiled ones when it runs from dist/ (tsc's output,
+ * or the bundled CLI's chunks in dist/cli/), the sources under tsx and vitest.
+ */
 function workflowsEntry(): string {
-  const js = fileURLToPath(new URL('../workflows/index.js', import.meta.url));
-  return existsSync(js) ? js : fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
+  const root = packageRoot();
+  const compiled = join(root, 'dist/workflows/index.js');
+  return fileURLToPath(import.meta.url).startsWith(join(root, 'dist') + sep) && existsSync(compiled) ? compiled : join(root, 'src/workflows/index.ts');
 }
 
 /** sha256 over every source file below `root` and the SDK version: any change makes a new bundle. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Every role a transcript line can have (docs/architecture.md, "Transcript"). */
 export const TranscriptRoleSchema = z.enum([

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** The four folders of a team's workflow, as the snapshot holds them. */
 export const WorkflowFolderSchema = z.enum(['agents', 'commands', 'rules', 'skills']);

@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Run, Store } from '../../store/index.js';
 import { loadRunsWithVerdicts } from '../../summaries/loadRuns.js';
 import type { TranscriptEvent } from '../../transcript/schema.js';

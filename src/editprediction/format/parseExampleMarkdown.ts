@@ -1,5 +1,5 @@
 import { parse as parseToml } from 'smol-toml';
-import { z } from 'zod';
+import * as z from 'zod';
 import { FormatError } from '../../errors.js';
 import { scanMarkdownBlocks } from './markdownBlocks.js';
 import type { ExampleSpec, RecentFile } from './schema.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The example format of Zed's `ep` CLI as JSON (*Example fields* in docs/edit-prediction.md):

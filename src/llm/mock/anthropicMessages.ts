@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseOrThrow } from '../../format.js';
 import type { Usage } from '../../transcript/schema.js';
 import type { MockDialect, MockMessage, MockReply, MockRequest } from './types.js';

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { parse as parseYaml } from 'yaml';
-import { z } from 'zod';
+import * as z from 'zod';
 import { FormatError } from '../../errors.js';
 import { parseOrThrow } from '../../format.js';
 import type { MockReply, MockRequest, MockScript } from './types.js';
