@@ -1,9 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, cp, mkdir, readdir, readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { git } from './git.js';
-import { cloneShared } from './cloneShared.js';
+import { pristineGitDir } from './pristineGitDir.js';
+import { forgetBase, readBase } from './sandboxBase.js';
+import { scrubWorktree } from './scrubWorktree.js';
 
 /** Clones kept per project repository on a host when `EVALFLOW_SANDBOX_POOL` does not say. */
 export const DEFAULT_POOL_SIZE = 8;
@@ -29,17 +31,19 @@ export function poolDirFor(sandboxRoot: string, repoDir: string): string {
 }
 
 /**
- * Moves a clean pooled clone to `sandboxDir`, or says there is none. The move is a rename,
- * so two runs never take the same clone.
+ * Moves a clean pooled clone to `sandboxDir`, preferring one already at `rev`, and says which
+ * commit its files are at ('' when its name does not say), or false when there is none. The
+ * move is a rename, so two runs never take the same clone.
  */
-export async function takePooled(poolDir: string, sandboxDir: string): Promise<boolean> {
+export async function takePooled(poolDir: string, sandboxDir: string, rev?: string): Promise<string | false> {
   if (!existsSync(poolDir)) return false;
-  for (const entry of await readdir(poolDir)) {
-    if (!entry.startsWith('clean-')) continue;
+  const clean = (await readdir(poolDir)).filter((entry) => entry.startsWith('clean-'));
+  const atRev = (entry: string) => rev !== undefined && entry.startsWith(`clean-${rev}-`);
+  for (const entry of [...clean.filter(atRev), ...clean.filter((entry) => !atRev(entry))]) {
     try {
       await mkdir(dirname(sandboxDir), { recursive: true });
       await rename(join(poolDir, entry), sandboxDir);
-      return true;
+      return /^clean-([0-9a-f]{40,64})-/.exec(entry)?.[1] ?? '';
     } catch {
       // taken by another run a moment ago
     }
@@ -54,27 +58,43 @@ export async function notePool(noteFile: string, note: PoolNote): Promise<void> 
 
 /**
  * At cleanup: the sandbox goes back to its pool scrubbed of everything the run did, or is
- * removed. Scrubbed means its files are the project at the run's start commit (untracked and
- * ignored files gone), and its `.git` is made anew (refs, reflogs, config, hooks, objects the
- * run wrote, stashes: none survive), keeping only the index so the next run's checkout
- * rewrites just the files that differ. Anything unexpected (a `.git` that is not the clone's
- * own, a git command failing, the pool full) removes the sandbox instead.
+ * removed. Scrubbed means its `.git` is replaced by a pristine one (refs, reflogs, config,
+ * hooks, objects the run wrote, stashes: none survive) holding the index the sandbox was made
+ * with, and then its files are put back to that index: changed files checked out again,
+ * untracked and ignored files removed (a full reset and clean when no such index was kept).
+ * The pooled clone's name says its commit, so a run at that commit takes it as it is.
+ * Anything unexpected (a `.git` that is not the clone's own, a git command failing, the pool
+ * full) removes the sandbox instead.
  */
 export async function releaseSandbox(sandboxDir: string, noteFile: string, limit: number): Promise<'pooled' | 'removed'> {
   const note = await readNote(noteFile);
+  const base = await readBase(sandboxDir);
   try {
     if (note && limit > 0 && (await isOwnClone(sandboxDir, note.repoDir)) && (await pooledCount(note.poolDir)) < limit) {
-      await git(sandboxDir, ['reset', '-q', '--hard', note.rev]);
-      await git(sandboxDir, ['clean', '-q', '-ffdx']);
-      await renewGitDir(sandboxDir, note.repoDir);
+      const rev = base?.rev ?? note.rev;
+      // The new .git comes first, so no git command below reads the run's config or hooks.
+      const oldGitDir = await renewGitDir(sandboxDir, await pristineGitDir(note.poolDir, note.repoDir, rev), base?.index);
+      const removing = rm(oldGitDir, { recursive: true, force: true });
+      try {
+        if (base) await scrubWorktree(sandboxDir);
+        else {
+          // Clean first: a symlink it removes may hide, below it, files the reset must restore.
+          await git(sandboxDir, ['clean', '-q', '-ffdx']);
+          await git(sandboxDir, ['reset', '-q', '--hard', rev]);
+        }
+      } finally {
+        await removing;
+      }
       await mkdir(note.poolDir, { recursive: true });
-      await rename(sandboxDir, join(note.poolDir, `clean-${randomBytes(6).toString('hex')}`));
+      await rename(sandboxDir, join(note.poolDir, `clean-${rev}-${randomBytes(6).toString('hex')}`));
+      await forgetBase(sandboxDir);
       return 'pooled';
     }
   } catch {
     // fall through: a sandbox that cannot be scrubbed is not reused
   }
   await rm(sandboxDir, { recursive: true, force: true });
+  await forgetBase(sandboxDir);
   return 'removed';
 }
 
@@ -98,14 +118,18 @@ async function isOwnClone(sandboxDir: string, repoDir: string): Promise<boolean>
   return resolved.length === 1 && resolved[0] === expected;
 }
 
-async function renewGitDir(sandboxDir: string, repoDir: string): Promise<void> {
-  const fresh = `${sandboxDir}.git-${randomBytes(4).toString('hex')}`;
-  await cloneShared(repoDir, fresh);
-  const index = join(sandboxDir, '.git', 'index');
-  if (existsSync(index)) await rename(index, join(fresh, '.git', 'index'));
-  await rm(join(sandboxDir, '.git'), { recursive: true, force: true });
-  await rename(join(fresh, '.git'), join(sandboxDir, '.git'));
-  await rm(fresh, { recursive: true, force: true });
+/**
+ * Moves the run's `.git` aside (returned, for the caller to remove) and puts a copy of
+ * `pristine` in its place, with `index` (the run's own when none is given) as its index.
+ */
+async function renewGitDir(sandboxDir: string, pristine: string, index: string | undefined): Promise<string> {
+  const gitDir = join(sandboxDir, '.git');
+  const old = `${sandboxDir}.old-git-${randomBytes(4).toString('hex')}`;
+  await rename(gitDir, old);
+  await cp(pristine, gitDir, { recursive: true });
+  const from = index ?? join(old, 'index');
+  if (existsSync(from)) await copyFile(from, join(gitDir, 'index'));
+  return old;
 }
 
 async function pooledCount(poolDir: string): Promise<number> {
