@@ -17,11 +17,9 @@ export const NO_PUSH = 'evalflow-sandbox-push-disabled';
  * moved gets a new one (and the old ones go).
  */
 export async function pristineGitDir(poolDir: string, repoDir: string, rev: string): Promise<string> {
-  const [refs, head] = await Promise.all([
-    git(repoDir, ['for-each-ref', '--format=%(objectname) %(refname)']),
-    git(repoDir, ['symbolic-ref', '-q', 'HEAD'], { allowFail: true }),
-  ]);
-  const key = createHash('sha256').update(`${rev}\n${head.stdout}\n${refs.stdout}`).digest('hex').slice(0, 16);
+  // %(HEAD) marks the branch HEAD is on: the clone's own branch follows it.
+  const refs = await git(repoDir, ['for-each-ref', '--format=%(HEAD) %(objectname) %(refname)']);
+  const key = createHash('sha256').update(`${rev}\n${refs.stdout}`).digest('hex').slice(0, 16);
   const home = `${poolDir}.pristine`;
   const dir = join(home, `git-${key}`);
   if (existsSync(dir)) return dir;

@@ -1,8 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { copyFile, cp, mkdir, readdir, readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { git } from './git.js';
+import { mirrorDir, mirrorFile } from './mirrorDir.js';
 import { pristineGitDir } from './pristineGitDir.js';
 import { forgetBase, readBase } from './sandboxBase.js';
 import { scrubWorktree } from './scrubWorktree.js';
@@ -58,9 +59,9 @@ export async function notePool(noteFile: string, note: PoolNote): Promise<void> 
 
 /**
  * At cleanup: the sandbox goes back to its pool scrubbed of everything the run did, or is
- * removed. Scrubbed means its `.git` is replaced by a pristine one (refs, reflogs, config,
- * hooks, objects the run wrote, stashes: none survive) holding the index the sandbox was made
- * with, and then its files are put back to that index: changed files checked out again,
+ * removed. Scrubbed means its `.git` is made the same as a pristine one (refs, reflogs,
+ * config, hooks, objects the run wrote, stashes: none survive) holding the index the sandbox
+ * was made with, and then its files are put back to that index: changed files checked out again,
  * untracked and ignored files removed (a full reset and clean when no such index was kept).
  * The pooled clone's name says its commit, so a run at that commit takes it as it is.
  * Anything unexpected (a `.git` that is not the clone's own, a git command failing, the pool
@@ -72,18 +73,13 @@ export async function releaseSandbox(sandboxDir: string, noteFile: string, limit
   try {
     if (note && limit > 0 && (await isOwnClone(sandboxDir, note.repoDir)) && (await pooledCount(note.poolDir)) < limit) {
       const rev = base?.rev ?? note.rev;
-      // The new .git comes first, so no git command below reads the run's config or hooks.
-      const oldGitDir = await renewGitDir(sandboxDir, await pristineGitDir(note.poolDir, note.repoDir, rev), base?.index);
-      const removing = rm(oldGitDir, { recursive: true, force: true });
-      try {
-        if (base) await scrubWorktree(sandboxDir);
-        else {
-          // Clean first: a symlink it removes may hide, below it, files the reset must restore.
-          await git(sandboxDir, ['clean', '-q', '-ffdx']);
-          await git(sandboxDir, ['reset', '-q', '--hard', rev]);
-        }
-      } finally {
-        await removing;
+      // .git is made pristine first, so no git command below reads the run's config or hooks.
+      await renewGitDir(sandboxDir, await pristineGitDir(note.poolDir, note.repoDir, rev), base?.index);
+      if (base) await scrubWorktree(sandboxDir);
+      else {
+        // Clean first: a symlink it removes may hide, below it, files the reset must restore.
+        await git(sandboxDir, ['clean', '-q', '-ffdx']);
+        await git(sandboxDir, ['reset', '-q', '--hard', rev]);
       }
       await mkdir(note.poolDir, { recursive: true });
       await rename(sandboxDir, join(note.poolDir, `clean-${rev}-${randomBytes(6).toString('hex')}`));
@@ -119,17 +115,13 @@ async function isOwnClone(sandboxDir: string, repoDir: string): Promise<boolean>
 }
 
 /**
- * Moves the run's `.git` aside (returned, for the caller to remove) and puts a copy of
- * `pristine` in its place, with `index` (the run's own when none is given) as its index.
+ * Makes the sandbox's `.git` the same as `pristine` (only what differs is written), with
+ * `index` as its index, or the run's own when none is given.
  */
-async function renewGitDir(sandboxDir: string, pristine: string, index: string | undefined): Promise<string> {
+async function renewGitDir(sandboxDir: string, pristine: string, index: string | undefined): Promise<void> {
   const gitDir = join(sandboxDir, '.git');
-  const old = `${sandboxDir}.old-git-${randomBytes(4).toString('hex')}`;
-  await rename(gitDir, old);
-  await cp(pristine, gitDir, { recursive: true });
-  const from = index ?? join(old, 'index');
-  if (existsSync(from)) await copyFile(from, join(gitDir, 'index'));
-  return old;
+  await mirrorDir(pristine, gitDir, ['index']);
+  if (index) await mirrorFile(index, join(gitDir, 'index'));
 }
 
 async function pooledCount(poolDir: string): Promise<number> {
