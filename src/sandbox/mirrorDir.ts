@@ -1,4 +1,4 @@
-import { chmod, lstat, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, lstat, mkdir, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /** A folder's content as read once: files with their mode and bytes, folders with theirs. */
@@ -63,10 +63,17 @@ async function mirrorFolder(want: Folder, target: string, keep: ReadonlySet<stri
   );
 }
 
-/** Makes `target` a plain file with `source`'s bytes, writing only when they differ. */
+/**
+ * Makes `target` a plain file with `source`'s bytes and modification time, writing the bytes
+ * only when they differ. The time matters for a git index: git re-reads files changed in the
+ * same instant the index was written, and knows which those are by the index file's mtime.
+ */
 export async function mirrorFile(source: string, target: string): Promise<void> {
-  const [data, file] = await Promise.all([readFile(source), lstat(target).catch(() => null)]);
-  if (file?.isFile() && file.nlink === 1 && file.size === data.length && (await readFile(target)).equals(data)) return;
-  await rm(target, { recursive: true, force: true });
-  await writeFile(target, data);
+  const [data, times, file] = await Promise.all([readFile(source), stat(source), lstat(target).catch(() => null)]);
+  const same = file?.isFile() && file.nlink === 1 && file.size === data.length && (await readFile(target)).equals(data);
+  if (!same) {
+    await rm(target, { recursive: true, force: true });
+    await writeFile(target, data);
+  }
+  if (!same || file?.mtimeMs !== times.mtimeMs) await utimes(target, times.atime, times.mtime);
 }

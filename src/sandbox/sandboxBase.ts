@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
-import { copyFile, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { mirrorFile } from './mirrorDir.js';
 
 /**
  * What a sandbox was made as, before any run worked in it: the commit its files are at and a
@@ -17,11 +18,14 @@ export interface SandboxBase {
 const indexFile = (sandboxDir: string) => `${sandboxDir}.base-index`;
 const revFile = (sandboxDir: string) => `${sandboxDir}.base-rev`;
 
-/** Called once the sandbox's files and index are at `rev`, before anything runs in it. */
+/**
+ * Called once the sandbox's files and index are at `rev`, before anything runs in it. The copy
+ * keeps the index's mtime, by which git tells which entries it must not trust by stat alone.
+ */
 export async function keepBase(sandboxDir: string, rev: string): Promise<void> {
   const index = join(sandboxDir, '.git', 'index');
   if (!existsSync(index)) return forgetBase(sandboxDir);
-  await copyFile(index, indexFile(sandboxDir));
+  await mirrorFile(index, indexFile(sandboxDir));
   await writeFile(revFile(sandboxDir), rev);
 }
 

@@ -105,6 +105,18 @@ describe('the sandbox pool', () => {
     expect(await raw(b.sandbox, ['status', '--porcelain', '--ignored', '-uall'])).toBe('');
   });
 
+  it('restores a file changed at once after the sandbox was made, to the same size (git\'s racy-entry check is kept)', async () => {
+    const { run } = await aPooledRun();
+    for (const name of ['run-a', 'run-b']) {
+      const r = await run(name);
+      await writeFile(join(r.sandbox, 'README.md'), 'HELLO\n');
+      await writeFile(join(r.sandbox, 'src/a.js'), 'A\n');
+      expect(await releaseSandbox(r.sandbox, r.note, 8)).toBe('pooled');
+    }
+    const c = await run('run-c');
+    expect(await readTree(c.sandbox)).toEqual({ 'README.md': 'hello\n', 'src/a.js': 'a\n', '.gitignore': 'build/\n' });
+  });
+
   it('gives a sandbox back without obeying the run\'s git config: no fsmonitor or hook of the run is started', async () => {
     const { root, run } = await aPooledRun();
     const a = await run('run-a');
