@@ -1,5 +1,5 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { readdir, readFile, readlink } from 'node:fs/promises';
+import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 
 /**
@@ -143,16 +143,19 @@ interface ProcessInfo {
   cwd: string | null;
 }
 
-/** Every live (not zombie) process with its group, start time and working directory; null without /proc. */
+/**
+ * Every live (not zombie) process with its group, start time and working directory; null
+ * without /proc. Read synchronously: /proc is served from memory, and a few hundred small
+ * reads take a tenth of the time the thread pool's round trips would.
+ */
 async function processTable(): Promise<ProcessInfo[] | null> {
   if (!existsSync('/proc/self/stat')) return null;
   const table: ProcessInfo[] = [];
-  for (const name of await readdir('/proc')) {
+  for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
-    const stat = parseStat(await readFile(`/proc/${name}/stat`, 'utf8').catch(() => ''));
+    const stat = parseStat(safeRead(`/proc/${name}/stat`));
     if (!stat || stat.state === 'Z' || stat.state === 'X') continue;
-    const cwd = await readlink(`/proc/${name}/cwd`).catch(() => null);
-    table.push({ pid: Number(name), ...stat, cwd });
+    table.push({ pid: Number(name), ...stat, cwd: safeReadlink(`/proc/${name}/cwd`) });
   }
   return table;
 }
@@ -223,6 +226,14 @@ async function waitGone(pids: number[], waitMs: number): Promise<number[]> {
     });
   }
   return alive;
+}
+
+function safeReadlink(path: string): string | null {
+  try {
+    return readlinkSync(path);
+  } catch {
+    return null;
+  }
 }
 
 function safeRead(path: string): string {

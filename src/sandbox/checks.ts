@@ -1,4 +1,4 @@
-import { execa } from 'execa';
+import { spawn } from 'node:child_process';
 import type { CheckResult } from '../evalset/checkResult.js';
 import { dieWithParent } from './dieWithParent.js';
 
@@ -40,14 +40,31 @@ export async function runCommands(commands: string[], options: { cwd: string; en
   return done;
 }
 
+/** Output kept while a command runs: its tail is all a result shows. */
+const KEPT_OUTPUT = 64 * 1024;
+
 /**
  * bash in its own process group; on timeout the whole group is killed, because children that
- * inherited the output pipe (`server &`, test runners) would otherwise keep us waiting.
+ * inherited the output pipe (`server &`, test runners) would otherwise keep us waiting. Plain
+ * `spawn`, stdout and stderr into one buffer as they come: checks run many times per run, and
+ * a process-running library's own work per call was a good part of a short check's time.
  */
 async function runShell(command: string, cwd: string, env: Record<string, string>, timeoutMs: number): Promise<{ exitCode: number | null; output: string; timedOut: boolean }> {
   // It dies with the worker, so a check interrupted by a crash does not run on beside its retry.
   const launched = dieWithParent('bash', ['-c', command]);
-  const child = execa(launched.command, launched.args, { cwd, env, extendEnv: true, reject: false, all: true, detached: true, stdin: 'ignore' });
+  const child = spawn(launched.command, launched.args, { cwd, env: { ...process.env, ...env }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  let chunks: Buffer[] = [];
+  let size = 0;
+  const keep = (chunk: Buffer) => {
+    chunks.push(chunk);
+    size += chunk.length;
+    if (size > 2 * KEPT_OUTPUT) {
+      chunks = [Buffer.concat(chunks).subarray(-KEPT_OUTPUT)];
+      size = KEPT_OUTPUT;
+    }
+  };
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
@@ -58,8 +75,12 @@ async function runShell(command: string, cwd: string, env: Record<string, string
     }
   }, timeoutMs);
   try {
-    const result = await child;
-    return { exitCode: timedOut ? null : (result.exitCode ?? null), output: String(result.all ?? ''), timedOut };
+    const exitCode = await new Promise<number | null>((resolve) => {
+      child.once('error', () => resolve(null));
+      child.once('close', (code) => resolve(code));
+    });
+    const output = Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+    return { exitCode: timedOut ? null : exitCode, output, timedOut };
   } finally {
     clearTimeout(timer);
   }

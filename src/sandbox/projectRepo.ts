@@ -25,8 +25,9 @@ export async function ensureProjectRepo(project: string, stateDir: string): Prom
   if (problem) throw new SandboxError(problem);
   // git reports the top level with symlinks resolved, so compare (and copy) the real path.
   const source = await realpath(project);
-  const top = await git(source, ['rev-parse', '--show-toplevel'], { allowFail: true });
-  if (top.exitCode === 0 && top.stdout.trim() === source) {
+  // Without a .git entry the folder cannot be a checkout's top level: no need to ask git.
+  const top = existsSync(join(source, '.git')) ? await git(source, ['rev-parse', '--show-toplevel'], { allowFail: true }) : undefined;
+  if (top && top.exitCode === 0 && top.stdout.trim() === source) {
     const head = await git(project, ['rev-parse', 'HEAD'], { allowFail: true });
     if (head.exitCode !== 0) throw new SandboxError(`project repository ${project} has no commit yet; commit something first`);
     return { repoDir: project, rev: head.stdout.trim(), imported: false };
@@ -53,8 +54,19 @@ export async function ensureProjectRepo(project: string, stateDir: string): Prom
       if (!existsSync(join(repoDir, '.git'))) throw err;
     }
   }
-  const head = await git(repoDir, ['rev-parse', 'HEAD']);
-  return { repoDir, rev: head.stdout.trim(), imported: true };
+  return { repoDir, rev: await importedHead(repoDir), imported: true };
+}
+
+/**
+ * The commit of a repository evalflow imported: read from its HEAD and branch files (it made
+ * them, one commit on `main`, never packed), asking git only when they say something else.
+ */
+async function importedHead(repoDir: string): Promise<string> {
+  const head = await readFile(join(repoDir, '.git', 'HEAD'), 'utf8').catch(() => '');
+  const ref = /^ref: (refs\/heads\/[\w.-]+)\n?$/.exec(head)?.[1];
+  const rev = ref ? (await readFile(join(repoDir, '.git', ref), 'utf8').catch(() => '')).trim() : '';
+  if (/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(rev)) return rev;
+  return (await git(repoDir, ['rev-parse', 'HEAD'])).stdout.trim();
 }
 
 /**

@@ -3,7 +3,10 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { git } from './git.js';
-import { cloneShared } from './cloneShared.js';
+import { mirrorDir, mirrorFile } from './mirrorDir.js';
+import { pristineGitDir } from './pristineGitDir.js';
+import { forgetBase, readBase } from './sandboxBase.js';
+import { scrubWorktree } from './scrubWorktree.js';
 
 /** Clones kept per project repository on a host when `EVALFLOW_SANDBOX_POOL` does not say. */
 export const DEFAULT_POOL_SIZE = 8;
@@ -29,17 +32,19 @@ export function poolDirFor(sandboxRoot: string, repoDir: string): string {
 }
 
 /**
- * Moves a clean pooled clone to `sandboxDir`, or says there is none. The move is a rename,
- * so two runs never take the same clone.
+ * Moves a clean pooled clone to `sandboxDir`, preferring one already at `rev`, and says which
+ * commit its files are at ('' when its name does not say), or false when there is none. The
+ * move is a rename, so two runs never take the same clone.
  */
-export async function takePooled(poolDir: string, sandboxDir: string): Promise<boolean> {
+export async function takePooled(poolDir: string, sandboxDir: string, rev?: string): Promise<string | false> {
   if (!existsSync(poolDir)) return false;
-  for (const entry of await readdir(poolDir)) {
-    if (!entry.startsWith('clean-')) continue;
+  const clean = (await readdir(poolDir)).filter((entry) => entry.startsWith('clean-'));
+  const atRev = (entry: string) => rev !== undefined && entry.startsWith(`clean-${rev}-`);
+  for (const entry of [...clean.filter(atRev), ...clean.filter((entry) => !atRev(entry))]) {
     try {
       await mkdir(dirname(sandboxDir), { recursive: true });
       await rename(join(poolDir, entry), sandboxDir);
-      return true;
+      return /^clean-([0-9a-f]{40,64})-/.exec(entry)?.[1] ?? '';
     } catch {
       // taken by another run a moment ago
     }
@@ -54,27 +59,38 @@ export async function notePool(noteFile: string, note: PoolNote): Promise<void> 
 
 /**
  * At cleanup: the sandbox goes back to its pool scrubbed of everything the run did, or is
- * removed. Scrubbed means its files are the project at the run's start commit (untracked and
- * ignored files gone), and its `.git` is made anew (refs, reflogs, config, hooks, objects the
- * run wrote, stashes: none survive), keeping only the index so the next run's checkout
- * rewrites just the files that differ. Anything unexpected (a `.git` that is not the clone's
- * own, a git command failing, the pool full) removes the sandbox instead.
+ * removed. Scrubbed means its `.git` is made the same as a pristine one (refs, reflogs,
+ * config, hooks, objects the run wrote, stashes: none survive) holding the index the sandbox
+ * was made with, and then its files are put back to that index: changed files checked out again,
+ * untracked and ignored files removed (a full reset and clean when no such index was kept).
+ * The pooled clone's name says its commit, so a run at that commit takes it as it is.
+ * Anything unexpected (a `.git` that is not the clone's own, a git command failing, the pool
+ * full) removes the sandbox instead.
  */
 export async function releaseSandbox(sandboxDir: string, noteFile: string, limit: number): Promise<'pooled' | 'removed'> {
   const note = await readNote(noteFile);
+  const base = await readBase(sandboxDir);
   try {
     if (note && limit > 0 && (await isOwnClone(sandboxDir, note.repoDir)) && (await pooledCount(note.poolDir)) < limit) {
-      await git(sandboxDir, ['reset', '-q', '--hard', note.rev]);
-      await git(sandboxDir, ['clean', '-q', '-ffdx']);
-      await renewGitDir(sandboxDir, note.repoDir);
+      const rev = base?.rev ?? note.rev;
+      // .git is made pristine first, so no git command below reads the run's config or hooks.
+      await renewGitDir(sandboxDir, await pristineGitDir(note.poolDir, note.repoDir, rev), base?.index);
+      if (base) await scrubWorktree(sandboxDir);
+      else {
+        // Clean first: a symlink it removes may hide, below it, files the reset must restore.
+        await git(sandboxDir, ['clean', '-q', '-ffdx']);
+        await git(sandboxDir, ['reset', '-q', '--hard', rev]);
+      }
       await mkdir(note.poolDir, { recursive: true });
-      await rename(sandboxDir, join(note.poolDir, `clean-${randomBytes(6).toString('hex')}`));
+      await rename(sandboxDir, join(note.poolDir, `clean-${rev}-${randomBytes(6).toString('hex')}`));
+      await forgetBase(sandboxDir);
       return 'pooled';
     }
   } catch {
     // fall through: a sandbox that cannot be scrubbed is not reused
   }
   await rm(sandboxDir, { recursive: true, force: true });
+  await forgetBase(sandboxDir);
   return 'removed';
 }
 
@@ -98,14 +114,14 @@ async function isOwnClone(sandboxDir: string, repoDir: string): Promise<boolean>
   return resolved.length === 1 && resolved[0] === expected;
 }
 
-async function renewGitDir(sandboxDir: string, repoDir: string): Promise<void> {
-  const fresh = `${sandboxDir}.git-${randomBytes(4).toString('hex')}`;
-  await cloneShared(repoDir, fresh);
-  const index = join(sandboxDir, '.git', 'index');
-  if (existsSync(index)) await rename(index, join(fresh, '.git', 'index'));
-  await rm(join(sandboxDir, '.git'), { recursive: true, force: true });
-  await rename(join(fresh, '.git'), join(sandboxDir, '.git'));
-  await rm(fresh, { recursive: true, force: true });
+/**
+ * Makes the sandbox's `.git` the same as `pristine` (only what differs is written), with
+ * `index` as its index, or the run's own when none is given.
+ */
+async function renewGitDir(sandboxDir: string, pristine: string, index: string | undefined): Promise<void> {
+  const gitDir = join(sandboxDir, '.git');
+  await mirrorDir(pristine, gitDir, ['index']);
+  if (index) await mirrorFile(index, join(gitDir, 'index'));
 }
 
 async function pooledCount(poolDir: string): Promise<number> {

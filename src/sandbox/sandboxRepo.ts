@@ -3,10 +3,9 @@ import { appendFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { cloneShared } from './cloneShared.js';
 import { git } from './git.js';
+import { NO_PUSH } from './pristineGitDir.js';
+import { forgetBase, keepBase } from './sandboxBase.js';
 import { takePooled } from './sandboxPool.js';
-
-/** Pushing from a sandbox would write into the user's repository; the push URL goes nowhere. */
-const NO_PUSH = 'evalflow-sandbox-push-disabled';
 
 /**
  * The run's sandbox: a clone of the project repository that borrows its objects
@@ -14,14 +13,22 @@ const NO_PUSH = 'evalflow-sandbox-push-disabled';
  * object written while the run works (the candidate's commits, evalflow's checkpoints). So
  * nothing a run does reaches the user's repository, and removing the folder removes it all.
  * Detached at `rev`. With `poolDir`, a clone another run gave back scrubbed (sandboxPool.ts)
- * is reused when there is one: resetting it costs a fraction of a fresh checkout. Idempotent:
+ * is reused when there is one: one already at `rev` is used as it is (its release scrubbed it
+ * at that commit, HEAD included), another is reset, a fraction of a fresh checkout. Idempotent:
  * a sandbox made whole before is kept exactly as it is (a resumed or continued run finds the
  * candidate's work), and one whose making was interrupted is completed.
  */
 export async function createSandbox(repoDir: string, sandboxDir: string, rev: string, options: { poolDir?: string } = {}): Promise<void> {
   const ready = `${sandboxDir}.ready`;
   if (existsSync(ready) && existsSync(join(sandboxDir, '.git'))) return;
-  if (!existsSync(join(sandboxDir, '.git')) && options.poolDir) await takePooled(options.poolDir, sandboxDir);
+  if (!existsSync(join(sandboxDir, '.git')) && options.poolDir) {
+    const at = await takePooled(options.poolDir, sandboxDir, rev);
+    if (at === rev && (await readFile(join(sandboxDir, '.git', 'HEAD'), 'utf8')).trim() === rev) {
+      await keepBase(sandboxDir, rev);
+      await writeFile(ready, rev);
+      return;
+    }
+  }
   if (existsSync(join(sandboxDir, '.git'))) {
     const valid = await git(sandboxDir, ['rev-parse', '--git-dir'], { allowFail: true });
     if (valid.exitCode === 0) {
@@ -31,6 +38,7 @@ export async function createSandbox(repoDir: string, sandboxDir: string, rev: st
       await git(sandboxDir, ['update-ref', '--no-deref', 'HEAD', rev]);
       await git(sandboxDir, ['reset', '-q', '--hard', rev]);
       await git(sandboxDir, ['clean', '-q', '-ffdx']);
+      await keepBase(sandboxDir, rev);
       await writeFile(ready, rev);
       return;
     }
@@ -40,6 +48,7 @@ export async function createSandbox(repoDir: string, sandboxDir: string, rev: st
   await git(sandboxDir, ['remote', 'set-url', '--push', 'origin', NO_PUSH]);
   await git(sandboxDir, ['update-ref', '--no-deref', 'HEAD', rev]);
   await git(sandboxDir, ['reset', '-q', '--hard', rev]);
+  await keepBase(sandboxDir, rev);
   await writeFile(ready, rev);
 }
 
@@ -59,6 +68,7 @@ export async function hideFromGit(sandboxDir: string, patterns: string[]): Promi
 /** Removes the sandbox folder, and with it every ref and object the run made. */
 export async function removeSandbox(sandboxDir: string): Promise<'removed' | 'absent'> {
   await rm(`${sandboxDir}.ready`, { force: true });
+  await forgetBase(sandboxDir);
   if (!existsSync(sandboxDir)) return 'absent';
   await rm(sandboxDir, { recursive: true, force: true });
   return 'removed';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chmod, cp, mkdir, readdir, readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { execa } from 'execa';
 import { simpleGit } from 'simple-git';
 import { SandboxError } from '../errors.js';
@@ -74,6 +74,7 @@ export async function checkWorkflowFolder(workflowDir: string): Promise<string |
 
 /** The commit of the workflow folder's repository, and whether its workflow folders have local changes; null outside git. */
 async function workflowCommit(workflowDir: string, folders: string[]): Promise<{ head: string; dirty: boolean } | null> {
+  if (!(await mayBeInRepository(workflowDir))) return null;
   const repo = simpleGit(workflowDir);
   try {
     if (!(await repo.checkIsRepo())) return null;
@@ -83,6 +84,18 @@ async function workflowCommit(workflowDir: string, folders: string[]): Promise<{
   } catch {
     // not a repository, or no commit yet
     return null;
+  }
+}
+
+/**
+ * False when no folder from `dir` up holds a `.git` (and git is not pointed elsewhere by its
+ * environment): git would find no repository either, so it need not be asked.
+ */
+async function mayBeInRepository(dir: string): Promise<boolean> {
+  if (process.env.GIT_DIR !== undefined || process.env.GIT_WORK_TREE !== undefined) return true;
+  for (let at = resolve(dir); ; at = dirname(at)) {
+    if (existsSync(join(at, '.git'))) return true;
+    if (dirname(at) === at) return false;
   }
 }
 

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readFile, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
@@ -66,6 +66,71 @@ describe('the sandbox pool', () => {
     expect((await execa('git', ['cat-file', '-e', secretBlob], { cwd: b.sandbox, reject: false })).exitCode).not.toBe(0);
     expect(await raw(b.sandbox, ['log', '--all', '--format=%s'])).not.toContain('run A work');
     expect(await raw(b.sandbox, ['remote', 'get-url', '--push', 'origin'])).toBe('evalflow-sandbox-push-disabled');
+  });
+
+  it('scrubs what a run did to the tree\'s shape: a folder moved away behind a symlink, a file turned folder, a folder turned file', async () => {
+    const { repo, root, run } = await aPooledRun();
+    const a = await run('run-a');
+    const moved = join(root, 'moved-src');
+    await rename(join(a.sandbox, 'src'), moved);
+    await symlink(moved, join(a.sandbox, 'src'));
+    await rm(join(a.sandbox, 'README.md'));
+    await mkdir(join(a.sandbox, 'README.md'));
+    await writeFile(join(a.sandbox, 'README.md', 'inside.txt'), 'run A\n');
+    expect(await releaseSandbox(a.sandbox, a.note, 8)).toBe('pooled');
+    const b = await run('run-b');
+    expect((await lstat(join(b.sandbox, 'src'))).isDirectory()).toBe(true);
+    expect(await readTree(b.sandbox)).toEqual({ 'README.md': 'hello\n', 'src/a.js': 'a\n', '.gitignore': 'build/\n' });
+    await rm(join(b.sandbox, 'src'), { recursive: true });
+    await writeFile(join(b.sandbox, 'src'), 'a file where a folder was\n');
+    expect(await releaseSandbox(b.sandbox, b.note, 8)).toBe('pooled');
+    const c = await run('run-c');
+    expect(await readTree(c.sandbox)).toEqual(await readTree(repo));
+    expect(await raw(c.sandbox, ['status', '--porcelain', '--ignored', '-uall'])).toBe('');
+  });
+
+  it('scrubs a sandbox made without a kept base (an older one) in full: clean, then reset', async () => {
+    const { root, run } = await aPooledRun();
+    const a = await run('run-a');
+    await rm(`${a.sandbox}.base-index`);
+    const moved = join(root, 'moved-src');
+    await rename(join(a.sandbox, 'src'), moved);
+    await symlink(moved, join(a.sandbox, 'src'));
+    await writeFile(join(a.sandbox, 'secret.txt'), 'API_KEY=sk-live-run-a\n');
+    await gitIn(a.sandbox, ['add', 'secret.txt']);
+    expect(await releaseSandbox(a.sandbox, a.note, 8)).toBe('pooled');
+    const b = await run('run-b');
+    expect((await lstat(join(b.sandbox, 'src'))).isDirectory()).toBe(true);
+    expect(await readTree(b.sandbox)).toEqual({ 'README.md': 'hello\n', 'src/a.js': 'a\n', '.gitignore': 'build/\n' });
+    expect(await raw(b.sandbox, ['status', '--porcelain', '--ignored', '-uall'])).toBe('');
+  });
+
+  it('restores a file changed at once after the sandbox was made, to the same size (git\'s racy-entry check is kept)', async () => {
+    const { run } = await aPooledRun();
+    for (const name of ['run-a', 'run-b']) {
+      const r = await run(name);
+      await writeFile(join(r.sandbox, 'README.md'), 'HELLO\n');
+      await writeFile(join(r.sandbox, 'src/a.js'), 'A\n');
+      expect(await releaseSandbox(r.sandbox, r.note, 8)).toBe('pooled');
+    }
+    const c = await run('run-c');
+    expect(await readTree(c.sandbox)).toEqual({ 'README.md': 'hello\n', 'src/a.js': 'a\n', '.gitignore': 'build/\n' });
+  });
+
+  it('gives a sandbox back without obeying the run\'s git config: no fsmonitor or hook of the run is started', async () => {
+    const { root, run } = await aPooledRun();
+    const a = await run('run-a');
+    const marker = join(root, 'run-a-code-ran');
+    const script = join(root, 'fsmonitor.sh');
+    await writeFile(script, `#!/bin/sh\ntouch ${marker}\n`, { mode: 0o755 });
+    await gitIn(a.sandbox, ['config', 'core.fsmonitor', script]);
+    await gitIn(a.sandbox, ['config', 'core.hooksPath', root]);
+    await writeFile(join(a.sandbox, 'README.md'), 'changed by run A\n');
+    expect(await releaseSandbox(a.sandbox, a.note, 8)).toBe('pooled');
+    expect(existsSync(marker)).toBe(false);
+    const b = await run('run-b');
+    expect(await readFile(join(b.sandbox, 'README.md'), 'utf8')).toBe('hello\n');
+    expect(await raw(b.sandbox, ['config', '--get', 'core.fsmonitor'])).toBe('');
   });
 
   it('reuses the clone it was given back: the next run takes it instead of cloning', async () => {
