@@ -88,6 +88,9 @@ describe('evalBatchWorkflow at scale', () => {
       selection: { paths: ['/bank'], runsPerCase: 1, digest: 'sha256:stub' },
       template,
       parallelism: 100,
+      // Below the default (8,000 events), which a batch that starts and ends its runs in few
+      // workflow tasks may not reach in 2,000 runs: this test is about continuing as new.
+      continueAsNewAfterEvents: 2_000,
       total: null,
       offset: 0,
       counts: { finished: 0, passed: 0, failed: 0 },
