@@ -74,23 +74,28 @@ describe('evalflow review, with runs waiting in their workflow and runs recorded
     return { spec, handle };
   };
 
-  /** `evalflow review --pending` until it lists the run (visibility is eventually consistent). */
-  const pendingLine = async (runId: string): Promise<string> => {
+  /**
+   * `evalflow review --pending` until it lists the run, and (given `until`) until its line says
+   * that: the store has the run's row a moment before the workflow's search attributes say it
+   * waits, and visibility is eventually consistent.
+   */
+  const pendingLine = async (runId: string, until?: RegExp): Promise<string> => {
+    let last: string | undefined;
     for (let i = 0; i < 100; i++) {
       const io = memoryIo(harness.root, env);
       expect(await review({ pending: true }, io)).toBe(0);
-      const line = io.stdout.find((l) => l.startsWith(runId));
-      if (line) return line;
+      last = io.stdout.find((l) => l.startsWith(runId)) ?? last;
+      if (last && (!until || until.test(last))) return last;
       await new Promise((r) => setTimeout(r, 200));
     }
+    if (last) return last;
     throw new Error(`${runId} never listed as pending`);
   };
 
   it('--review wait: the run waits (listed, its current details say so), survives new workers, and completes with the decision', { timeout: 120_000 }, async () => {
     const { spec, handle } = await start(WAIT);
-    expect(await pendingLine(spec.runId)).toMatch(
-      new RegExp(`^${spec.runId.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s+write-greeting\\s+waiting\\s+pass\\s+hard requirement not assessed by the judge in 3 requests: 2\\. The candidate checked`),
-    );
+    const waiting = new RegExp(`^${spec.runId.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s+write-greeting\\s+waiting\\s+pass\\s+hard requirement not assessed by the judge in 3 requests: 2\\. The candidate checked`);
+    expect(await pendingLine(spec.runId, waiting)).toMatch(waiting);
     // What the Web UI shows as the run's current details: the SDK's metadata query (describe() carries no current details).
     const metadata = (await handle.query<{ currentDetails: string }>('__temporal_workflow_metadata')).currentDetails;
     expect(metadata).toBe(
@@ -120,7 +125,7 @@ describe('evalflow review, with runs waiting in their workflow and runs recorded
 
   it('a second decision sent to a waiting run is refused by its workflow, with the same words', { timeout: 120_000 }, async () => {
     const { spec, handle } = await start(WAIT);
-    await pendingLine(spec.runId);
+    await pendingLine(spec.runId, /\s+waiting\s+/);
     const first = await handle.startUpdate(reviewRunUpdate, {
       args: [{ result: 'fail', author: 'carol', note: 'the check was not run', decidedAt: '2026-03-01T10:00:00.000Z' }],
       waitForStage: WorkflowUpdateStage.ACCEPTED,
@@ -135,7 +140,8 @@ describe('evalflow review, with runs waiting in their workflow and runs recorded
   it('without --review wait, the run records needs_review and ends; the decision is recorded in the store afterwards', { timeout: 120_000 }, async () => {
     const { spec, handle } = await start({});
     expect(await handle.result()).toMatchObject({ status: 'needs_review', result: null });
-    expect(await pendingLine(spec.runId)).toMatch(/\s+recorded\s+pass\s+hard requirement not assessed/);
+    const recorded = /\s+recorded\s+pass\s+hard requirement not assessed/;
+    expect(await pendingLine(spec.runId, recorded)).toMatch(recorded);
     const io = memoryIo(harness.root, env);
     expect(await review({ runId: spec.runId, result: 'fail', note: 'no shell check in the transcript' }, io)).toBe(0);
     expect(io.stdout).toEqual([`${spec.runId}: completed fail, decided by alice (recorded in the store beside the judge's verdict; review.md rewritten)`]);
