@@ -243,6 +243,11 @@ export async function expectSkillThenShell(live: LiveAgentCase): Promise<void> {
     { turn: 2, id: SHELL_CALL_ID, kind: 'shell', exit_code: 0 },
   ]);
   expect(facts.shellSummary).toMatch(/^shell: echo hello-from-agent > hello.txt && cat hello.txt → exit=0/);
+  expectTurnsEndedResumedWithSkill(facts);
+}
+
+/** What every live agent shows of the two-turn case whatever its tool names: both turns' replies, the resumed session, usage per turn, the skill used in turn 1. */
+export function expectTurnsEndedResumedWithSkill(facts: ReturnType<typeof twoTurnFacts>): void {
   expect(facts.finals).toEqual(['Turn 1 done: the skill asks for node:test.', 'Turn 2 done.']);
   expect(facts.resumed).toBe(true);
   expect(facts.usage).toEqual(facts.expectedUsage.map((u) => expect.objectContaining(u)));

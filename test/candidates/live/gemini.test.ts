@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { geminiGenerateContentDialect } from '../../../src/llm/mock/geminiGenerateContent.js';
-import { LiveAgentCase, SHELL_CALL_ID, SHELL_COMMAND, SKILL_CALL_ID, toolNamed, twoTurnFacts } from '../../support/liveAgent.js';
+import { expectTurnsEndedResumedWithSkill, LiveAgentCase, SHELL_CALL_ID, SHELL_COMMAND, SKILL_CALL_ID, toolNamed, twoTurnFacts } from '../../support/liveAgent.js';
 
 describe('Gemini CLI live under evalflow run (Gemini generateContent mock, loopback namespace)', () => {
   const live = new LiveAgentCase({
@@ -31,11 +31,6 @@ describe('Gemini CLI live under evalflow run (Gemini generateContent mock, loopb
       { turn: 2, id: `run_shell_command__${SHELL_CALL_ID}`, kind: 'shell', exit_code: null },
     ]);
     expect(facts.shellSummary).toBe('shell: echo hello-from-agent > hello.txt && cat hello.txt → ok · out: hello-from-agent');
-    expect(facts.finals).toEqual(['Turn 1 done: the skill asks for node:test.', 'Turn 2 done.']);
-    expect(facts.resumed).toBe(true);
-    expect(facts.usage).toEqual(facts.expectedUsage.map((u) => expect.objectContaining(u)));
-    expect(facts.skill).toMatchObject({ loaded: 'yes', invoked: 'yes', first_turn: 1 });
-    expect(facts.skillBodySent).toBe(true);
-    expect(facts.skill?.evidence).toMatch(/^\[Turn 1\] skill: node-test/);
+    expectTurnsEndedResumedWithSkill(facts);
   }, 300_000);
 });
