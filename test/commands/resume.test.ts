@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { chmod, cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryIo } from '../../src/commands/io.js';
 import { run as resume } from '../../src/commands/resume.js';
@@ -9,23 +9,9 @@ import { run } from '../../src/commands/run.js';
 import { startMockServer, type MockServer } from '../../src/llm/mock/server.js';
 import type { MockReply, MockRequest } from '../../src/llm/mock/types.js';
 import { openStore } from '../../src/store/index.js';
+import { cliEnv, copyExamples, writeCliConfig } from '../support/cliFolder.js';
+import { passingJudgeAnswer } from '../support/judgeAnswer.js';
 import { startTestTemporal, type TestTemporal } from '../support/temporalServer.js';
-
-const REPO = resolve(import.meta.dirname, '../..');
-
-const JUDGE = [
-  "reasoning: 'Both steps are in progress.txt.'",
-  'result: pass',
-  'compliance: 4',
-  'execution_quality: 4',
-  'overall: 4',
-  "summary: 'ok'",
-  'hard_requirements:',
-  "  - item: 'progress.txt has both steps'",
-  '    met: true',
-  "    evidence: 'postcondition'",
-  'suggestions: []',
-].join('\n');
 
 /**
  * A long outage of the examiner's endpoint after the candidate's first turn: the run becomes
@@ -43,15 +29,14 @@ describe('evalflow resume', () => {
     temporal = await startTestTemporal();
     mock = await startMockServer({
       script: (request: MockRequest): MockReply => {
-        if (request.model === 'resume-judge') return { text: JUDGE };
+        if (request.model === 'resume-judge') return { text: passingJudgeAnswer(['progress.txt has both steps']) };
         if (examinerDown) return { status: 503, errorMessage: 'examiner endpoint down' };
         const turns = request.messages.filter((m) => m.role === 'assistant').length;
         return { text: turns >= 2 ? '<<END>>' : 'Now step two.' };
       },
     });
     root = await mkdtemp(join(tmpdir(), 'evalflow-resume-'));
-    await cp(join(REPO, 'examples/project'), join(root, 'project'), { recursive: true });
-    await cp(join(REPO, 'examples/workflow'), join(root, 'workflow'), { recursive: true });
+    await copyExamples(root);
     const caseDir = join(root, 'eval_sets', 'two-steps');
     await mkdir(caseDir, { recursive: true });
     await writeFile(join(caseDir, 'meta.yaml'), 'id: two-steps\nversion: v1\ntarget_workflow: t\ncategory: c\npurpose: Two steps.\nmax_turns: 3\n');
@@ -66,35 +51,15 @@ describe('evalflow resume', () => {
       ['#!/usr/bin/env bash', 'cat > /dev/null', `echo "turn $EVALFLOW_TURN" >> ${root}/agent.log`, 'echo "step $EVALFLOW_TURN" >> progress.txt', 'echo "did step $EVALFLOW_TURN"', ''].join('\n'),
     );
     await chmod(join(root, 'agent.sh'), 0o755);
-    await writeFile(
-      join(root, 'evalflow.config.yaml'),
-      [
-        'project: project',
-        'workflow_dir: workflow',
-        'candidates:',
-        '  agent:',
-        '    adapter: command',
-        '    args: [./agent.sh]',
-        'examiner:',
-        '  model: resume-examiner',
-        `  base_url: ${mock.url}`,
-        'judge:',
-        '  model: resume-judge',
-        `  base_url: ${mock.url}`,
-        // A short window, so the test need not wait an hour for the outage to count as one.
-        'recovery: { model_outage_s: 3 }',
-        '',
-      ].join('\n'),
-    );
-    env = {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      OPENAI_API_KEY: 'sk-test',
-      EVALFLOW_HOME: join(root, '.evalflow'),
-      EVALFLOW_SANDBOX_ROOT: join(root, 'sandboxes'),
-      EVALFLOW_TEMPORAL_PORT: String(temporal.port),
-      EVALFLOW_TEMPORAL_UI_PORT: String(temporal.uiPort),
-    };
+    await writeCliConfig(root, {
+      candidates: { agent: './agent.sh' },
+      mockUrl: mock.url,
+      examiner: 'resume-examiner',
+      judge: 'resume-judge',
+      // A short window, so the test need not wait an hour for the outage to count as one.
+      extra: ['recovery: { model_outage_s: 3 }'],
+    });
+    env = cliEnv(root, temporal);
   });
   afterAll(async () => {
     await mock?.close();

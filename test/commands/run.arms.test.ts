@@ -10,13 +10,15 @@ import { run } from '../../src/commands/run.js';
 import { startMockServer, type MockServer } from '../../src/llm/mock/server.js';
 import type { MockRequest } from '../../src/llm/mock/types.js';
 import { REFERENCE_SOLUTIONS } from '../evalset/referenceSolutions.js';
+import { cliEnv, copyExamples, writeCliConfig } from '../support/cliFolder.js';
+import { passingJudgeAnswer } from '../support/judgeAnswer.js';
 import { startTestTemporal, type TestTemporal } from '../support/temporalServer.js';
 
 const REPO = resolve(import.meta.dirname, '../..');
 const RUNS_PER_CASE = 5;
 
 /** The judge says pass with every hard item met; the hard postconditions decide the rest. */
-const PASS = ['reasoning: "The postconditions show it."', 'result: pass', 'compliance: 4', 'execution_quality: 4', 'overall: 4', 'summary: "ok"', 'hard_requirements:', ...[1, 2, 3, 4, 5].map((i) => `  - item: "item ${i}"\n    met: true\n    evidence: "postcondition"`), 'suggestions: []'].join('\n');
+const PASS = passingJudgeAnswer([1, 2, 3, 4, 5].map((i) => `item ${i}`));
 
 /**
  * An A/B batch over the shipped example cases: arm A is the base candidate, which applies each
@@ -49,8 +51,7 @@ describe('evalflow run with arms, compare and the gate', () => {
       return !folder || (rest.length === 0 && folder.includes('.')) || Object.hasOwn(REFERENCE_SOLUTIONS, folder);
     };
     await cp(join(REPO, 'eval_sets'), join(root, 'eval_sets'), { recursive: true, filter: solved });
-    await cp(join(REPO, 'examples/project'), join(root, 'project'), { recursive: true });
-    await cp(join(REPO, 'examples/workflow'), join(root, 'workflow'), { recursive: true });
+    await copyExamples(root);
     await writeFile(join(root, 'solutions.json'), JSON.stringify(REFERENCE_SOLUTIONS));
     // Writes the reference solution of the run's case, except for the cases it is told to break.
     const agent = (breaks: string[]) =>
@@ -67,28 +68,8 @@ describe('evalflow run with arms, compare and the gate', () => {
     await writeFile(join(root, 'breaker.cjs'), agent(['add-truncate']));
     await chmod(join(root, 'solver.cjs'), 0o755);
     await chmod(join(root, 'breaker.cjs'), 0o755);
-    await writeFile(
-      join(root, 'evalflow.config.yaml'),
-      [
-        'project: project',
-        'workflow_dir: workflow',
-        'candidates:',
-        '  solver: { adapter: command, args: [./solver.cjs] }',
-        '  breaker: { adapter: command, args: [./breaker.cjs] }',
-        `examiner: { model: ab-examiner, base_url: ${mock.url} }`,
-        `judge: { model: ab-judge, base_url: ${mock.url} }`,
-        '',
-      ].join('\n'),
-    );
-    env = {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      OPENAI_API_KEY: 'sk-test',
-      EVALFLOW_HOME: join(root, '.evalflow'),
-      EVALFLOW_SANDBOX_ROOT: join(root, 'sandboxes'),
-      EVALFLOW_TEMPORAL_PORT: String(temporal.port),
-      EVALFLOW_TEMPORAL_UI_PORT: String(temporal.uiPort),
-    };
+    await writeCliConfig(root, { candidates: { solver: './solver.cjs', breaker: './breaker.cjs' }, mockUrl: mock.url, examiner: 'ab-examiner', judge: 'ab-judge' });
+    env = cliEnv(root, temporal);
   });
   afterAll(async () => {
     await mock?.close();

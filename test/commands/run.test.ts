@@ -9,6 +9,8 @@ import { run } from '../../src/commands/run.js';
 import { run as rejudge } from '../../src/commands/rejudge.js';
 import { run as show } from '../../src/commands/show.js';
 import { startMockServer, type MockServer } from '../../src/llm/mock/server.js';
+import { cliEnv, copyExamples, writeCliConfig } from '../support/cliFolder.js';
+import { passingJudgeAnswer } from '../support/judgeAnswer.js';
 import { startTestTemporal, type TestTemporal } from '../support/temporalServer.js';
 
 const REPO = resolve(import.meta.dirname, '../..');
@@ -18,31 +20,17 @@ describe('evalflow run', () => {
   let mock: MockServer;
   let root: string;
   let env: NodeJS.ProcessEnv;
+  /** What every config file of this folder says of the models and the runs folder. */
+  const models = () => ({ mockUrl: mock.url, examiner: 'cfg-examiner', judge: 'cfg-judge', runsDir: 'out/runs' });
 
   beforeAll(async () => {
     temporal = await startTestTemporal();
     mock = await startMockServer({
-      script: (request) =>
-        request.model === 'cfg-examiner'
-          ? { text: '<<END>>' }
-          : {
-              text: [
-                "reasoning: 'The hard postconditions passed.'",
-                'result: pass',
-                'compliance: 4',
-                'execution_quality: 4',
-                'overall: 4',
-                "summary: 'ok'",
-                'hard_requirements:',
-                ...[1, 2, 3].map((i) => `  - item: 'item ${i}'\n    met: true\n    evidence: 'postcondition'`),
-                'suggestions: []',
-              ].join('\n'),
-            },
+      script: (request) => ({ text: request.model === 'cfg-examiner' ? '<<END>>' : passingJudgeAnswer([1, 2, 3].map((i) => `item ${i}`)) }),
     });
     root = await mkdtemp(join(tmpdir(), 'evalflow-run-'));
     await cp(join(REPO, 'eval_sets'), join(root, 'eval_sets'), { recursive: true });
-    await cp(join(REPO, 'examples/project'), join(root, 'project'), { recursive: true });
-    await cp(join(REPO, 'examples/workflow'), join(root, 'workflow'), { recursive: true });
+    await copyExamples(root);
     // A command candidate that fixes the slug bug the way the reference solution does.
     await writeFile(
       join(root, 'fixer.sh'),
@@ -60,34 +48,8 @@ describe('evalflow run', () => {
       ].join('\n'),
     );
     await chmod(join(root, 'fixer.sh'), 0o755);
-    await writeFile(
-      join(root, 'evalflow.config.yaml'),
-      [
-        'project: project',
-        'workflow_dir: workflow',
-        'runs_dir: out/runs',
-        'candidates:',
-        '  fixer:',
-        '    adapter: command',
-        '    args: [./fixer.sh]',
-        'examiner:',
-        '  model: cfg-examiner',
-        `  base_url: ${mock.url}`,
-        'judge:',
-        '  model: cfg-judge',
-        `  base_url: ${mock.url}`,
-        '',
-      ].join('\n'),
-    );
-    env = {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      OPENAI_API_KEY: 'sk-test',
-      EVALFLOW_HOME: join(root, '.evalflow'),
-      EVALFLOW_SANDBOX_ROOT: join(root, 'sandboxes'),
-      EVALFLOW_TEMPORAL_PORT: String(temporal.port),
-      EVALFLOW_TEMPORAL_UI_PORT: String(temporal.uiPort),
-    };
+    await writeCliConfig(root, { ...models(), candidates: { fixer: './fixer.sh' } });
+    env = cliEnv(root, temporal);
   });
   afterAll(async () => {
     await mock?.close();
@@ -188,10 +150,7 @@ describe('evalflow run', () => {
     const started = join(root, 'sleeper-started');
     await writeFile(join(root, 'sleeper.sh'), `#!/usr/bin/env bash\ncat > /dev/null\ntouch '${started}'\nsleep 120\n`);
     await chmod(join(root, 'sleeper.sh'), 0o755);
-    await writeFile(
-      join(root, 'sleepy.config.yaml'),
-      `project: project\nworkflow_dir: workflow\nruns_dir: out/runs\ncandidates:\n  sleeper:\n    adapter: command\n    args: [./sleeper.sh]\nexaminer:\n  model: cfg-examiner\n  base_url: ${mock.url}\njudge:\n  model: cfg-judge\n  base_url: ${mock.url}\n`,
-    );
+    await writeCliConfig(root, { ...models(), candidates: { sleeper: './sleeper.sh' } }, 'sleepy.config.yaml');
     const io = memoryIo(root, env);
     const running = run({ config: 'sleepy.config.yaml', only: 'fix-slug-dashes', candidate: 'sleeper', onInterrupt: 'cancel' }, io);
     for (let i = 0; i < 300 && !existsSync(started); i++) await new Promise((r) => setTimeout(r, 100));
@@ -207,10 +166,7 @@ describe('evalflow run', () => {
   async function writeSetupConfig(): Promise<void> {
     await writeFile(join(root, 'broken.sh'), '#!/nonexistent/bash\necho never\n');
     await chmod(join(root, 'broken.sh'), 0o755);
-    await writeFile(
-      join(root, 'setup.config.yaml'),
-      `project: project\nworkflow_dir: workflow\nruns_dir: out/runs\ncandidates:\n  broken:\n    adapter: command\n    args: [./broken.sh]\n  missing:\n    adapter: command\n    args: [./missing.sh]\nexaminer:\n  model: cfg-examiner\n  base_url: ${mock.url}\njudge:\n  model: cfg-judge\n  base_url: ${mock.url}\n`,
-    );
+    await writeCliConfig(root, { ...models(), candidates: { broken: './broken.sh', missing: './missing.sh' } }, 'setup.config.yaml');
   }
 
   it('names the known candidates when an unknown one is asked for', async () => {

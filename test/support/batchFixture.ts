@@ -1,10 +1,10 @@
 import { existsSync, readdirSync } from 'node:fs';
-import { chmod, cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { startMockServer, type MockServer } from '../../src/llm/mock/server.js';
-
-const REPO = resolve(import.meta.dirname, '../..');
+import { cliEnv, copyExamples, writeCliConfig } from './cliFolder.js';
+import { passingJudgeAnswer } from './judgeAnswer.js';
 
 export interface BatchFixture {
   root: string;
@@ -26,28 +26,12 @@ export interface BatchFixture {
  */
 export async function createBatchFixture(options: { slowSeconds?: number } = {}): Promise<BatchFixture> {
   const mock = await startMockServer({
-    script: (request) =>
-      request.model === 'fx-examiner'
-        ? { text: '<<END>>' }
-        : {
-            text: [
-              "reasoning: 'It replied.'",
-              'result: pass',
-              'compliance: 4',
-              'execution_quality: 4',
-              'overall: 4',
-              "summary: 'ok'",
-              'hard_requirements:',
-              "  - item: 'replies'\n    met: true\n    evidence: 'transcript'",
-              'suggestions: []',
-            ].join('\n'),
-          },
+    script: (request) => ({ text: request.model === 'fx-examiner' ? '<<END>>' : passingJudgeAnswer(['replies'], 'transcript') }),
   });
   const root = await mkdtemp(join(tmpdir(), 'evalflow-batch-'));
   const started = join(root, 'started');
   await mkdir(started);
-  await cp(join(REPO, 'examples/project'), join(root, 'project'), { recursive: true });
-  await cp(join(REPO, 'examples/workflow'), join(root, 'workflow'), { recursive: true });
+  await copyExamples(root);
   await writeFiles(join(root, 'eval_sets', 'tiny'), {
     'meta.yaml': 'id: tiny\nversion: v1\ntarget_workflow: default\ncategory: feature\npurpose: A batch fixture that only needs a reply.\nmax_turns: 1\ntags: []\n',
     'task.md': '# Task\n\n## Prompt\n\n> Say hello.\n\n## Scenario\n\nA user who wants a greeting.\n\n## Guidance\n\nEnd at once.\n',
@@ -61,34 +45,18 @@ export async function createBatchFixture(options: { slowSeconds?: number } = {})
     'sleeper.sh': script(120),
   });
   for (const name of ['quick.sh', 'slow.sh', 'sleeper.sh']) await chmod(join(root, name), 0o755);
-  await writeFile(
-    join(root, 'evalflow.config.yaml'),
-    [
-      'project: project',
-      'workflow_dir: workflow',
-      'runs_dir: out/runs',
-      'candidates:',
-      ...['quick', 'slow', 'sleeper'].flatMap((name) => [`  ${name}:`, '    adapter: command', `    args: [./${name}.sh]`]),
-      'examiner:',
-      '  model: fx-examiner',
-      `  base_url: ${mock.url}`,
-      'judge:',
-      '  model: fx-judge',
-      `  base_url: ${mock.url}`,
-      '',
-    ].join('\n'),
-  );
+  await writeCliConfig(root, {
+    candidates: { quick: './quick.sh', slow: './slow.sh', sleeper: './sleeper.sh' },
+    mockUrl: mock.url,
+    examiner: 'fx-examiner',
+    judge: 'fx-judge',
+    runsDir: 'out/runs',
+  });
   const startedTurns = () => (existsSync(started) ? readdirSync(started).length : 0);
   return {
     root,
     mock,
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      OPENAI_API_KEY: 'sk-test',
-      EVALFLOW_HOME: join(root, '.evalflow'),
-      EVALFLOW_SANDBOX_ROOT: join(root, 'sandboxes'),
-    },
+    env: cliEnv(root),
     startedTurns,
     async waitForTurns(n, timeoutMs = 60_000) {
       const deadline = Date.now() + timeoutMs;
