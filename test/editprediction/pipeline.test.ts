@@ -7,6 +7,7 @@ import { parseExampleText } from '../../src/editprediction/format/readExamples.j
 import { formatJsonl } from '../../src/editprediction/format/writeExamples.js';
 import { extractCursorFromPatch } from '../../src/editprediction/format/cursorMarkers.js';
 import { FormatError } from '../../src/errors.js';
+import { LF_LINE_ON_CRLF_SCORE } from '../support/lfLineOnCrlfScore.js';
 import { writeFixtures } from './fixtureDir.js';
 import { fakeLlm } from './predict/fakeLlm.js';
 import { createGitRepo } from './replay/gitFixture.js';
@@ -141,21 +142,8 @@ describe('CRLF and mixed examples through load → predict → score', () => {
     expect(loaded.prompt_inputs!.cursor_excerpt).toBe('a\r\n');
     const lfLine = { provider: 'lf-line', actual_output: '', actual_patch: '--- a/a.txt\n+++ b/a.txt\n@@ -1,1 +1,2 @@\n a\r\n+b\n' };
     const [score] = scoreExample({ ...loaded, predictions: [lfLine] }).score;
-    // As worked out under "scorePrediction on CRLF texts": O = "a\r\n", E = "a\r\nb\r\n", A = "a\r\nb\n".
-    expect(score).toMatchObject({
-      delta_chr_f: 37.878788,
-      delta_chr_f_true_positives: 5,
-      delta_chr_f_false_positives: 4,
-      delta_chr_f_false_negatives: 10,
-      exact_lines_tp: 0,
-      exact_lines_fp: 1,
-      exact_lines_fn: 1,
-      kept_rate: 0.5,
-      recall_rate: 1 / 3,
-      kept_chars: 1,
-      discarded_chars: 1,
-      inserted_tokens: 1,
-    });
+    // Read from the repository, the example is O = "a\r\n", E = "a\r\nb\r\n", A = "a\r\nb\n".
+    expect(score).toMatchObject(LF_LINE_ON_CRLF_SCORE);
   });
 
   it('predicts with a model that answers a CRLF excerpt in LF, keeping the file’s CRLFs in the patch', async () => {

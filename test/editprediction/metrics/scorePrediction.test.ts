@@ -5,6 +5,7 @@ import { decodeCursorExcerpt, extractCursorFromPatch } from '../../../src/editpr
 import { prepareExpectedPatches } from '../../../src/editprediction/metrics/expectedPatches.js';
 import { createPredictionScorer, scorePrediction } from '../../../src/editprediction/metrics/scorePrediction.js';
 import { parseExampleText } from '../../../src/editprediction/format/readExamples.js';
+import { LF_LINE_ON_CRLF_SCORE } from '../../support/lfLineOnCrlfScore.js';
 import { CORPUS_DIR } from '../fixtureDir.js';
 
 /** Corpus examples whose expected patches all apply to the example's own cursor excerpt. */
@@ -125,21 +126,7 @@ describe('scorePrediction on CRLF texts', () => {
     const prepared = prepareExpectedPatches([{ patch: '--- a/f\r\n+++ b/f\r\n@@ -1,1 +1,2 @@\r\n a\r\n+b\r\n', cursorOffset: undefined }], original);
     const score = scorePrediction({ originalText: original, expectedPatches: prepared, actualPatch: '--- a/f\n+++ b/f\n@@ -1,1 +1,2 @@\n a\r\n+b\n' });
     expect(score).toMatchObject({
-      // deltaChrF('a\r\n', 'a\r\nb\r\n', 'a\r\nb\n'): P = 5/12, R = 5/18, score 2500/66 as an f32.
-      delta_chr_f: 37.878788,
-      delta_chr_f_true_positives: 5,
-      delta_chr_f_false_positives: 4,
-      delta_chr_f_false_negatives: 10,
-      // "+b" is not "+b\r".
-      exact_lines_tp: 0,
-      exact_lines_fp: 1,
-      exact_lines_fn: 1,
-      // Of the prediction's new [b, "\n"] only b is the reference's: kept 1 of 2, recalled 1 of 3.
-      kept_rate: 0.5,
-      recall_rate: 1 / 3,
-      kept_chars: 1,
-      discarded_chars: 1,
-      inserted_tokens: 1,
+      ...LF_LINE_ON_CRLF_SCORE,
       deleted_tokens: 0,
       braces_disbalance: 0,
       wrong_editable_region: false,
