@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,8 +10,8 @@ import { startMockServer, type MockServer } from '../../src/llm/mock/server.js';
 import type { MockReply, MockRequest } from '../../src/llm/mock/types.js';
 import { openStore } from '../../src/store/index.js';
 import { cliEnv, copyExamples, writeCliConfig } from '../support/cliFolder.js';
-import { passingJudgeAnswer } from '../support/judgeAnswer.js';
 import { startTestTemporal, type TestTemporal } from '../support/temporalServer.js';
+import { twoStepsExaminer, TWO_STEPS_VERDICT, writeTwoStepsCase } from '../support/twoStepsCase.js';
 
 /**
  * A long outage of the examiner's endpoint after the candidate's first turn: the run becomes
@@ -29,26 +29,17 @@ describe('evalflow resume', () => {
     temporal = await startTestTemporal();
     mock = await startMockServer({
       script: (request: MockRequest): MockReply => {
-        if (request.model === 'resume-judge') return { text: passingJudgeAnswer(['progress.txt has both steps']) };
+        if (request.model === 'resume-judge') return { text: TWO_STEPS_VERDICT };
         if (examinerDown) return { status: 503, errorMessage: 'examiner endpoint down' };
-        const turns = request.messages.filter((m) => m.role === 'assistant').length;
-        return { text: turns >= 2 ? '<<END>>' : 'Now step two.' };
+        return twoStepsExaminer(request);
       },
     });
     root = await mkdtemp(join(tmpdir(), 'evalflow-resume-'));
     await copyExamples(root);
-    const caseDir = join(root, 'eval_sets', 'two-steps');
-    await mkdir(caseDir, { recursive: true });
-    await writeFile(join(caseDir, 'meta.yaml'), 'id: two-steps\nversion: v1\ntarget_workflow: t\ncategory: c\npurpose: Two steps.\nmax_turns: 3\n');
-    await writeFile(join(caseDir, 'task.md'), '## Prompt\n\n> Do step one.\n\n## Scenario\n\nA user.\n\n## Guidance\n\nAsk for step two, then end.\n');
-    await writeFile(join(caseDir, 'rubric.md'), '## Hard requirements\n\n- progress.txt has both steps\n\n## Quality\n\n## Common failures\n');
-    await writeFile(
-      join(caseDir, 'env.yaml'),
-      'postconditions:\n  - description: both steps, once each\n    check: test "$(cat "${SANDBOX_DIR}/progress.txt")" = "$(printf \'step 1\\nstep 2\')"\n    severity: hard\n',
-    );
+    await writeTwoStepsCase(join(root, 'eval_sets'), { progressPostcondition: true });
     await writeFile(
       join(root, 'agent.sh'),
-      ['#!/usr/bin/env bash', 'cat > /dev/null', `echo "turn $EVALFLOW_TURN" >> ${root}/agent.log`, 'echo "step $EVALFLOW_TURN" >> progress.txt', 'echo "did step $EVALFLOW_TURN"', ''].join('\n'),
+      ['#!/usr/bin/env bash', 'cat > /dev/null', `echo "turn $EVALFLOW_TURN" >> ${root}/agent.log`, 'echo "turn $EVALFLOW_TURN" >> progress.txt', 'echo "did turn $EVALFLOW_TURN"', ''].join('\n'),
     );
     await chmod(join(root, 'agent.sh'), 0o755);
     await writeCliConfig(root, {

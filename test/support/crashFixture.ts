@@ -1,16 +1,16 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { chmod, cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { loadEvalCase, type EvalCase } from '../../src/evalset/index.js';
 import { startMockServer, type MockServer } from '../../src/llm/mock/server.js';
 import type { MockReply, MockRequest } from '../../src/llm/mock/types.js';
 import type { BatchInput, BatchSelection, RunTemplate } from '../../src/run/batchInput.js';
 import { selectionDigest } from '../../src/run/batchPlan.js';
+import { copyExamples } from './cliFolder.js';
 import { startCli, type CliProcess } from './cliProcess.js';
 import { postgresUrl } from './postgres.js';
-
-const REPO = resolve(import.meta.dirname, '../..');
+import { twoStepsExaminer, TWO_STEPS_VERDICT, writeTwoStepsCase } from './twoStepsCase.js';
 
 /** The model names the scripted mock answers as examiner and as judge. */
 export type CrashModels = Record<'examiner' | 'judge', RunTemplate['judge']['model']>;
@@ -34,7 +34,7 @@ export interface CrashFixtureOptions {
 }
 
 /** What a batch for the fixture's case varies in. */
-export type CrashBatch = { name: string } & Pick<BatchInput, 'stamp' | 'parallelism'> & Pick<BatchSelection, 'runsPerCase'> & Pick<RunTemplate, 'turnTimeoutS'>;
+export type CrashBatch = { name: string } & Pick<BatchInput, 'stamp' | 'parallelism'> & Pick<BatchSelection, 'runsPerCase'> & Pick<RunTemplate, 'turnTimeoutS' | 'recovery'>;
 
 export interface CrashFixture {
   root: string;
@@ -48,29 +48,15 @@ export interface CrashFixture {
   modelCallsInFlight(): number;
   /** The lines the agent has written to `$log/agent.log` so far. */
   agentLog(): string[];
-  /** An `evalflow worker` process, once it serves. */
-  startWorker(): Promise<CliProcess>;
+  /**
+   * An `evalflow worker` process, once it serves. A worker for `hostId` stands for another
+   * machine: its own host id, state folder and sandboxes.
+   */
+  startWorker(hostId?: string): Promise<CliProcess>;
   /** A batch of the case for the `command` agent, examined and judged by the mock. */
   batchInput(batch: CrashBatch): BatchInput;
   close(): Promise<void>;
 }
-
-const JUDGE_REPLY = [
-  "reasoning: 'Both turns wrote their line.'",
-  'result: pass',
-  'compliance: 4',
-  'execution_quality: 4',
-  'overall: 4',
-  "summary: 'ok'",
-  'hard_requirements:',
-  "  - item: 'progress.txt has a line per turn'",
-  '    met: true',
-  "    evidence: 'postcondition'",
-  'suggestions: []',
-].join('\n');
-
-const PROGRESS_POSTCONDITION =
-  'postconditions:\n  - description: one line per turn, none twice\n    check: test "$(cat "${SANDBOX_DIR}/progress.txt")" = "$(printf \'turn 1\\nturn 2\')"\n    severity: hard\n';
 
 /**
  * A folder for batches whose worker gets killed: the case `two-steps` (the examiner asks for
@@ -86,9 +72,7 @@ export async function createCrashFixture(options: CrashFixtureOptions): Promise<
       inFlight += 1;
       try {
         await new Promise((r) => setTimeout(r, options.modelDelayMs));
-        if (request.model === options.models.judge) return { text: JUDGE_REPLY };
-        const turns = request.messages.filter((m) => m.role === 'assistant').length;
-        return { text: turns >= 2 ? '<<END>>' : 'Good, now do the next step.' };
+        return request.model === options.models.judge ? { text: TWO_STEPS_VERDICT } : twoStepsExaminer(request);
       } finally {
         inFlight -= 1;
       }
@@ -96,19 +80,13 @@ export async function createCrashFixture(options: CrashFixtureOptions): Promise<
   });
   const root = await mkdtemp(join(tmpdir(), 'evalflow-crash-'));
   try {
-    await cp(join(REPO, 'examples/project'), join(root, 'project'), { recursive: true });
-    await cp(join(REPO, 'examples/workflow'), join(root, 'workflow'), { recursive: true });
+    await copyExamples(root);
     const log = join(root, 'log');
     await mkdir(log, { recursive: true });
     // The command adapter hands the agent its prompt on stdin; this agent works without it.
     await writeFile(join(root, 'agent.sh'), ['#!/usr/bin/env bash', 'cat > /dev/null', `log=${log}`, ...options.agentTurn, ''].join('\n'));
     await chmod(join(root, 'agent.sh'), 0o755);
-    const caseDir = join(root, 'eval_sets', 'two-steps');
-    await mkdir(caseDir, { recursive: true });
-    await writeFile(join(caseDir, 'meta.yaml'), 'id: two-steps\nversion: v1\ntarget_workflow: t\ncategory: c\npurpose: Two turns of work.\nmax_turns: 3\n');
-    await writeFile(join(caseDir, 'task.md'), '## Prompt\n\n> Do step one.\n\n## Scenario\n\nA user with two steps.\n\n## Guidance\n\nAsk for the next step, then end.\n');
-    await writeFile(join(caseDir, 'rubric.md'), '## Hard requirements\n\n- progress.txt has a line per turn\n\n## Quality\n\n## Common failures\n');
-    await writeFile(join(caseDir, 'env.yaml'), options.progressPostcondition ? PROGRESS_POSTCONDITION : 'postconditions: []\n');
+    const caseDir = await writeTwoStepsCase(join(root, 'eval_sets'), options);
     const evalCase = await loadEvalCase(caseDir);
     const env: NodeJS.ProcessEnv = {
       PATH: process.env.PATH,
@@ -133,12 +111,13 @@ export async function createCrashFixture(options: CrashFixtureOptions): Promise<
       modelCallTimes,
       modelCallsInFlight: () => inFlight,
       agentLog: () => (existsSync(agentLogFile) ? readFileSync(agentLogFile, 'utf8').trim().split('\n').filter(Boolean) : []),
-      async startWorker() {
-        const worker = startCli(['worker'], { cwd: root, env });
+      async startWorker(hostId) {
+        const host = hostId ? { EVALFLOW_HOME: join(root, `.evalflow-${hostId}`), EVALFLOW_SANDBOX_ROOT: join(root, `sandboxes-${hostId}`), EVALFLOW_HOST_ID: hostId } : {};
+        const worker = startCli(['worker'], { cwd: root, env: { ...env, ...host } });
         await worker.waitForLine(/^worker on /, 60_000);
         return worker;
       },
-      batchInput: ({ name, stamp, parallelism, runsPerCase, turnTimeoutS }) => ({
+      batchInput: ({ name, stamp, parallelism, runsPerCase, turnTimeoutS, recovery }) => ({
         batchId: `batch-${stamp}-${name}`,
         stamp,
         selection: { paths: [join(root, 'eval_sets')], runsPerCase, digest: selectionDigest([evalCase]) },
@@ -150,6 +129,7 @@ export async function createCrashFixture(options: CrashFixtureOptions): Promise<
           workflowDir: join(root, 'workflow'),
           runsDir: join(root, 'runs', name),
           turnTimeoutS,
+          ...(recovery ? { recovery } : {}),
         },
         parallelism,
         total: null,
