@@ -5,20 +5,12 @@ import { WorkflowFailedError } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Candidate, TurnRequest } from '../../src/candidates/adapter.js';
 import { ConfigError } from '../../src/errors.js';
-import type { MockReply, MockRequest } from '../../src/llm/mock/types.js';
 import { createEvalHarness, type EvalHarness } from '../support/evalHarness.js';
+import { greetingCase, judgedGreeting } from '../support/greetingCase.js';
 import { startTestTemporal, type TestTemporal } from '../support/temporalServer.js';
 
-const caseFiles = {
-  'meta.yaml': 'id: flaky\nversion: v1\ntarget_workflow: t\ncategory: c\npurpose: p\nmax_turns: 1\n',
-  'task.md': '## Prompt\n\n> Write greeting.txt.\n\n## Scenario\n\nA user.\n\n## Guidance\n\nEnd at once.\n',
-  'rubric.md': '## Hard requirements\n\n- greeting.txt exists\n\n## Quality\n\n## Common failures\n',
-  'env.yaml': 'postconditions:\n  - description: no junk from the failed attempt\n    check: test ! -e "${SANDBOX_DIR}/junk.txt"\n    severity: hard\n',
-};
-
-const judge = (): MockReply => ({
-  text: "reasoning: 'ok'\nresult: pass\ncompliance: 4\nexecution_quality: 4\noverall: 4\nsummary: 'ok'\nhard_requirements:\n  - item: 'greeting.txt exists'\n    met: true\n    evidence: 'write'\nsuggestions: []\n",
-});
+/** The case of the failing attempts: junk a failed attempt leaves fails it. */
+const NO_JUNK = 'postconditions:\n  - description: no junk from the failed attempt\n    check: test ! -e "${SANDBOX_DIR}/junk.txt"\n    severity: hard\n';
 
 /** Attempt 1 leaves junk in the sandbox and dies like a crashed worker; attempt 2 must not see the junk. */
 const flaky: Candidate = {
@@ -69,13 +61,10 @@ describe('candidate turns under failure', () => {
     harness = await createEvalHarness({
       backend: 'pglite',
       temporal,
-      script: (request: MockRequest) => {
-        if (request.model === 'test-judge') return judge();
-        return { text: request.messages.some((m) => m.content.includes('KEEP GOING')) ? 'Go on with the second step.' : '<<END>>' };
-      },
+      script: judgedGreeting((request) => ({ text: request.messages.some((m) => m.content.includes('KEEP GOING')) ? 'Go on with the second step.' : '<<END>>' })),
       fakeCandidates: { flaky, slow, twoStep },
     });
-    await harness.writeCase('flaky', caseFiles);
+    await harness.writeCase('flaky', greetingCase('flaky', { envYaml: NO_JUNK }));
   });
   afterAll(async () => {
     await harness?.close();
@@ -99,7 +88,7 @@ describe('candidate turns under failure', () => {
   });
 
   it('cancels a running turn, kills it, records the run as cancelled and cleans up', async () => {
-    await harness.writeCase('slowcase', { ...caseFiles, 'meta.yaml': caseFiles['meta.yaml'].replace('id: flaky', 'id: slowcase') });
+    await harness.writeCase('slowcase', greetingCase('slowcase', { envYaml: NO_JUNK }));
     const running = harness.runCase('slowcase', { name: 'slow', adapter: 'slow', args: [], env: {} });
     const runDir = () => {
       const runs = harness.store.listRuns({ caseId: 'slowcase' });
@@ -121,7 +110,7 @@ describe('candidate turns under failure', () => {
   });
 
   it('an infra error in a later turn keeps the turns already used in the record', async () => {
-    await harness.writeCase('twostep', { ...caseFiles, 'meta.yaml': caseFiles['meta.yaml'].replace('id: flaky', 'id: twostep').replace('max_turns: 1', 'max_turns: 3') });
+    await harness.writeCase('twostep', greetingCase('twostep', { maxTurns: 3, envYaml: NO_JUNK }));
     const { outcome, spec } = await harness.runCase('twostep', { name: 'two-step', adapter: 'twoStep', args: [], env: {} });
     expect(outcome).toMatchObject({ status: 'infra_error' });
     expect(outcome.error).toContain('TWO_STEP_TOKEN');

@@ -7,22 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Candidate, TurnRequest } from '../../src/candidates/adapter.js';
 import { loadEvalCase } from '../../src/evalset/index.js';
 import { selectionDigest } from '../../src/run/batchPlan.js';
-import type { MockReply, MockRequest } from '../../src/llm/mock/types.js';
 import type { BatchInput } from '../../src/run/batchInput.js';
 import { SHARED_TASK_QUEUE } from '../../src/temporal/names.js';
 import { createEvalHarness, type EvalHarness } from '../support/evalHarness.js';
+import { greetingCase, judgedGreeting } from '../support/greetingCase.js';
 import { startTestTemporal, type TestTemporal } from '../support/temporalServer.js';
-
-const caseFiles = (id: string) => ({
-  'meta.yaml': `id: ${id}\nversion: v1\ntarget_workflow: t\ncategory: c\npurpose: p\nmax_turns: 1\n`,
-  'task.md': '## Prompt\n\n> Write greeting.txt.\n\n## Scenario\n\nA user.\n\n## Guidance\n\nEnd at once.\n',
-  'rubric.md': '## Hard requirements\n\n- greeting.txt exists\n\n## Quality\n\n## Common failures\n',
-  'env.yaml': '',
-});
-
-const judge = (): MockReply => ({
-  text: "reasoning: 'ok'\nresult: pass\ncompliance: 4\nexecution_quality: 4\noverall: 4\nsummary: 'ok'\nhard_requirements:\n  - item: 'greeting.txt exists'\n    met: true\n    evidence: 'write'\nsuggestions: []\n",
-});
 
 /** Writes its file and answers. */
 const writer: Candidate = {
@@ -78,18 +67,16 @@ describe('evalBatchWorkflow', () => {
     harness = await createEvalHarness({
       backend: 'pglite',
       temporal,
-      script: (request: MockRequest) => {
-        if (request.model === 'test-judge') return judge();
+      script: judgedGreeting((request) => {
         // The keys case asks twice, so its second turn starts from a checkpoint holding the first turn's key.
         const asksTwice = request.system.includes('Ask once more') || request.messages.some((m) => m.content.includes('Ask once more'));
         return { text: asksTwice && request.messages.filter((m) => m.role === 'assistant').length < 2 ? 'Once more, please.' : '<<END>>' };
-      },
+      }),
       fakeCandidates: { slow, writer, vandal, keyholder },
     });
-    await harness.writeCase('greet', caseFiles('greet'));
+    await harness.writeCase('greet', greetingCase('greet'));
     await harness.writeCase('keys', {
-      ...caseFiles('keys'),
-      'meta.yaml': caseFiles('keys')['meta.yaml'].replace('max_turns: 1', 'max_turns: 3'),
+      ...greetingCase('keys', { maxTurns: 3 }),
       'task.md': '## Prompt\n\n> Write greeting.txt.\n\n## Scenario\n\nA user.\n\n## Guidance\n\nAsk once more, then end.\n',
     });
   });

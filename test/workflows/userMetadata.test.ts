@@ -5,16 +5,12 @@ import type { temporal } from '@temporalio/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Candidate, TurnRequest } from '../../src/candidates/adapter.js';
 import { loadEvalCase } from '../../src/evalset/index.js';
-import type { MockReply } from '../../src/llm/mock/types.js';
 import { selectionDigest } from '../../src/run/batchPlan.js';
 import type { BatchInput } from '../../src/run/batchInput.js';
 import { SHARED_TASK_QUEUE } from '../../src/temporal/names.js';
 import { createEvalHarness, type EvalHarness } from '../support/evalHarness.js';
+import { judgedGreeting } from '../support/greetingCase.js';
 import { startTestTemporal, type TestTemporal } from '../support/temporalServer.js';
-
-const judge = (): MockReply => ({
-  text: "reasoning: 'ok'\nresult: pass\ncompliance: 4\nexecution_quality: 4\noverall: 4\nsummary: 'ok'\nhard_requirements:\n  - item: 'greeting.txt exists'\n    met: true\n    evidence: 'write'\nsuggestions: []\n",
-});
 
 /** Uses two tools, writes its file and answers; in its run's second turn it waits for `release` first. */
 const gate: { release: (() => void) | null } = { release: null };
@@ -58,11 +54,8 @@ describe('what the Web UI shows of a run and a batch (user metadata)', () => {
     harness = await createEvalHarness({
       backend: 'pglite',
       temporal,
-      script: (request) => {
-        if (request.model === 'test-judge') return judge();
-        // Two turns: the examiner ends once the candidate answered twice.
-        return { text: request.messages.filter((m) => m.role === 'assistant').length < 2 ? 'Go on.' : '<<END>>' };
-      },
+      // Two turns: the examiner ends once the candidate answered twice.
+      script: judgedGreeting((request) => ({ text: request.messages.filter((m) => m.role === 'assistant').length < 2 ? 'Go on.' : '<<END>>' })),
       fakeCandidates: { toolUser },
     });
     await harness.writeCase('greet', {
