@@ -11,37 +11,35 @@ import { pathToFileURL } from 'node:url';
 import { execFileSync } from 'node:child_process';
 import { chromium } from 'playwright-core';
 import { buildDashboard, renderDashboard } from '../src/dashboard/index.js';
-import type { RunState } from '../src/run/runStatus.js';
 import { openStore } from '../src/store/index.js';
+import { aHistoryRun, statusOf, type Outcome } from '../test/support/historyRun.js';
 import { row, writeResult } from './support/benchResult.js';
 import { replicate } from './support/replicateStore.js';
+import { seedHistory } from './support/seedHistory.js';
 
 const SEED_RUNS = 1_000;
-const OUTCOMES: (RunState | 'pass' | 'fail')[] = ['pass', 'pass', 'fail', 'pass', 'infra_error', 'pass', 'fail', 'pass', 'aborted', 'judge_failed', 'pass', 'needs_review', 'pass', 'cancelled', 'fail', 'pass'];
+const OUTCOMES: Outcome[] = ['pass', 'pass', 'fail', 'pass', 'infra_error', 'pass', 'fail', 'pass', 'aborted', 'judge_failed', 'pass', 'needs_review', 'pass', 'cancelled', 'fail', 'pass'];
 
-/** SEED_RUNS runs over 10 batches, 20 cases, 5 revs, 2 candidates and 2 arms, through the store's own API. */
+/** SEED_RUNS runs over 10 batches, 20 cases, 5 revs, 2 candidates and 2 arms. */
 async function seed(dir: string): Promise<void> {
-  const store = await openStore({ pgliteDir: dir });
   let clock = Date.parse('2026-01-01T00:00:00Z');
-  for (let b = 0; b < 10; b++) {
-    const batchId = `batch-202601${String(b + 10)}T000000-seed00`;
-    await store.upsertBatch({ batch_id: batchId, status: 'completed', spec: {}, created_at: new Date(clock).toISOString() });
-    for (let i = 0; i < SEED_RUNS / 10; i++) {
+  await seedHistory(dir, {
+    runs: SEED_RUNS,
+    batchCreatedAt: () => new Date(clock).toISOString(),
+    async seedRun(store, { batch: b, batchId, index: i, runId: runIdOf }) {
       const caseId = `case-${i % 20}`;
       const outcome = OUTCOMES[(i + b) % OUTCOMES.length]!;
-      const status = (outcome === 'pass' || outcome === 'fail' ? 'completed' : outcome) as RunState;
-      const runId = `run-${caseId}-cand@202601${String(b + 10)}T000000-${i + 1}`;
+      const status = statusOf(outcome);
+      const runId = runIdOf(caseId);
       clock += 60_000;
-      await store.upsertRun({
-        run_id: runId, batch_id: batchId, case_id: caseId, case_version: 'v1', case_hash: `h-${caseId}`,
-        candidate: b % 2 === 0 ? 'cand-a' : 'cand-b', candidate_adapter: 'command',
-        models: { examiner: 'ex-model', judge: 'judge-model', candidate: 'cand-model' },
+      await store.upsertRun(aHistoryRun({
+        run_id: runId, batch_id: batchId, case_id: caseId,
+        candidate: b % 2 === 0 ? 'cand-a' : 'cand-b',
         workflow_rev: `rev-${Math.floor(b / 2)}`, status, arm: i % 2 === 0 ? 'A' : 'B', attempt_index: 1 + Math.floor(i / 20),
         run_dir: join(dir, 'runs', runId), spec: { evalCase: { category: i % 3 === 0 ? 'bugfix' : 'feature' } },
-        tokens: { examiner: { input_tokens: 100, output_tokens: 10 }, candidate: { input_tokens: 1_000, output_tokens: 200 }, judge: { input_tokens: 500, output_tokens: 50 } },
         started_at: new Date(clock).toISOString(), finished_at: new Date(clock + 30_000).toISOString(), created_at: new Date(clock).toISOString(),
-      });
-      if (status !== 'completed' && status !== 'needs_review') continue;
+      }));
+      if (status !== 'completed' && status !== 'needs_review') return;
       await store.saveScore(runId, {
         result: status === 'needs_review' ? null : (outcome as 'pass' | 'fail'),
         compliance: outcome === 'pass' ? 4 : 2, execution_quality: outcome === 'pass' ? 4 : 1, overall: outcome === 'pass' ? 4 : 1.5,
@@ -49,9 +47,8 @@ async function seed(dir: string): Promise<void> {
         suggestions: [`[workflow] Suggestion ${i % 7} about running the tests first.`],
         judge_model: 'judge-model', judged_at: new Date(clock + 40_000).toISOString(),
       });
-    }
-  }
-  await store.close();
+    },
+  });
 }
 
 async function measure(dir: string, out: string): Promise<{ runs: number; buildMs: number; bytes: number; interactiveMs: number; filterMs: number }> {

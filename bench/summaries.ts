@@ -9,45 +9,42 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore } from '../src/store/index.js';
-import type { RunState } from '../src/run/runStatus.js';
 import { writeSummaries } from '../src/summaries/index.js';
 import { pagesOfRunsWithVerdicts } from '../src/summaries/loadRuns.js';
+import { aHistoryRun, statusOf, type Outcome } from '../test/support/historyRun.js';
 import { row, writeResult } from './support/benchResult.js';
 import { replicate } from './support/replicateStore.js';
+import { seedHistory } from './support/seedHistory.js';
 
 /** 1,250 runs, 1,000 of them judged: the history rows. */
 const SEED_RUNS = 1_250;
-const STATUSES: (RunState | 'pass' | 'fail')[] = ['pass', 'pass', 'fail', 'pass', 'infra_error', 'pass', 'fail', 'pass', 'aborted', 'pass'];
+const STATUSES: Outcome[] = ['pass', 'pass', 'fail', 'pass', 'infra_error', 'pass', 'fail', 'pass', 'aborted', 'pass'];
 
-/** SEED_RUNS runs over 10 batches, 10 cases, 5 revs, 2 candidates and 2 arms, through the store's own API. */
+/** SEED_RUNS runs over 10 batches, 10 cases, 5 revs, 2 candidates and 2 arms. */
 async function seed(dir: string): Promise<void> {
-  const store = await openStore({ pgliteDir: dir });
   let clock = Date.parse('2026-01-01T00:00:00Z');
-  for (let b = 0; b < 10; b++) {
-    const batchId = `batch-202601${String(b + 10)}T000000-seed00`;
-    await store.upsertBatch({ batch_id: batchId, status: 'completed', spec: {}, created_at: new Date(clock).toISOString() });
-    for (let i = 0; i < SEED_RUNS / 10; i++) {
+  await seedHistory(dir, {
+    runs: SEED_RUNS,
+    batchCreatedAt: () => new Date(clock).toISOString(),
+    async seedRun(store, { batch: b, batchId, index: i, runId: runIdOf }) {
       const caseId = `case-${i % 10}`;
       const outcome = STATUSES[i % STATUSES.length]!;
-      const status = (outcome === 'pass' || outcome === 'fail' ? 'completed' : outcome) as RunState;
-      const runId = `run-${caseId}-cand@202601${String(b + 10)}T000000-${i + 1}`;
-      await store.upsertRun({
-        run_id: runId,
-        batch_id: batchId,
-        case_id: caseId,
-        case_version: 'v1',
-        case_hash: `h-${caseId}`,
-        candidate: b % 2 === 0 ? 'cand-a' : 'cand-b',
-        candidate_adapter: 'command',
-        models: { examiner: 'ex-model', judge: 'judge-model', candidate: 'cand-model' },
-        workflow_rev: `rev-${b % 5}`,
-        status,
-        arm: i % 2 === 0 ? 'A' : 'B',
-        attempt_index: 1 + Math.floor(i / 10),
-        run_dir: join(dir, 'runs', runId),
-        tokens: { examiner: { input_tokens: 100, output_tokens: 10 }, candidate: { input_tokens: 1_000, output_tokens: 200 }, judge: { input_tokens: 500, output_tokens: 50 } },
-      });
-      if (status !== 'completed') continue;
+      const status = statusOf(outcome);
+      const runId = runIdOf(caseId);
+      await store.upsertRun(
+        aHistoryRun({
+          run_id: runId,
+          batch_id: batchId,
+          case_id: caseId,
+          candidate: b % 2 === 0 ? 'cand-a' : 'cand-b',
+          workflow_rev: `rev-${b % 5}`,
+          status,
+          arm: i % 2 === 0 ? 'A' : 'B',
+          attempt_index: 1 + Math.floor(i / 10),
+          run_dir: join(dir, 'runs', runId),
+        }),
+      );
+      if (status !== 'completed') return;
       await store.saveScore(runId, {
         result: outcome as 'pass' | 'fail',
         compliance: outcome === 'pass' ? 4 : 2,
@@ -61,9 +58,8 @@ async function seed(dir: string): Promise<void> {
         raw: '',
         salvaged: false,
       });
-    }
-  }
-  await store.close();
+    },
+  });
 }
 
 /**

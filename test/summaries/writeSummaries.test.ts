@@ -2,10 +2,10 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import type { RunState } from '../../src/run/runStatus.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import { writeSummaries } from '../../src/summaries/index.js';
 import { tempDir } from '../sandbox/sandboxFixture.js';
+import { aHistoryRun, statusOf, type Outcome } from '../support/historyRun.js';
 
 /**
  * A store filled by builders: three batches over four cases, two workflow revs, two
@@ -15,7 +15,7 @@ import { tempDir } from '../sandbox/sandboxFixture.js';
 const BATCHES = ['batch-20260101T000000-aaaaaa', 'batch-20260102T000000-bbbbbb', 'batch-20260103T000000-cccccc'];
 const CASES = ['alpha', 'beta', 'gamma', 'delta'];
 /** Per case of the last batch: the statuses and results of its 10 runs. */
-const LAST: Record<string, (RunState | 'pass' | 'fail')[]> = {
+const LAST: Record<string, Outcome[]> = {
   alpha: ['pass', 'pass', 'pass', 'pass', 'pass', 'pass', 'fail', 'fail', 'infra_error', 'aborted'],
   beta: ['fail', 'fail', 'fail', 'fail', 'fail', 'fail', 'fail', 'fail', 'fail', 'fail'],
   gamma: ['pass', 'pass', 'judge_failed', 'cancelled', 'infra_error', 'pass', 'pass', 'pass', 'pass', 'pass'],
@@ -37,25 +37,20 @@ describe('summaries from the store', () => {
         const plan = b === 2 ? LAST[caseId]! : Array.from({ length: 10 }, (_, i): 'pass' | 'fail' => (i % 3 === 0 ? 'fail' : 'pass'));
         for (const [i, outcome] of plan.entries()) {
           const runId = `run-${caseId}-${b % 2 === 0 ? 'cand-a' : 'cand-b'}@2026010${b + 1}T000000-${i + 1}`;
-          const judged = outcome === 'pass' || outcome === 'fail';
-          const status = (judged ? 'completed' : outcome) as RunState;
-          await store.upsertRun({
-            run_id: runId,
-            batch_id: batchId,
-            case_id: caseId,
-            case_version: 'v1',
-            case_hash: `h-${caseId}`,
-            candidate: b % 2 === 0 ? 'cand-a' : 'cand-b',
-            candidate_adapter: 'command',
-            models: { examiner: 'ex-model', judge: 'judge-model', candidate: 'cand-model' },
-            workflow_rev: b === 0 ? 'rev-one' : 'rev-two',
-            status,
-            arm: i % 2 === 0 ? 'A' : 'B',
-            attempt_index: i + 1,
-            run_dir: join(dirname(dir), 'runs', runId),
-            tokens: status === 'pending' || status === 'running' ? null : { examiner: { input_tokens: 100, output_tokens: 10 }, candidate: { input_tokens: 1_000, output_tokens: 200 }, judge: { input_tokens: 500, output_tokens: 50 } },
-          });
-          if (judged) {
+          await store.upsertRun(
+            aHistoryRun({
+              run_id: runId,
+              batch_id: batchId,
+              case_id: caseId,
+              candidate: b % 2 === 0 ? 'cand-a' : 'cand-b',
+              workflow_rev: b === 0 ? 'rev-one' : 'rev-two',
+              status: statusOf(outcome),
+              arm: i % 2 === 0 ? 'A' : 'B',
+              attempt_index: i + 1,
+              run_dir: join(dirname(dir), 'runs', runId),
+            }),
+          );
+          if (outcome === 'pass' || outcome === 'fail') {
             const suggestion = caseId === 'beta' ? ['[workflow] Add a step that runs the tests!', '[workflow]  add a step that runs the  tests.', '[eval] Check the file too.'][i % 3]! : '[capability] Read the error first.';
             await store.saveScore(runId, {
               result: outcome,

@@ -1,5 +1,5 @@
-import type { RunState } from '../../src/run/runStatus.js';
 import type { Store } from '../../src/store/index.js';
+import { aHistoryRun, statusOf, type Outcome } from './historyRun.js';
 
 /**
  * A store filled by builders for the dashboard and the viewer: an edit-prediction batch, then
@@ -14,8 +14,6 @@ export const DASHBOARD_CASES = ['alpha', 'beta', 'gamma'];
 export const HOSTILE = '<script>alert(1)</script>';
 export const HOSTILE_IMG = '<img src=x onerror="window.__pwned=1">';
 
-type Outcome = 'pass' | 'fail' | Exclude<RunState, 'completed'>;
-
 /** B1 and B2: each case pass, pass, pass, fail. B3 (the last) per case: */
 export const LAST_BATCH: Record<string, Outcome[]> = {
   alpha: ['pass', 'pass', 'fail', 'infra_error', 'needs_review'],
@@ -23,10 +21,8 @@ export const LAST_BATCH: Record<string, Outcome[]> = {
   gamma: ['pass', 'pass', 'pass', 'running', 'pending'],
 };
 
-/** Every role's tokens of a finished run: 100+10, 1,000+200, 500+50 = 1,860. */
-export const RUN_TOKENS = { examiner: { input_tokens: 100, output_tokens: 10 }, candidate: { input_tokens: 1_000, output_tokens: 200 }, judge: { input_tokens: 500, output_tokens: 50 } };
 export const DASHBOARD_PRICES = { 'ex-model': { input: 1, output: 2 }, 'cand-model': { input: 3, output: 15 }, 'judge-model': { input: 5, output: 25 } };
-/** (100·1 + 10·2 + 1,000·3 + 200·15 + 500·5 + 50·25) / 1e6 */
+/** The cost of a finished run's tokens (RUN_TOKENS of historyRun.ts) at these prices: (100·1 + 10·2 + 1,000·3 + 200·15 + 500·5 + 50·25) / 1e6 */
 export const RUN_COST = 9_870 / 1e6;
 
 /** The run whose transcript is seeded: three turns, a tool call and thinking. */
@@ -45,18 +41,14 @@ export async function fillDashboardStore(store: Store, options: { hostile?: bool
       const candidate = b === 1 ? 'cand-b' : 'cand-a';
       for (const [i, outcome] of plan.entries()) {
         const runId = `run-${caseId}-${candidate}@${day.replaceAll('-', '')}T000000-${i + 1}`;
-        const judged = outcome === 'pass' || outcome === 'fail';
-        const status: RunState = judged ? 'completed' : outcome;
+        const status = statusOf(outcome);
         const unfinished = status === 'pending' || status === 'running';
         clock += 60_000;
-        await store.upsertRun({
+        await store.upsertRun(aHistoryRun({
           run_id: runId,
           batch_id: batchId,
           case_id: caseId,
-          case_version: 'v1',
-          case_hash: `h-${caseId}`,
           candidate,
-          candidate_adapter: 'command',
           models: { examiner: 'ex-model', judge: 'judge-model', candidate: b === 1 ? 'cand-model-b' : 'cand-model' },
           workflow_rev: b === 0 ? 'rev-one' : 'rev-two',
           status,
@@ -64,13 +56,12 @@ export async function fillDashboardStore(store: Store, options: { hostile?: bool
           attempt_index: i + 1,
           run_dir: `${options.runDir ?? '/tmp/evalflow-dashboard-runs'}/${runId}`,
           spec: { evalCase: { category: caseId === 'beta' ? 'bugfix' : 'feature', tags: caseId === 'beta' ? ['regression'] : ['tests', caseId] } },
-          tokens: unfinished ? null : RUN_TOKENS,
           temporal_workflow_id: `evalflow/run/${runId}`,
           started_at: new Date(clock).toISOString(),
           finished_at: unfinished ? null : new Date(clock + 30_000).toISOString(),
           created_at: new Date(clock).toISOString(),
-        });
-        if (judged || status === 'needs_review') {
+        }));
+        if (status === 'completed' || status === 'needs_review') {
           const pass = outcome === 'pass';
           await store.saveScore(runId, {
             result: status === 'needs_review' ? null : pass ? 'pass' : 'fail',
