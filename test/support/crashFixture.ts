@@ -59,9 +59,9 @@ export interface CrashFixture {
 }
 
 /**
- * A folder for batches whose worker gets killed: the case `two-steps` (the examiner asks for
- * one more step, then ends; the judge passes), the example project and workflow, a `command`
- * agent running `agentTurn`, and the scripted mock model.
+ * A folder for batches whose worker, or whole host, gets killed: the case `two-steps` (the
+ * examiner asks for one more step, then ends; the judge passes), the example project and
+ * workflow, a `command` agent running `agentTurn`, and the scripted mock model.
  */
 export async function createCrashFixture(options: CrashFixtureOptions): Promise<CrashFixture> {
   const modelCallTimes: number[] = [];
