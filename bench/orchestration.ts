@@ -19,14 +19,13 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker, bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import type { Activities } from '../src/activities/index.js';
 import type { BatchInput } from '../src/run/batchInput.js';
-import type { RunOutcome } from '../src/run/runOutcome.js';
-import type { RunSpec } from '../src/run/runSpec.js';
 import { hostTaskQueue, SHARED_TASK_QUEUE } from '../src/temporal/names.js';
 import { installQuietRuntime } from '../src/temporal/runtime.js';
 import { workflowBundle } from '../src/temporal/workflowBundle.js';
 import { WORKER_TUNING } from '../src/temporal/workerTuning.js';
 import { freeTeamPorts, startTestTemporal } from '../test/support/temporalServer.js';
 import { postgresUrl, rawPostgres } from '../test/support/postgres.js';
+import { stubRunActivities, stubRunSpec } from '../test/support/stubStages.js';
 import { locateTeamBinaries, startTeamServer } from '../src/temporal/teamServer.js';
 import { teamDatabaseOf } from '../src/temporal/teamSchema.js';
 import { row, writeResult, type BenchRow } from './support/benchResult.js';
@@ -51,41 +50,24 @@ class SlotMeter {
   }
 }
 
-/** The eight sleeping stages of a run: prepare, setup, examiner, candidate, verify, judge, cleanup, record. */
-function stubActivities(stageMs: number, meter: SlotMeter, hosts: string[]): Partial<Activities> {
-  let next = 0;
-  const outcome = (spec: RunSpec): RunOutcome => ({ runId: spec.runId, caseId: spec.evalCase.id, status: 'completed', result: 'pass', overall: 4, runDir: '/nowhere', anomalies: [] });
+/**
+ * The eight sleeping stages of a run on host `host` (prepare, setup, examiner, candidate,
+ * verify, judge, cleanup, record), and the batch's planning and bookkeeping, instant.
+ */
+function stubActivities(stageMs: number, meter: SlotMeter, host: string): Partial<Activities> {
   return {
-    claimHost: async () => hostTaskQueue(hosts[next++ % hosts.length]!),
+    ...stubRunActivities(host, (_, value) => meter.stage(stageMs, value)),
     planBatch: async () => ({ total: RUNS_NOW.total }),
-    planRuns: async ({ offset, limit, stamp }) => Array.from({ length: Math.max(0, Math.min(limit, RUNS_NOW.total - offset)) }, (_, i) => runSpec(`${stamp}-${offset + i}`)),
+    planRuns: async ({ offset, limit, stamp }) => Array.from({ length: Math.max(0, Math.min(limit, RUNS_NOW.total - offset)) }, (_, i) => stubRunSpec(`${stamp}-${offset + i}`)),
     updateBatchCounts: async () => undefined,
     closeBatch: async () => undefined,
-    markRunFailed: async () => true,
-    prepareRun: (async () => meter.stage(stageMs, { workflowRev: 'bench' })) as unknown as unknown as Activities['prepareRun'],
-    setupSandbox: (async () => meter.stage(stageMs, { aborted: false })) as unknown as Activities['setupSandbox'],
-    examinerTurn: (async ({ turn }: { turn: number }) => (turn === 1 ? meter.stage(stageMs, { message: 'go', ended: false, attempt: 1, anomalies: [] }) : { message: '<<END>>', ended: true, attempt: 1, anomalies: [] })) as unknown as Activities['examinerTurn'],
-    candidateTurn: (async () => meter.stage(stageMs, { session: { id: 's' }, attempt: 1, anomalies: [] })) as unknown as unknown as Activities['candidateTurn'],
-    verifyRun: (async () => meter.stage(stageMs, [])) as unknown as Activities['verifyRun'],
-    judgeRun: (async () => meter.stage(stageMs, { verdict: { score: { result: 'pass' } }, attempt: 1, anomalies: [] })) as unknown as unknown as Activities['judgeRun'],
-    cleanupRun: (async () => meter.stage(stageMs, { anomalies: [], parked: false })) as unknown as Activities['cleanupRun'],
-    recordRun: (async ({ spec }: { spec: RunSpec }) => meter.stage(stageMs, outcome(spec))) as unknown as Activities['recordRun'],
   };
 }
 
 /** How many runs the stub planner hands out (changed between the batch and the single run). */
 const RUNS_NOW = { total: RUNS };
 
-function runSpec(runId: string): RunSpec {
-  return {
-    runId,
-    evalCase: { id: 'bench-case', version: '1', hash: 'h', dir: '/nowhere', maxTurns: 2, targetWorkflow: '', category: 'bench', task: { prompt: '', scenario: '', guidance: '' }, rubric: { hard: [], quality: [], commonFailures: [] }, env: { setup_commands: [], preconditions: [], post_run_cleanup: [], postconditions: [] } },
-    candidate: { name: 'bench', adapter: 'command', args: [], env: {} },
-    turnTimeoutS: 60,
-  } as unknown as RunSpec;
-}
-
-function batchInput(batchId: string, total: number): BatchInput {
+function batchInput(batchId: string): BatchInput {
   return {
     batchId,
     stamp: batchId,
@@ -96,7 +78,6 @@ function batchInput(batchId: string, total: number): BatchInput {
     offset: 0,
     counts: { finished: 0, passed: 0, failed: 0 },
     recent: [],
-    ...(total ? {} : {}),
   } as BatchInput;
 }
 
@@ -201,7 +182,6 @@ async function measureOn(
   const evalflow = async (stageMs: number, runs: number, workers: number, repeat = 1) => {
     const meter = new SlotMeter();
     const hosts = Array.from({ length: workers }, (_, i) => `bench-host-${i}`);
-    const activities = stubActivities(stageMs, meter, hosts);
     const created = [];
     const extra: NativeConnection[] = [];
     for (const [index, host] of hosts.entries()) {
@@ -209,7 +189,7 @@ async function measureOn(
       const connection = index === 0 ? nativeConnection : await NativeConnection.connect({ address: temporal.address });
       if (index > 0) extra.push(connection);
       // EVALFLOW_BENCH_TUNING (JSON worker options) tries other settings on top of evalflow's own.
-      const common = { connection, activities, ...WORKER_TUNING, ...(JSON.parse(process.env.EVALFLOW_BENCH_TUNING ?? '{}') as object) };
+      const common = { connection, activities: stubActivities(stageMs, meter, host), ...WORKER_TUNING, ...(JSON.parse(process.env.EVALFLOW_BENCH_TUNING ?? '{}') as object) };
       created.push(await Worker.create({ ...common, taskQueue: SHARED_TASK_QUEUE, workflowBundle: bundle }));
       created.push(await Worker.create({ ...common, taskQueue: hostTaskQueue(host) }));
     }
@@ -219,7 +199,7 @@ async function measureOn(
       for (let i = 0; i < repeat; i++) {
         const batchId = `bench-batch-${process.pid}-${serial++}`;
         const start = nowMs();
-        await client.workflow.execute('evalBatchWorkflow', { workflowId: batchId, taskQueue: SHARED_TASK_QUEUE, args: [batchInput(batchId, runs)] });
+        await client.workflow.execute('evalBatchWorkflow', { workflowId: batchId, taskQueue: SHARED_TASK_QUEUE, args: [batchInput(batchId)] });
         times.push(nowMs() - start);
       }
     };

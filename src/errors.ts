@@ -97,6 +97,14 @@ export class SandboxError extends EvalflowError {
   readonly code = 'SANDBOX';
 }
 
+/**
+ * A host stage asked to run inside the workflow task of a worker that is not the run's host
+ * (the task moved to another worker): the workflow runs it on the host's queue instead.
+ */
+export class OtherHostError extends EvalflowError {
+  readonly code = 'OTHER_HOST';
+}
+
 /** The store (PostgreSQL or PGlite) failed. */
 export class StoreError extends EvalflowError {
   readonly code = 'STORE';

@@ -4,6 +4,7 @@ import { cleanupActivities } from './cleanup.js';
 import type { ActivityDeps } from './deps.js';
 import { candidateTurnActivities } from './candidateTurn.js';
 import { editPredictionActivities } from './editPrediction.js';
+import { hostStageActivities } from './hostStages.js';
 import { examinerActivities } from './examiner.js';
 import { planActivities } from './plan.js';
 import { prepareActivities } from './prepare.js';
@@ -23,6 +24,7 @@ export type { CandidateTurnOutput } from './candidateTurn.js';
 export type { ExaminerTurnOutput } from './examiner.js';
 export type { EpExampleRef, EpLoadOutput, EpPredictOutput, EpScoreOutput } from './editPrediction.js';
 export type { CleanupReport } from './cleanup.js';
+export type { HostStage, HostStageRequest, HostStages } from './hostStages.js';
 export type { JudgeOutput, JudgeRequest } from './judge.js';
 export type { PreparedRun, SetupOutcome } from './prepare.js';
 export type { RejudgeInput } from './rejudge.js';
@@ -51,7 +53,7 @@ export function createActivities(deps: ActivityDeps) {
     ...scheduleActivities(deps),
     ...editPredictionActivities(deps),
   };
-  return wrapActivities(activities, inflightDir(deps.sandboxRoot));
+  return wrapActivities({ ...activities, ...hostStageActivities(deps.hostId, activities) }, inflightDir(deps.sandboxRoot));
 }
 
 export type Activities = ReturnType<typeof createActivities>;

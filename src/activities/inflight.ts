@@ -28,6 +28,8 @@ export function noteInflight(dir: string): () => void {
   } catch {
     return () => undefined;
   }
+  // A local activity has no task token to fail: a dead worker's workflow task times out and runs it again.
+  if (info.isLocal) return () => undefined;
   const record: InflightRecord = {
     taskToken: Buffer.from(info.taskToken).toString('base64'),
     activityType: info.activityType,

@@ -16,7 +16,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import { type SearchAttributeUpdatePair, TimeoutType } from '@temporalio/common';
-import type { Activities } from '../activities/index.js';
+import type { Activities, HostStage, HostStages } from '../activities/index.js';
 import type { CandidateSession } from '../candidates/adapter.js';
 import type { CheckResult } from '../evalset/checkResult.js';
 import type { RunAnomaly } from '../run/anomaly.js';
@@ -35,11 +35,12 @@ import { runEnded, runPosition, type RunPosition } from '../run/story.js';
 import { hostOfQueue, hostTaskQueue, searchAttributes } from '../temporal/names.js';
 import { reviewRunUpdate, runProgressQuery } from './definitions.js';
 import { outcomeAttributes, upsertOutcomeAttributes } from './outcomeAttributes.js';
-import { candidateProfile, hostProfile, localProfile, modelProfile, sharedProfile } from './profiles.js';
+import { candidateProfile, hostLocalProfile, hostProfile, localProfile, modelProfile, sharedProfile } from './profiles.js';
 
 const shared = proxyActivities<Activities>(sharedProfile);
 const model = proxyActivities<Activities>(modelProfile);
 const local = proxyLocalActivities<Activities>(localProfile);
+const hostLocal = proxyLocalActivities<Activities>(hostLocalProfile);
 
 /**
  * The host is claimed by the worker that runs the workflow task: a local activity, no round
@@ -79,12 +80,15 @@ interface Host {
   queue: string;
   run: ActivityInterfaceFor<Activities>;
   candidate: ActivityInterfaceFor<Activities>;
+  /** Host stages are tried inside the workflow task first (until a worker that is not the host refuses one). */
+  here: boolean;
 }
 
 /**
  * One eval run: prepare → setup → dialogue → verify → judge, then cleanup and record, always.
- * Everything touching the sandbox runs on the host queue claimed first, so one run's files
- * stay on one host. When that host has had no worker for the run's `hostLostAfterS`, the run
+ * Everything touching the sandbox runs on the host claimed first, so one run's files stay
+ * on one host: the candidate's turns on its queue, the short host stages inside the workflow
+ * task when the worker running it is that host (it usually is: the claim is its own). When that host has had no worker for the run's `hostLostAfterS`, the run
  * claims a live host: the same one come back continues where it was (every stage is
  * idempotent), another one starts the run again from prepare as a new generation (at most
  * twice). The stages report what they saw (retries, repeated spend, outages, notes); the
@@ -111,10 +115,13 @@ export async function evalRunWorkflow(spec: RunSpec): Promise<RunOutcome> {
     Object.assign(position, change, { turn: progress.turn });
     setCurrentDetails(runPosition(position));
   };
+  // Host stages run inside the workflow task on the run's own host, since this patch. Runs
+  // started since it also write fewer search attributes without asking that older patch.
+  const hostStagesHere = patched('host-stages-here');
   // Each search attribute write is a visibility write on the server: runs started since this
   // patch write the stage only when it changes (the batch starts a run at prepare), together
   // with whatever else is written at that point.
-  const fewerWrites = patched('fewer-search-attribute-writes');
+  const fewerWrites = hostStagesHere || patched('fewer-search-attribute-writes');
   let shownStage = workflowInfo().typedSearchAttributes.get(searchAttributes.stage);
   const stage: StageMove = (name, also = []) => {
     progress.stage = name;
@@ -133,6 +140,7 @@ export async function evalRunWorkflow(spec: RunSpec): Promise<RunOutcome> {
     queue,
     run: proxyActivities<Activities>({ ...hostProfile(recovery), taskQueue: queue }),
     candidate: proxyActivities<Activities>({ ...candidateProfile(spec.turnTimeoutS, recovery), taskQueue: queue }),
+    here: hostStagesHere,
   });
 
   const ledger: RunLedger = { facts: initialFacts(spec), anomalies: [], retries: new Map() };
@@ -186,7 +194,7 @@ export async function evalRunWorkflow(spec: RunSpec): Promise<RunOutcome> {
     const park = status === 'infra_error' && ledger.facts.turnsUsed > 0;
     let parked = false;
     try {
-      const cleaned = await host.run.cleanupRun.executeWithOptions(said('cleanup', generation), [{ spec, park }]);
+      const cleaned = await hostStage(host, 'cleanupRun', said('cleanup', generation), [{ spec, park }]);
       ledger.anomalies.push(...cleaned.anomalies);
       parked = cleaned.parked;
     } catch (err) {
@@ -197,7 +205,7 @@ export async function evalRunWorkflow(spec: RunSpec): Promise<RunOutcome> {
     const count = retried.reduce((sum, [, n]) => sum + n, 0);
     if (count > 0) ledger.anomalies.push({ kind: 'infra_retries', count, detail: retried.map(([name, n]) => `${name} ×${n}`).join(', ') });
     const input: RunRecordInput = { spec, status, facts: ledger.facts, postconditions, verdict, anomalies: ledger.anomalies, error: error ?? null, parked };
-    return { input, outcome: await host.run.recordRun.executeWithOptions(said('record', generation), [input]) };
+    return { input, outcome: await hostStage(host, 'recordRun', said('record', generation), [input]) };
   });
   let outcome = recorded.outcome;
   if (outcome.status === 'needs_review' && judgingOf(spec).review === 'wait') {
@@ -244,7 +252,7 @@ async function awaitReview(spec: RunSpec, host: Host, input: RunRecordInput, rec
       return;
     }
     try {
-      outcome = await host.run.recordRun(input);
+      outcome = await hostStage(host, 'recordRun', {}, [input]);
     } catch (err) {
       // The decision is in the store; only the run directory's files could not be rewritten.
       details += `; review.md not rewritten: ${describeFailure(err)}`;
@@ -282,16 +290,16 @@ async function runStages(
   tell: (change: Partial<RunPosition>) => void,
 ): Promise<StagesResult> {
   stage('prepare');
-  const prepared = await host.run.prepareRun.executeWithOptions(said('prepare · run directory, workflow snapshot, sandbox', generation), [spec]);
+  const prepared = await hostStage(host, 'prepareRun', said('prepare · run directory, workflow snapshot, sandbox', generation), [spec]);
   stage('setup', [{ key: searchAttributes.workflowRev, value: prepared.workflowRev }]);
-  const setup = await host.run.setupSandbox.executeWithOptions(said('setup · commands and preconditions', generation), [{ spec, generation }]);
+  const setup = await hostStage(host, 'setupSandbox', said('setup · commands and preconditions', generation), [{ spec, generation }]);
   if (setup.aborted) return { status: 'aborted', ...(setup.reason ? { error: setup.reason } : {}), postconditions: [], verdict: null };
 
   stage('dialogue');
   await dialogue(spec, host, generation, ledger, progress, tell);
 
   stage('verify');
-  const postconditions = await host.run.verifyRun.executeWithOptions(said('verify · postconditions', generation), [spec]);
+  const postconditions = await hostStage(host, 'verifyRun', said('verify · postconditions', generation), [spec]);
 
   stage('judge');
   try {
@@ -347,6 +355,24 @@ async function dialogue(spec: RunSpec, host: Host, generation: number, ledger: R
   facts.turnLimitHit = true;
 }
 
+/**
+ * A stage on the run's host: inside this workflow task (a local activity, no round trip
+ * through the host's queue) while the worker running it is that host, else on the host's
+ * queue. A worker that is not the host refuses at once, and the run stops asking.
+ */
+async function hostStage<K extends HostStage>(host: Host, stage: K, options: { summary?: string }, args: Parameters<HostStages[K]>): Promise<Awaited<ReturnType<HostStages[K]>>> {
+  if (host.here) {
+    try {
+      return (await hostLocal.runHostStage.executeWithOptions(options, [{ queue: host.queue, stage, args }])) as Awaited<ReturnType<HostStages[K]>>;
+    } catch (err) {
+      if (!isOtherHost(err)) throw asStageFailure(stage, err);
+      host.here = false;
+    }
+  }
+  const queued = host.run[stage] as unknown as { executeWithOptions(options: { summary?: string }, args: Parameters<HostStages[K]>): Promise<Awaited<ReturnType<HostStages[K]>>> };
+  return queued.executeWithOptions(options, args);
+}
+
 /** An activity's summary in the Web UI; a run started again on another host says which attempt of the run this is. */
 function said(summary: string, generation: number): { summary: string } {
   return { summary: generation > 0 ? `${summary} · attempt ${generation + 1}` : summary };
@@ -366,6 +392,19 @@ function addAnomalies(ledger: RunLedger, anomalies: readonly RunAnomaly[]): void
 
 function countRetries(ledger: RunLedger, stage: string, attempt: number): void {
   if (attempt > 1) ledger.retries.set(stage, (ledger.retries.get(stage) ?? 0) + attempt - 1);
+}
+
+/** A host stage refused by a worker that is not the run's host (a local activity's failure comes unwrapped). */
+function isOtherHost(err: unknown): boolean {
+  return err instanceof ApplicationFailure && err.type === 'OtherHostError';
+}
+
+/**
+ * A local activity's failure, wrapped as a queued activity's is, so that a stage's failure
+ * reads the same wherever it ran (`prepareRun failed: SandboxError: …`).
+ */
+function asStageFailure(stage: HostStage, err: unknown): unknown {
+  return err instanceof ApplicationFailure || err instanceof TimeoutFailure ? new ActivityFailure('Activity task failed', stage, undefined, undefined, undefined, err) : err;
 }
 
 /** A host-queue activity that no worker picked up within the run's `hostLostAfterS`. */

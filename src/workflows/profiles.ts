@@ -42,6 +42,17 @@ export function hostProfile(recovery: Recovery): ActivityOptions {
   };
 }
 
+/**
+ * A host stage run inside the workflow task of the run's own host (a local activity): as
+ * patient as on the host's queue. It cannot heartbeat; the worker keeps its workflow task
+ * alive instead, and a worker that dies mid-stage is noticed when that task times out (10 s),
+ * when the stage runs again. On another host it refuses at once (OtherHostError).
+ */
+export const hostLocalProfile: LocalActivityOptions = {
+  startToCloseTimeout: '30m',
+  retry: { ...backoff, maximumAttempts: 5, nonRetryableErrorTypes: [...NEVER_RETRY, 'SandboxError', 'OtherHostError'] },
+};
+
 /** Examiner and judge model calls on the shared queue: outages are waited out inside the call. */
 export const modelProfile: ActivityOptions = {
   startToCloseTimeout: '2h',

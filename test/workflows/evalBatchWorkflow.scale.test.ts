@@ -1,17 +1,20 @@
 import { Client, Connection } from '@temporalio/client';
 import { bundleWorkflowCode, DefaultLogger, NativeConnection, Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hostStageActivities, type HostStages } from '../../src/activities/hostStages.js';
 import type { Activities } from '../../src/activities/index.js';
 import type { BatchCounts, BatchInput, RunTemplate } from '../../src/run/batchInput.js';
 import type { RunRecordInput } from '../../src/run/runRecord.js';
 import type { RunSpec } from '../../src/run/runSpec.js';
-import { SHARED_TASK_QUEUE } from '../../src/temporal/names.js';
+import { hostTaskQueue, SHARED_TASK_QUEUE } from '../../src/temporal/names.js';
 import { installQuietRuntime } from '../../src/temporal/runtime.js';
 import { startTestTemporal, type TestTemporal } from '../support/temporalServer.js';
 
 const RUNS = 2_000;
 /** The test's own dev server: its shared queue serves the batch, its children and the stubs. */
 const QUEUE = SHARED_TASK_QUEUE;
+/** The one worker's host: its runs' host stages run inside their workflow tasks. */
+const HOST = 'scale-host';
 
 /**
  * Orchestration only: the real evalBatchWorkflow and evalRunWorkflow on the real dev server,
@@ -54,7 +57,7 @@ describe('evalBatchWorkflow at scale', () => {
       project: '/p', workflowDir: '/w', runsDir: '/r', turnTimeoutS: 60, createdAt: '2026-01-01T00:00:00.000Z',
     });
     const stubs: Partial<Activities> = {
-      claimHost: async () => QUEUE,
+      claimHost: async () => hostTaskQueue(HOST),
       planBatch: async () => ({ total: RUNS }),
       planRuns: async ({ offset, limit }) => {
         plannedPages += 1;
@@ -73,6 +76,7 @@ describe('evalBatchWorkflow at scale', () => {
       },
       markRunFailed: async () => false,
     };
+    Object.assign(stubs, hostStageActivities(HOST, stubs as HostStages));
     const worker = await Worker.create({
       connection: native,
       taskQueue: QUEUE,

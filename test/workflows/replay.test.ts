@@ -15,7 +15,8 @@ const WORKFLOWS = resolve(import.meta.dirname, '../../src/workflows/index.ts');
  * Re-record (only when that is intended) with `node --import tsx scripts/record-histories.ts`.
  * The `-local-…` histories were recorded after the bookkeeping moved to local activities behind
  * `patched()`, `-runs-together` and `-fewer-writes` after the batch started its runs together
- * and the run wrote fewer search attributes, so every side of each patch replays.
+ * and the run wrote fewer search attributes, `-host-here` after the host stages moved into the
+ * workflow task, so every side of each patch replays.
  */
 describe('replaying recorded workflow histories', () => {
   it('replays every recorded history with the current workflow code', { timeout: 120_000 }, async () => {
@@ -27,7 +28,9 @@ describe('replaying recorded workflow histories', () => {
       'evalBatchWorkflow.json',
       'evalRunWorkflow-aborted.json',
       'evalRunWorkflow-fewer-writes.json',
+      'evalRunWorkflow-host-here.json',
       'evalRunWorkflow-local-claim.json',
+      'evalRunWorkflow-review-host-here.json',
       'evalRunWorkflow-review.json',
       'evalRunWorkflow.json',
       'rejudgeWorkflow.json',

@@ -1,0 +1,32 @@
+import { OtherHostError } from '../errors.js';
+import { hostTaskQueue } from '../temporal/names.js';
+import type { cleanupActivities } from './cleanup.js';
+import type { prepareActivities } from './prepare.js';
+import type { recordActivities } from './record.js';
+import type { verifyActivities } from './verify.js';
+
+/** The stages of a run that touch only its host's files and the store: short, idempotent, no model call. */
+export type HostStages = Pick<
+  ReturnType<typeof prepareActivities> & ReturnType<typeof verifyActivities> & ReturnType<typeof cleanupActivities> & ReturnType<typeof recordActivities>,
+  'prepareRun' | 'setupSandbox' | 'verifyRun' | 'cleanupRun' | 'recordRun'
+>;
+export type HostStage = keyof HostStages;
+
+/** One host stage for the run whose host queue is `queue`. */
+export type HostStageRequest<K extends HostStage = HostStage> = { queue: string; stage: K; args: Parameters<HostStages[K]> };
+
+export function hostStageActivities(hostId: string, stages: HostStages) {
+  const here = hostTaskQueue(hostId);
+  return {
+    /**
+     * A host stage run as a local activity, inside the workflow task of the worker that has
+     * it: no round trip through the host's queue. Only on the run's own host; anywhere else
+     * it refuses, and the workflow sends the stage to the host's queue.
+     */
+    async runHostStage<K extends HostStage>({ queue, stage, args }: HostStageRequest<K>): Promise<Awaited<ReturnType<HostStages[K]>>> {
+      if (queue !== here) throw new OtherHostError(`${stage} belongs to the run's host (${queue}); this worker serves ${here}`);
+      const run = stages[stage] as (...input: Parameters<HostStages[K]>) => Promise<Awaited<ReturnType<HostStages[K]>>>;
+      return run(...args);
+    },
+  };
+}
