@@ -12,6 +12,9 @@ export type HostStages = Pick<
 >;
 export type HostStage = keyof HostStages;
 
+/** What host stage `K` returns. */
+export type HostStageResult<K extends HostStage> = Awaited<ReturnType<HostStages[K]>>;
+
 /** One host stage for the run whose host queue is `queue`. */
 export type HostStageRequest<K extends HostStage = HostStage> = { queue: string; stage: K; args: Parameters<HostStages[K]> };
 
@@ -23,9 +26,9 @@ export function hostStageActivities(hostId: string, stages: HostStages) {
      * it: no round trip through the host's queue. Only on the run's own host; anywhere else
      * it refuses, and the workflow sends the stage to the host's queue.
      */
-    async runHostStage<K extends HostStage>({ queue, stage, args }: HostStageRequest<K>): Promise<Awaited<ReturnType<HostStages[K]>>> {
+    async runHostStage<K extends HostStage>({ queue, stage, args }: HostStageRequest<K>): Promise<HostStageResult<K>> {
       if (queue !== here) throw new OtherHostError(`${stage} belongs to the run's host (${queue}); this worker serves ${here}`);
-      const run = stages[stage] as (...input: Parameters<HostStages[K]>) => Promise<Awaited<ReturnType<HostStages[K]>>>;
+      const run = stages[stage] as (...input: Parameters<HostStages[K]>) => Promise<HostStageResult<K>>;
       return run(...args);
     },
   };

@@ -24,7 +24,7 @@ export type { CandidateTurnOutput } from './candidateTurn.js';
 export type { ExaminerTurnOutput } from './examiner.js';
 export type { EpExampleRef, EpLoadOutput, EpPredictOutput, EpScoreOutput } from './editPrediction.js';
 export type { CleanupReport } from './cleanup.js';
-export type { HostStage, HostStageRequest, HostStages } from './hostStages.js';
+export type { HostStage, HostStageRequest, HostStageResult, HostStages } from './hostStages.js';
 export type { JudgeOutput, JudgeRequest } from './judge.js';
 export type { PreparedRun, SetupOutcome } from './prepare.js';
 export type { RejudgeInput } from './rejudge.js';

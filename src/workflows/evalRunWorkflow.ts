@@ -16,7 +16,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import { type SearchAttributeUpdatePair, TimeoutType } from '@temporalio/common';
-import type { Activities, HostStage, HostStages } from '../activities/index.js';
+import type { Activities, HostStage, HostStageResult, HostStages } from '../activities/index.js';
 import type { CandidateSession } from '../candidates/adapter.js';
 import type { CheckResult } from '../evalset/checkResult.js';
 import type { RunAnomaly } from '../run/anomaly.js';
@@ -88,10 +88,10 @@ interface Host {
  * One eval run: prepare → setup → dialogue → verify → judge, then cleanup and record, always.
  * Everything touching the sandbox runs on the host claimed first, so one run's files stay
  * on one host: the candidate's turns on its queue, the short host stages inside the workflow
- * task when the worker running it is that host (it usually is: the claim is its own). When that host has had no worker for the run's `hostLostAfterS`, the run
- * claims a live host: the same one come back continues where it was (every stage is
- * idempotent), another one starts the run again from prepare as a new generation (at most
- * twice). The stages report what they saw (retries, repeated spend, outages, notes); the
+ * task when the worker running it is that host (it usually is: the claim is its own). When
+ * that host has had no worker for the run's `hostLostAfterS`, the run claims a live host:
+ * the same one come back continues where it was (every stage is idempotent), another one
+ * starts the run again from prepare as a new generation (at most twice). The stages report what they saw (retries, repeated spend, outages, notes); the
  * workflow collects it and hands it to the record stage once, after cleanup, so cleanup's
  * own trouble reaches review.md and the store too.
  */
@@ -360,16 +360,16 @@ async function dialogue(spec: RunSpec, host: Host, generation: number, ledger: R
  * through the host's queue) while the worker running it is that host, else on the host's
  * queue. A worker that is not the host refuses at once, and the run stops asking.
  */
-async function hostStage<K extends HostStage>(host: Host, stage: K, options: { summary?: string }, args: Parameters<HostStages[K]>): Promise<Awaited<ReturnType<HostStages[K]>>> {
+async function hostStage<K extends HostStage>(host: Host, stage: K, options: { summary?: string }, args: Parameters<HostStages[K]>): Promise<HostStageResult<K>> {
   if (host.here) {
     try {
-      return (await hostLocal.runHostStage.executeWithOptions(options, [{ queue: host.queue, stage, args }])) as Awaited<ReturnType<HostStages[K]>>;
+      return (await hostLocal.runHostStage.executeWithOptions(options, [{ queue: host.queue, stage, args }])) as HostStageResult<K>;
     } catch (err) {
       if (!isOtherHost(err)) throw asStageFailure(stage, err);
       host.here = false;
     }
   }
-  const queued = host.run[stage] as unknown as { executeWithOptions(options: { summary?: string }, args: Parameters<HostStages[K]>): Promise<Awaited<ReturnType<HostStages[K]>>> };
+  const queued = host.run[stage] as unknown as { executeWithOptions(options: { summary?: string }, args: Parameters<HostStages[K]>): Promise<HostStageResult<K>> };
   return queued.executeWithOptions(options, args);
 }
 
