@@ -15,6 +15,7 @@ import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Context as activityContext } from '@temporalio/activity';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker, bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import type { Activities } from '../src/activities/index.js';
@@ -42,11 +43,49 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 /** Time spent inside stages, summed over runs: the busy part of the run slots. */
 class SlotMeter {
   busyMs = 0;
-  async stage<T>(ms: number, value: T): Promise<T> {
+  /** Each run's stages as they ran: name, start and end (ms). */
+  readonly runs = new Map<string, { name: string; start: number; end: number }[]>();
+  /** `runId` defaults to the workflow of the activity running the stage. */
+  async stage<T>(ms: number, value: T, name = 'stage', runId = activityContext.current().info.workflowExecution?.workflowId ?? 'outside a workflow'): Promise<T> {
     const start = nowMs();
     if (ms > 0) await sleep(ms);
-    this.busyMs += nowMs() - start;
+    const end = nowMs();
+    this.busyMs += end - start;
+    const stages = this.runs.get(runId) ?? [];
+    stages.push({ name, start, end });
+    this.runs.set(runId, stages);
     return value;
+  }
+
+  /**
+   * Where the slots' idle time went, for one batch from `start` to `end` (ms): inside the
+   * runs, between one stage's end and the next one's start (ms per run, by the stage that
+   * follows); while the batch started its first runs and after each slot's last run ended
+   * (ms per slot); and between one run's last stage and the next run's first in a slot (ms
+   * per hand-over).
+   */
+  breakdown(slots: number, start: number, end: number): Record<string, number> {
+    const gaps = new Map<string, number>();
+    let inside = 0;
+    const runs = [...this.runs.values()].map((stages) => stages.sort((a, b) => a.start - b.start));
+    for (const stages of runs) {
+      for (let i = 1; i < stages.length; i++) {
+        const key = `before ${stages[i]!.name}`;
+        gaps.set(key, (gaps.get(key) ?? 0) + stages[i]!.start - stages[i - 1]!.end);
+      }
+      inside += stages.at(-1)!.end - stages[0]!.start;
+    }
+    const firsts = runs.map((stages) => stages[0]!.start).sort((a, b) => a - b).slice(0, slots);
+    const lasts = runs.map((stages) => stages.at(-1)!.end).sort((a, b) => b - a).slice(0, slots);
+    const starting = firsts.reduce((sum, t) => sum + t - start, 0);
+    const ending = lasts.reduce((sum, t) => sum + end - t, 0);
+    const handOvers = Math.max(1, runs.length - slots);
+    return {
+      ...Object.fromEntries([...gaps].map(([key, ms]) => [key, ms / runs.length])),
+      'batch start (per slot)': starting / slots,
+      'between runs (per hand-over)': (slots * (end - start) - inside - starting - ending) / handOvers,
+      'batch end (per slot)': ending / slots,
+    };
   }
 }
 
@@ -56,7 +95,7 @@ class SlotMeter {
  */
 function stubActivities(stageMs: number, meter: SlotMeter, host: string): Partial<Activities> {
   return {
-    ...stubRunActivities(host, (_, value) => meter.stage(stageMs, value)),
+    ...stubRunActivities(host, (name, value) => meter.stage(stageMs, value, name)),
     planBatch: async () => ({ total: RUNS_NOW.total }),
     planRuns: async ({ offset, limit, stamp }) => Array.from({ length: Math.max(0, Math.min(limit, RUNS_NOW.total - offset)) }, (_, i) => stubRunSpec(`${stamp}-${offset + i}`)),
     updateBatchCounts: async () => undefined,
@@ -195,10 +234,12 @@ async function measureOn(
     }
     RUNS_NOW.total = runs;
     const times: number[] = [];
+    let first = 0;
     const batches = async () => {
       for (let i = 0; i < repeat; i++) {
         const batchId = `bench-batch-${process.pid}-${serial++}`;
         const start = nowMs();
+        first ||= start;
         await client.workflow.execute('evalBatchWorkflow', { workflowId: batchId, taskQueue: SHARED_TASK_QUEUE, args: [batchInput(batchId)] });
         times.push(nowMs() - start);
       }
@@ -206,7 +247,8 @@ async function measureOn(
     const done = batches();
     await Promise.all(created.map((w) => w.runUntil(done)));
     for (const connection of extra) await connection.close();
-    return { ms: times.reduce((a, b) => a + b, 0), busyMs: meter.busyMs, times };
+    const ms = times.reduce((a, b) => a + b, 0);
+    return { ms, busyMs: meter.busyMs, times, idle: idleText(meter.breakdown(Math.min(PARALLELISM, runs), first, first + ms)) };
   };
 
   /** Naive Temporal: one workflow per run, default worker, the client keeping 50 running. */
@@ -215,23 +257,26 @@ async function measureOn(
     const taskQueue = `bench-naive-${serial++}`;
     const worker = await Worker.create({ connection: nativeConnection, taskQueue, workflowBundle: naiveBundle, activities: { stage: () => meter.stage(stageMs, undefined) } });
     const times: number[] = [];
+    let first = 0;
     const rounds = async () => {
       for (let r = 0; r < repeat; r++) {
         const start = nowMs();
+        first ||= start;
         await pool(runs, Math.min(PARALLELISM, runs), (i) => client.workflow.execute('naiveRunWorkflow', { workflowId: `${taskQueue}-${r}-${i}`, taskQueue, args: [STAGES] }));
         times.push(nowMs() - start);
       }
     };
     await worker.runUntil(rounds());
-    return { ms: times.reduce((a, b) => a + b, 0), busyMs: meter.busyMs, times };
+    const ms = times.reduce((a, b) => a + b, 0);
+    return { ms, busyMs: meter.busyMs, times, idle: idleText(meter.breakdown(Math.min(PARALLELISM, runs), first, first + ms)) };
   };
 
   /** The floor: a promise pool of 50 doing the same sleeps. */
   const bare = async (stageMs: number, runs: number) => {
     const meter = new SlotMeter();
     const start = nowMs();
-    await pool(runs, Math.min(PARALLELISM, runs), async () => {
-      for (let s = 0; s < STAGES; s++) await meter.stage(stageMs, undefined);
+    await pool(runs, Math.min(PARALLELISM, runs), async (run) => {
+      for (let s = 0; s < STAGES; s++) await meter.stage(stageMs, undefined, 'stage', `bare-${run}`);
     });
     return { ms: nowMs() - start, busyMs: meter.busyMs };
   };
@@ -252,8 +297,8 @@ async function measureOn(
       const label = `${stageMs >= 1000 ? `${stageMs / 1000} s` : `${stageMs} ms`} stages`;
       rows.push(row(`evalflow on the ${on}, ${label}`, e.ms / b.ms, '×', { against: 'a bare promise pool', goal: '<= 1.1', detail: `${(e.ms / 1000).toFixed(1)} s vs ${(b.ms / 1000).toFixed(1)} s` }));
       rows.push(row(`naive Temporal on the ${on}, ${label}`, n.ms / b.ms, '×', { against: 'a bare promise pool', detail: `${(n.ms / 1000).toFixed(1)} s` }));
-      rows.push(row(`slot utilization on the ${on}, 1 worker, ${label}`, e.busyMs / (Math.min(PARALLELISM, RUNS) * e.ms), 'share', { goal: '>= 0.95', detail: `bare pool ${(b.busyMs / (Math.min(PARALLELISM, RUNS) * b.ms)).toFixed(3)}, naive ${(n.busyMs / (Math.min(PARALLELISM, RUNS) * n.ms)).toFixed(3)}` }));
-      rows.push(row(`slot utilization on the ${on}, 2 workers, ${label}`, e2.busyMs / (Math.min(PARALLELISM, RUNS) * e2.ms), 'share', { goal: '>= 0.95', detail: `${(e2.ms / 1000).toFixed(1)} s for the batch` }));
+      rows.push(row(`slot utilization on the ${on}, 1 worker, ${label}`, e.busyMs / (Math.min(PARALLELISM, RUNS) * e.ms), 'share', { goal: '>= 0.95', detail: `bare pool ${(b.busyMs / (Math.min(PARALLELISM, RUNS) * b.ms)).toFixed(3)}, naive ${(n.busyMs / (Math.min(PARALLELISM, RUNS) * n.ms)).toFixed(3)}; idle ms: ${e.idle} (naive: ${n.idle})` }));
+      rows.push(row(`slot utilization on the ${on}, 2 workers, ${label}`, e2.busyMs / (Math.min(PARALLELISM, RUNS) * e2.ms), 'share', { goal: '>= 0.95', detail: `${(e2.ms / 1000).toFixed(1)} s for the batch; idle ms: ${e2.idle}` }));
     }
 
     if (process.argv.includes('--trace')) {
@@ -314,6 +359,13 @@ async function measureOn(
     await nativeConnection.close();
   }
   return rows;
+}
+
+/** Idle time by where it fell, e.g. `before candidateTurn 96, …, between runs (per hand-over) 310`. */
+function idleText(breakdown: Record<string, number>): string {
+  return Object.entries(breakdown)
+    .map(([where, ms]) => `${where} ${ms.toFixed(0)}`)
+    .join(', ');
 }
 
 async function pool(count: number, width: number, job: (index: number) => Promise<unknown>): Promise<void> {

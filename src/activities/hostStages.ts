@@ -28,8 +28,20 @@ export function hostStageActivities(hostId: string, stages: HostStages) {
      */
     async runHostStage<K extends HostStage>({ queue, stage, args }: HostStageRequest<K>): Promise<HostStageResult<K>> {
       if (queue !== here) throw new OtherHostError(`${stage} belongs to the run's host (${queue}); this worker serves ${here}`);
-      const run = stages[stage] as (...input: Parameters<HostStages[K]>) => Promise<HostStageResult<K>>;
-      return run(...args);
+      return run(stages, stage, args);
+    },
+
+    /**
+     * The first host stage of a run that has no host yet, as a local activity: it runs here,
+     * and this worker's host becomes the run's (the claim and the stage in one step).
+     */
+    async claimHostStage<K extends HostStage>({ stage, args }: Omit<HostStageRequest<K>, 'queue'>): Promise<{ queue: string; result: HostStageResult<K> }> {
+      return { queue: here, result: await run(stages, stage, args) };
     },
   };
+}
+
+function run<K extends HostStage>(stages: HostStages, stage: K, args: Parameters<HostStages[K]>): Promise<HostStageResult<K>> {
+  const work = stages[stage] as (...input: Parameters<HostStages[K]>) => Promise<HostStageResult<K>>;
+  return work(...args);
 }

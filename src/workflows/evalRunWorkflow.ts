@@ -77,11 +77,14 @@ type StageMove = (name: string, also?: SearchAttributeUpdatePair[]) => void;
 
 /** The activities of one host: its queue, with the run's timeouts. */
 interface Host {
-  queue: string;
+  /** Null until the run's first host stage claims the host of the worker running it (nothing is queued before). */
+  queue: string | null;
   run: ActivityInterfaceFor<Activities>;
   candidate: ActivityInterfaceFor<Activities>;
   /** Host stages are tried inside the workflow task first (until a worker that is not the host refuses one). */
   here: boolean;
+  /** Makes `queue` the run's host, once its first host stage has claimed it. */
+  claim(queue: string): void;
 }
 
 /**
@@ -115,9 +118,13 @@ export async function evalRunWorkflow(spec: RunSpec): Promise<RunOutcome> {
     Object.assign(position, change, { turn: progress.turn });
     setCurrentDetails(runPosition(position));
   };
+  // Since this patch the run's first host stage claims its host (one local activity, not
+  // two). Runs started since it run their host stages here too, without asking that older
+  // patch (each patch asked is a marker and a search attribute write).
+  const claimWithPrepare = patched('claim-with-prepare');
   // Host stages run inside the workflow task on the run's own host, since this patch. Runs
   // started since it also write fewer search attributes without asking that older patch.
-  const hostStagesHere = patched('host-stages-here');
+  const hostStagesHere = claimWithPrepare || patched('host-stages-here');
   // Each search attribute write is a visibility write on the server: runs started since this
   // patch write the stage only when it changes (the batch starts a run at prepare), together
   // with whatever else is written at that point.
@@ -136,15 +143,19 @@ export async function evalRunWorkflow(spec: RunSpec): Promise<RunOutcome> {
     tell({ stage: name });
   };
   const recovery = recoveryOf(spec);
-  const onHost = (queue: string): Host => ({
-    queue,
-    run: proxyActivities<Activities>({ ...hostProfile(recovery), taskQueue: queue }),
-    candidate: proxyActivities<Activities>({ ...candidateProfile(spec.turnTimeoutS, recovery), taskQueue: queue }),
-    here: hostStagesHere,
-  });
+  const onHost = (queue: string | null): Host => {
+    const host: Host = {
+      queue,
+      run: proxyActivities<Activities>({ ...hostProfile(recovery), ...(queue ? { taskQueue: queue } : {}) }),
+      candidate: proxyActivities<Activities>({ ...candidateProfile(spec.turnTimeoutS, recovery), ...(queue ? { taskQueue: queue } : {}) }),
+      here: hostStagesHere,
+      claim: (claimed) => Object.assign(host, onHost(claimed)),
+    };
+    return host;
+  };
 
   const ledger: RunLedger = { facts: initialFacts(spec), anomalies: [], retries: new Map() };
-  let host = onHost(spec.host ? hostTaskQueue(spec.host) : await claimHost(fewerWrites));
+  let host = onHost(spec.host ? hostTaskQueue(spec.host) : claimWithPrepare ? null : await claimHost(fewerWrites));
   let generation = 0;
   let restarts = 0;
   let status: RunStatus = 'completed';
@@ -169,7 +180,8 @@ export async function evalRunWorkflow(spec: RunSpec): Promise<RunOutcome> {
         error = describeFailure(err);
         break;
       }
-      const lost = host.queue;
+      // Only a queued host stage is lost, and only a claimed host has a queue.
+      const lost = host.queue ?? 'no host';
       const next = await claimHost(fewerWrites);
       if (next === lost) continue; // its worker is back: every stage picks up where it was
       const lostStage = progress.stage;
@@ -358,9 +370,17 @@ async function dialogue(spec: RunSpec, host: Host, generation: number, ledger: R
 /**
  * A stage on the run's host: inside this workflow task (a local activity, no round trip
  * through the host's queue) while the worker running it is that host, else on the host's
- * queue. A worker that is not the host refuses at once, and the run stops asking.
+ * queue. A worker that is not the host refuses at once, and the run stops asking. A run
+ * with no host yet has its first host stage run here, and this worker's host becomes its own.
  */
 async function hostStage<K extends HostStage>(host: Host, stage: K, options: { summary?: string }, args: Parameters<HostStages[K]>): Promise<HostStageResult<K>> {
+  if (host.queue === null) {
+    const claimed = await hostLocal.claimHostStage.executeWithOptions(options, [{ stage, args }]).catch((err: unknown) => {
+      throw asStageFailure(stage, err);
+    });
+    host.claim(claimed.queue);
+    return claimed.result as HostStageResult<K>;
+  }
   if (host.here) {
     try {
       return (await hostLocal.runHostStage.executeWithOptions(options, [{ queue: host.queue, stage, args }])) as HostStageResult<K>;

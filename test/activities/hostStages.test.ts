@@ -11,7 +11,7 @@ describe('host stages inside a workflow task', () => {
       return [{ description: 'file', passed: true }];
     },
   } as unknown as HostStages;
-  const { runHostStage } = hostStageActivities('alpha', stages);
+  const { runHostStage, claimHostStage } = hostStageActivities('alpha', stages);
 
   it("runs the stage with its arguments on the run's own host", async () => {
     const spec = { runId: 'r1' };
@@ -25,5 +25,12 @@ describe('host stages inside a workflow task', () => {
     await expect(refused).rejects.toBeInstanceOf(OtherHostError);
     await expect(refused).rejects.toThrow(`verifyRun belongs to the run's host (${hostTaskQueue('beta')}); this worker serves ${hostTaskQueue('alpha')}`);
     expect(ran).toEqual([]);
+  });
+
+  it("claims this worker's host for a run that has none, running the stage there", async () => {
+    ran.length = 0;
+    const spec = { runId: 'r3' };
+    await expect(claimHostStage({ stage: 'verifyRun', args: [spec as never] })).resolves.toEqual({ queue: hostTaskQueue('alpha'), result: [{ description: 'file', passed: true }] });
+    expect(ran).toEqual([[spec]]);
   });
 });

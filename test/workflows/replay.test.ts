@@ -16,7 +16,8 @@ const WORKFLOWS = resolve(import.meta.dirname, '../../src/workflows/index.ts');
  * The `-local-…` histories were recorded after the bookkeeping moved to local activities behind
  * `patched()`, `-runs-together` and `-fewer-writes` after the batch started its runs together
  * and the run wrote fewer search attributes, `-host-here` after the host stages moved into the
- * workflow task, so every side of each patch replays.
+ * workflow task, `-claim-with-prepare` after the first host stage took over the host claim, so
+ * every side of each patch replays.
  */
 describe('replaying recorded workflow histories', () => {
   it('replays every recorded history with the current workflow code', { timeout: 120_000 }, async () => {
@@ -27,7 +28,8 @@ describe('replaying recorded workflow histories', () => {
       'evalBatchWorkflow-runs-together.json',
       'evalBatchWorkflow.json',
       'evalRunWorkflow-aborted.json',
-      'evalRunWorkflow-fewer-writes.json',
+      'evalRunWorkflow-claim-with-prepare.json',
+            'evalRunWorkflow-fewer-writes.json',
       'evalRunWorkflow-host-here.json',
       'evalRunWorkflow-local-claim.json',
       'evalRunWorkflow-review-host-here.json',

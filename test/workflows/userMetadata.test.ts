@@ -121,10 +121,10 @@ describe('what the Web UI shows of a run and a batch (user metadata)', () => {
 
     const history = await harness.client.workflow.getHandle(first).fetchHistory();
     const scheduled = (history.events ?? []).filter((e) => e.activityTaskScheduledEventAttributes);
-    // The host claim and the host stages are local activities (the worker is the run's host):
-    // markers in the history, each host stage with its summary, not scheduled tasks.
+    // The host stages are local activities (the worker is the run's host; the first stage
+    // claims it): markers in the history, each with its summary, not scheduled tasks.
     const local = (history.events ?? []).filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity');
-    expect(local.map(summaryOf)).toEqual([undefined, 'prepare · run directory, workflow snapshot, sandbox', 'setup · commands and preconditions', 'verify · postconditions', 'cleanup', 'record']);
+    expect(local.map(summaryOf)).toEqual(['prepare · run directory, workflow snapshot, sandbox', 'setup · commands and preconditions', 'verify · postconditions', 'cleanup', 'record']);
     expect(scheduled.map((e) => [e.activityTaskScheduledEventAttributes?.activityType?.name, summaryOf(e)])).toEqual([
       ['examinerTurn', 'turn 1 · examiner'],
       ['candidateTurn', 'turn 1 · candidate'],
