@@ -15,7 +15,7 @@ import { alternate } from './support/measure.js';
 
 const CORPUS = resolve(import.meta.dirname, '../test/fixtures/editprediction/zed-evals');
 const PREDICTIONS = 10_000;
-const ROUNDS = 5;
+const ROUNDS = 3;
 const started = Date.now();
 
 /** Each expected patch, a no-op, and variants with one added line changed (they still apply). */
