@@ -4,6 +4,7 @@ import { homedir } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import * as z from 'zod';
+import { DEFAULT_ISOLATION, IsolationSchema, type Isolation } from './containment/isolation.js';
 import { DEFAULT_JUDGING } from './run/judging.js';
 import { DEFAULT_RECOVERY } from './run/recovery.js';
 import { PricesSchema, type Prices } from './summaries/prices.js';
@@ -34,6 +35,7 @@ const CandidateConfigSchema = z
     api_key_env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).optional(),
     executable: z.string().optional(),
     turn_timeout_s: z.number().int().positive().optional(),
+    isolation: IsolationSchema.optional().describe("This candidate's containment, when it differs from the top-level isolation"),
   })
   .strict();
 
@@ -46,6 +48,7 @@ export const ConfigFileSchema = z
     runs_dir: z.string().optional(),
     summaries_dir: z.string().optional().describe('Where summaries/ go (default: beside the runs folder)'),
     prices: PricesSchema.optional().describe('US dollars per million tokens, per model: input, output, cache_read, cache_write'),
+    isolation: IsolationSchema.optional().describe('How candidates are contained: sandbox (bubblewrap, the default on Linux) or none (uncontained, recorded and shown with every result)'),
     candidates: z.record(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/), CandidateConfigSchema).default({}),
     examiner: ModelEndpointSchema.optional(),
     judge: ModelEndpointSchema.optional(),
@@ -111,6 +114,8 @@ export interface Settings {
   prices: Prices;
   stateDir: string;
   candidates: Record<string, CandidateSpec & { turnTimeoutS?: number }>;
+  /** How candidates are contained unless their own entry says otherwise (EVALFLOW_ISOLATION, `isolation`). */
+  isolation: Isolation;
   defaultCandidate: string;
   examiner: ModelEndpoint;
   judge: ModelEndpoint;
@@ -191,6 +196,7 @@ export async function loadSettings(cwd: string, env: NodeJS.ProcessEnv, override
       ...(c.api_key_env ? { apiKeyEnv: c.api_key_env } : {}),
       ...(c.executable ? { executable: command(c.executable) } : {}),
       ...(c.turn_timeout_s ? { turnTimeoutS: c.turn_timeout_s } : {}),
+      ...(c.isolation ? { isolation: c.isolation } : {}),
     };
   }
 
@@ -233,6 +239,7 @@ export async function loadSettings(cwd: string, env: NodeJS.ProcessEnv, override
     prices: file.prices ?? {},
     stateDir,
     candidates,
+    isolation: isolationFromEnv(env) ?? file.isolation ?? DEFAULT_ISOLATION,
     defaultCandidate: overrides.candidate ?? file.defaults.candidate ?? 'builtin',
     examiner: endpoint('examiner', file.examiner),
     judge: endpoint('judge', file.judge),
@@ -290,6 +297,7 @@ export function resolveCandidate(settings: Settings, name: string, knownAdapters
     );
   }
   if (settings.candidateModelOverride) spec.model = settings.candidateModelOverride;
+  spec.isolation = spec.isolation ?? settings.isolation;
   if (!knownAdapters.includes(spec.adapter)) {
     throw new ConfigError(`candidate '${name}' uses unknown adapter '${spec.adapter}'; known adapters: ${knownAdapters.join(', ')}`);
   }
@@ -299,6 +307,15 @@ export function resolveCandidate(settings: Settings, name: string, knownAdapters
 /** Turn timeout of a candidate in seconds (its own setting, else the default). */
 export function turnTimeoutFor(settings: Settings, name: string): number {
   return settings.candidates[name]?.turnTimeoutS ?? settings.turnTimeoutS;
+}
+
+/** EVALFLOW_ISOLATION, when set: it overrides the config file's `isolation` for every candidate without its own. */
+function isolationFromEnv(env: NodeJS.ProcessEnv): Isolation | undefined {
+  const raw = env.EVALFLOW_ISOLATION;
+  if (!raw) return undefined;
+  const parsed = IsolationSchema.safeParse(raw);
+  if (!parsed.success) throw new ConfigError(`EVALFLOW_ISOLATION: expected sandbox or none, found '${raw}'`);
+  return parsed.data;
 }
 
 /** A port from the environment; unset or empty means "not given", anything else must be a port. */

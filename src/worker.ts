@@ -56,6 +56,7 @@ export async function startWorkers(options: WorkerOptions): Promise<RunningWorke
     store: options.store,
     hostId,
     stateDir: options.settings.stateDir,
+    workspaceDir: options.settings.root,
     sandboxRoot: options.sandboxRoot ?? options.env.EVALFLOW_SANDBOX_ROOT ?? join(tmpdir(), 'evalflow'),
     llmFor: (role, endpoint) => llmForEndpoint(role, endpoint, options.env),
     candidates: decorate(createCandidateFactory({ env: options.env, llmFor: (endpoint) => llmForEndpoint('candidate', endpoint, options.env) })),

@@ -18,6 +18,7 @@ import { createRedactor } from '../transcript/redact.js';
 import type { CandidateEvent, TranscriptEvent } from '../transcript/schema.js';
 import { writeTranscriptFile } from '../transcript/writeTranscriptFile.js';
 import type { ActivityDeps } from './deps.js';
+import { runViewsOf } from './runViews.js';
 import { activityAttempt, cancellationSignal, heartbeat } from './temporalContext.js';
 
 export interface CandidateTurnOutput {
@@ -104,6 +105,7 @@ export function candidateTurnActivities(deps: ActivityDeps) {
       const noted = (notes: string[] | undefined) => (notes ?? []).map((note): RunAnomaly => ({ kind: 'candidate_output', turn, detail: redact(note) }));
 
       const candidate = deps.candidates.create(spec.candidate, { modelOutageS: recoveryOf(spec).modelOutageS });
+      const views = await runViewsOf(deps, spec, paths);
       const groups: number[] = [];
       let stored: StoredTurn;
       let usage = null;
@@ -119,6 +121,7 @@ export function candidateTurnActivities(deps: ActivityDeps) {
           homeDir: paths.homeDir,
           session: session ?? undefined,
           candidate: spec.candidate,
+          ...(views ? { view: views.candidate } : {}),
           timeoutMs: spec.turnTimeoutS * 1000,
           signal: cancellationSignal(),
           onEvent: (event) => {

@@ -9,6 +9,7 @@ import { killLeftovers } from '../sandbox/agentProcesses.js';
 import { runCommands } from '../sandbox/checks.js';
 import { poolSize, releaseSandbox } from '../sandbox/sandboxPool.js';
 import type { ActivityDeps } from './deps.js';
+import { runViewsOf } from './runViews.js';
 
 export interface CleanupReport {
   /** What went wrong while cleaning up; the run's record lists it. */
@@ -34,9 +35,16 @@ export function cleanupActivities(deps: ActivityDeps) {
       const anomalies: RunAnomaly[] = [];
       const parked = park && existsSync(paths.sandboxDir);
       if (!parked && existsSync(paths.sandboxDir) && spec.evalCase.env.post_run_cleanup.length > 0) {
-        const done = await runCommands(spec.evalCase.env.post_run_cleanup.map((c) => expandVariables(c, vars)), { cwd: paths.sandboxDir, env: { ...vars } });
-        for (const failed of done.filter((d) => d.exitCode !== 0)) {
-          anomalies.push({ kind: 'cleanup', detail: `post_run_cleanup command failed (exit ${failed.exitCode ?? 'timeout'}): ${failed.command}` });
+        try {
+          const views = await runViewsOf(deps, spec, paths);
+          const contained = views ? { view: views.check('loopback'), home: paths.homeDir } : {};
+          const done = await runCommands(spec.evalCase.env.post_run_cleanup.map((c) => expandVariables(c, vars)), { cwd: paths.sandboxDir, env: { ...vars }, ...contained });
+          for (const failed of done.filter((d) => d.exitCode !== 0)) {
+            anomalies.push({ kind: 'cleanup', detail: `post_run_cleanup command failed (exit ${failed.exitCode ?? 'timeout'}): ${failed.command}` });
+          }
+        } catch (err) {
+          // Cleanup goes on whatever happens here: the processes and the sandbox still go.
+          anomalies.push({ kind: 'cleanup', detail: `post_run_cleanup did not run: ${err instanceof Error ? err.message : String(err)}` });
         }
       }
       const killed = await killLeftovers({ processesDir: paths.processesDir, dirs: [paths.sandboxDir, paths.homeDir], scan: 'all' });

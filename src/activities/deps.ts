@@ -28,6 +28,8 @@ export interface ActivityDeps {
   stateDir: string;
   /** Where sandboxes and agent homes of this host's runs live (outside any repository). */
   sandboxRoot: string;
+  /** The worker's workspace (the folder of its evalflow.config.yaml and `.env`): hidden from candidates. */
+  workspaceDir?: string;
   /** A client for the examiner or judge endpoint of a run; keys are resolved from `env` by name. */
   llmFor(role: LlmRole, endpoint: ModelEndpoint): LlmClient;
   candidates: CandidateFactory;

@@ -17,6 +17,7 @@ import { createRedactor } from '../transcript/redact.js';
 import { checkExpectedItemsExist, listWorkflowItems, type WorkflowPlacement } from '../workflowUsage/index.js';
 import { join } from 'node:path';
 import type { ActivityDeps } from './deps.js';
+import { runViewsOf } from './runViews.js';
 import { activityAttempt, temporalIds } from './temporalContext.js';
 
 export interface PreparedRun {
@@ -67,6 +68,7 @@ export function prepareActivities(deps: ActivityDeps) {
         preconditions: [],
         postconditions: [],
         workflow_placement: placement,
+        isolation: spec.candidate.isolation ?? 'none',
       };
       const existing = await readEnvChecklist(paths.runDir);
       await updateEnvChecklist(paths.runDir, existing ? { ...checklist, ...pickResults(existing) } : checklist, checklist);
@@ -86,13 +88,16 @@ export function prepareActivities(deps: ActivityDeps) {
       const vars = caseVariables(spec, paths);
       const env = { ...vars };
       const redact = createRedactor(deps.env);
-      const setup = await runCommands(spec.evalCase.env.setup_commands.map((c) => expandVariables(c, vars)), { cwd: paths.sandboxDir, env });
+      const views = await runViewsOf(deps, spec, paths);
+      // Setup runs before any candidate exists; it alone may have the host's network (installing dependencies).
+      const setupOptions = { cwd: paths.sandboxDir, env, ...(views ? { view: views.check('loopback'), home: paths.homeDir } : {}) };
+      const setup = await runCommands(spec.evalCase.env.setup_commands.map((c) => expandVariables(c, vars)), setupOptions);
       const setupResults = setup.map((s) => ({ command: s.command, exit_code: s.exitCode, output: redact(s.output) }));
       const failedSetup = setup.find((s) => s.exitCode !== 0);
       const preconditions = [];
       if (!failedSetup) {
         for (const condition of spec.evalCase.env.preconditions) {
-          const result = await runCheck({ ...condition, check: expandVariables(condition.check, vars) }, { cwd: paths.sandboxDir, env });
+          const result = await runCheck({ ...condition, check: expandVariables(condition.check, vars) }, setupOptions);
           preconditions.push({ ...result, output: redact(result.output) });
         }
       }

@@ -6,6 +6,7 @@ import type { RunSpec } from '../run/runSpec.js';
 import { runCheck } from '../sandbox/checks.js';
 import { createRedactor } from '../transcript/redact.js';
 import type { ActivityDeps } from './deps.js';
+import { runViewsOf } from './runViews.js';
 import { heartbeatWhile } from './temporalContext.js';
 import { createRunRecord } from '../run/runRecord.js';
 import { recordWorkflowUsage } from '../run/runWorkflowUsage.js';
@@ -23,9 +24,11 @@ export function verifyActivities(deps: ActivityDeps) {
       const vars = caseVariables(spec, paths);
       const redact = createRedactor(deps.env);
       const results: CheckResult[] = [];
+      const views = await runViewsOf(deps, spec, paths);
+      const contained = views ? { view: views.check('loopback'), home: paths.homeDir } : {};
       for (const condition of spec.evalCase.env.postconditions) {
         const result = await heartbeatWhile(() =>
-          runCheck({ ...condition, check: expandVariables(condition.check, vars) }, { cwd: paths.sandboxDir, env: { ...vars } }),
+          runCheck({ ...condition, check: expandVariables(condition.check, vars) }, { cwd: paths.sandboxDir, env: { ...vars }, ...contained }),
         );
         results.push({ ...result, output: redact(result.output) });
       }

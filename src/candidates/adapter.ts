@@ -1,3 +1,4 @@
+import type { SandboxView } from '../containment/sandboxView.js';
 import type { CandidateSpec } from '../run/runSpec.js';
 import type { CandidateEvent, Usage } from '../transcript/schema.js';
 import type { WorkflowSupport } from '../workflowUsage/workflowSupport.js';
@@ -35,6 +36,8 @@ export interface TurnRequest {
   onActivity?: () => void;
   /** Called with the process group of every process the turn starts (the agent, a builtin shell tool). */
   onSpawn?: (pgid: number) => void;
+  /** Every process the turn starts runs contained in this view (`isolation: sandbox`); absent: uncontained. */
+  view?: SandboxView;
 }
 
 export interface TurnResult {

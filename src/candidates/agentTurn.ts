@@ -53,6 +53,7 @@ export async function runAgentTurn(request: TurnRequest, agent: AgentProcess, no
     timeoutMs: request.timeoutMs,
     signal: request.signal,
     network: options.network,
+    ...(request.view ? { view: request.view } : {}),
     ...(port !== undefined ? { forwardPorts: [port] } : {}),
     onStdoutLine: (line, cut) => {
       lines++;

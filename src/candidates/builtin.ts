@@ -86,7 +86,7 @@ export function createBuiltinCandidate(deps: BuiltinCandidateDeps): Candidate {
           collector.toolStarted({ id: call.id, name: call.name, input: input ?? {} });
           emit();
           const result = input
-            ? await executeBuiltinTool(call.name, input, { sandboxDir: request.sandboxDir, env, shellTimeoutMs: deps.shellTimeoutMs ?? 120_000, signal, ...(request.onSpawn ? { onSpawn: request.onSpawn } : {}) })
+            ? await executeBuiltinTool(call.name, input, { sandboxDir: request.sandboxDir, env, shellTimeoutMs: deps.shellTimeoutMs ?? 120_000, signal, ...(request.onSpawn ? { onSpawn: request.onSpawn } : {}), ...(request.view ? { view: request.view } : {}) })
             : { output: 'error: the arguments are not a JSON object', end: { isError: true, errorMessage: 'arguments are not a JSON object' } };
           collector.toolCompleted(call.id, result.end);
           emit();

@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import type { ChatTool } from '../llm/port.js';
 import type { ToolCallEnd } from './normalizers/toolSummary.js';
 import { createTextKeeper } from './normalizers/truncate.js';
+import type { SandboxView } from '../containment/sandboxView.js';
 import { runProcess } from './processRunner.js';
 import { builtinWorkflow } from './builtinWorkflow.js';
 import { resolveInSandbox, sandboxRelative } from './sandboxPath.js';
@@ -42,6 +43,8 @@ export interface BuiltinToolContext {
   signal: AbortSignal;
   /** Told the process group of each shell command started. */
   onSpawn?: (pgid: number) => void;
+  /** run_shell's commands run contained in this view, when the run is. */
+  view?: SandboxView;
 }
 
 export interface BuiltinToolResult {
@@ -127,6 +130,7 @@ async function shellTool(input: Record<string, unknown>, ctx: BuiltinToolContext
     onStdoutLine: collect,
     onStderrLine: collect,
     ...(ctx.onSpawn ? { onSpawn: ctx.onSpawn } : {}),
+    ...(ctx.view ? { view: ctx.view } : {}),
   });
   if (result.spawnError) return failed(`could not run bash: ${result.spawnError}`);
   const output = kept.text();

@@ -1,4 +1,7 @@
 import { spawn } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { containCommand } from '../containment/containCommand.js';
+import type { SandboxView } from '../containment/sandboxView.js';
 import { createLineReader, type LineCut } from './lineReader.js';
 import { dieWithParent } from '../sandbox/dieWithParent.js';
 import { wrapInLoopbackNamespace } from './loopbackNamespace.js';
@@ -34,8 +37,13 @@ export interface ProcessRequest {
    * namespaces) and `unshare`/`ip` on PATH.
    */
   network?: 'host' | 'loopback';
-  /** With `loopback`: host loopback ports that stay reachable inside (the model server's). */
+  /** With `loopback` or a view: host loopback ports that stay reachable inside (the model server's). */
   forwardPorts?: number[];
+  /**
+   * Run contained in this view (bubblewrap: its own namespaces, only its clone and HOME
+   * writable); `network` is then the view's. Without it, as the worker's user.
+   */
+  view?: SandboxView;
 }
 
 export interface ProcessResult {
@@ -61,6 +69,14 @@ const DRAIN_MS = 1000;
  * process has exited. Never rejects: every outcome is in the result.
  */
 export async function runProcess(request: ProcessRequest): Promise<ProcessResult> {
+  if (request.view) {
+    const contained = await containCommand(request.view, { ...request, scratchRoot: tmpdir() });
+    try {
+      return await runDirect(request, contained.command, contained.args, contained.statusFd);
+    } finally {
+      await contained.close();
+    }
+  }
   if (request.network !== 'loopback') return runDirect(request, request.command, request.args);
   const namespace = await wrapInLoopbackNamespace(request.command, request.args, request.forwardPorts);
   try {
@@ -70,7 +86,7 @@ export async function runProcess(request: ProcessRequest): Promise<ProcessResult
   }
 }
 
-function runDirect(request: ProcessRequest, command: string, args: string[]): Promise<ProcessResult> {
+function runDirect(request: ProcessRequest, command: string, args: string[], statusFd?: number): Promise<ProcessResult> {
   const started = Date.now();
   const tailBytes = request.stderrTailBytes ?? 4096;
   return new Promise((resolve) => {
@@ -88,8 +104,13 @@ function runDirect(request: ProcessRequest, command: string, args: string[]): Pr
       env: request.env,
       detached: true,
       // stdin is always a pipe, ended at once when there is no input: the agent sees EOF.
-      stdio: ['pipe', 'pipe', 'pipe'],
+      // A contained process's sandbox reports on the pipe after them whether it was made.
+      stdio: statusFd === undefined ? ['pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe', 'pipe'],
     });
+    let sandboxStatus = '';
+    const status = statusFd === undefined ? undefined : child.stdio[statusFd];
+    status?.on('data', (chunk: Buffer) => (sandboxStatus += chunk.toString('utf8')));
+    status?.on('error', () => undefined);
 
     if (child.pid !== undefined) request.onSpawn?.(child.pid);
 
@@ -118,11 +139,16 @@ function runDirect(request: ProcessRequest, command: string, args: string[]): Pr
       stdout.flush();
       stderr.flush();
       killGroup('SIGKILL');
-      // setpriv could not exec the command: the same as a spawn error without it.
-      const failedExec = launched.command !== command && (result.exitCode === 126 || result.exitCode === 127) ? /setpriv: failed to execute .*?: (.+)$/m.exec(stderrTail) : null;
-      if (failedExec) {
-        const reason = failedExec[1]!.trim();
-        result = { exitCode: null, signal: null, spawnError: /no such file/i.test(reason) ? `${request.command}: not found` : `${request.command}: ${reason}` };
+      if (statusFd === undefined) {
+        // setpriv could not exec the command: the same as a spawn error without it.
+        const failedExec = launched.command !== command && (result.exitCode === 126 || result.exitCode === 127) ? /setpriv: failed to execute .*?: (.+)$/m.exec(stderrTail) : null;
+        if (failedExec) {
+          const reason = failedExec[1]!.trim();
+          result = { exitCode: null, signal: null, spawnError: /no such file/i.test(reason) ? `${request.command}: not found` : `${request.command}: ${reason}` };
+        }
+      } else if (!sandboxStatus.includes('"child-pid"') && !aborted && !timedOut) {
+        // Reported before the command starts: what the command prints cannot forge or hide it.
+        result = { exitCode: null, signal: null, spawnError: whySandboxFailed(stderrTail) };
       }
       resolve({ ...result, stderrTail, stdoutTail, timedOut, aborted, durationMs: Date.now() - started });
     };
@@ -174,4 +200,12 @@ function runDirect(request: ProcessRequest, command: string, args: string[]): Pr
     if (request.signal?.aborted) onAbort();
     else request.signal?.addEventListener('abort', onAbort, { once: true });
   });
+}
+
+/** Why a contained process's sandbox was not made, from what bubblewrap (or setpriv before it) said. */
+function whySandboxFailed(stderrTail: string): string {
+  const setpriv = /setpriv: failed to execute .*?: (.+)$/m.exec(stderrTail)?.[1]?.trim();
+  if (setpriv) return `the sandbox could not be made: bwrap: ${/no such file/i.test(setpriv) ? 'not installed (apt-get install bubblewrap)' : setpriv}`;
+  const said = /^bwrap: (.+)$/m.exec(stderrTail)?.[1]?.trim();
+  return `the sandbox could not be made (bubblewrap${said ? `: ${said}` : ' said nothing'})`;
 }

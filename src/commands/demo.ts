@@ -1,6 +1,7 @@
 import { relative, resolve } from 'node:path';
 import { knownAdapterNames } from '../candidates/index.js';
 import { loadSettings, resolveCandidate } from '../config.js';
+import { checkIsolation } from './checkIsolation.js';
 import { loadEvalBank } from '../evalset/index.js';
 import { loadMockScript } from '../llm/mock/scriptFile.js';
 import { startMockServer } from '../llm/mock/server.js';
@@ -48,6 +49,7 @@ export async function run(options: { runsDir?: string }, io: CommandIo): Promise
     }
     const candidate = resolveCandidate(settings, 'builtin', knownAdapterNames, env);
     const arms = await resolveArms(['with_workflow=base', 'no_workflow=workflow=none'], settings, candidate, env, io.cwd);
+    checkIsolation([candidate], io, { probe: true });
     const runtime = await openRuntime(settings, { ...io, env }, { worker: true });
     try {
       // The demo's mock model ends with this process: a detached batch could not go on.

@@ -1,6 +1,7 @@
 import { relative, resolve } from 'node:path';
 import { checkCandidateCanStart, knownAdapterNames } from '../candidates/index.js';
 import { loadSettings, resolveCandidate } from '../config.js';
+import { checkIsolation } from './checkIsolation.js';
 import { loadEvalBank } from '../evalset/index.js';
 import { uncommittedChanges } from '../sandbox/projectRepo.js';
 import { resolveArms } from './arms.js';
@@ -73,6 +74,7 @@ export async function run(options: RunOptions, io: CommandIo): Promise<number> {
   // A gate that cannot be read is refused before anything runs.
   if (options.gate) parseGate(options.gate);
   checkJudging(settings, candidate, io);
+  checkIsolation([candidate, ...arms.flatMap((arm) => (arm.candidate ? [arm.candidate] : []))], io, { probe: options.worker !== false && !settings.temporal.address });
   // Workers of a cluster may have these folders where this machine does not.
   const folderProblems = options.worker !== false && !settings.temporal.address ? await checkLocalFolders(settings) : [];
   if (folderProblems.length > 0) {

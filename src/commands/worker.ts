@@ -1,4 +1,6 @@
 import { loadSettings } from '../config.js';
+import { whyCannotContain } from '../containment/index.js';
+import { ConfigError } from '../errors.js';
 import { openStore } from '../store/index.js';
 import { connectTemporal } from '../temporal/connection.js';
 import { SHARED_TASK_QUEUE } from '../temporal/names.js';
@@ -14,6 +16,10 @@ import { superviseWorkers } from './superviseWorkers.js';
  */
 export async function run(options: { config?: string }, io: CommandIo): Promise<number> {
   const settings = await loadSettings(io.cwd, io.env, options.config ? { configPath: options.config } : {});
+  // A worker that cannot contain candidates would fail every contained run it took: it says so and stops first.
+  const why = settings.isolation === 'sandbox' ? whyCannotContain() : null;
+  if (why) throw new ConfigError(`this worker cannot contain candidates (isolation: sandbox): ${why}`);
+  if (settings.isolation === 'none') io.err('warning: isolation: none: candidates of batches that do not ask for a sandbox run uncontained on this worker');
   const store = await openStore(storeOptions(settings));
   try {
     const temporal = await connectTemporal(settings, (line) => io.err(line));

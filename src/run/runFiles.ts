@@ -8,6 +8,7 @@ import { WorkflowPlacementSchema } from '../workflowUsage/schema.js';
 import { FormatError, InternalError } from '../errors.js';
 import { CheckResultSchema } from '../evalset/checkResult.js';
 import { parseOrThrow } from '../format.js';
+import { IsolationSchema } from '../containment/isolation.js';
 import { RunFactsSchema } from './runFacts.js';
 import { judgingOf } from './judging.js';
 import type { RunSpec } from './runSpec.js';
@@ -27,6 +28,8 @@ export const RunConfigFileSchema = z.object({
     env_names: z.array(z.string()),
     base_url: z.string().nullable(),
     api_key_env: z.string().nullable(),
+    /** Absent in runs of earlier versions, which ran uncontained. */
+    isolation: IsolationSchema.optional(),
   }),
   examiner: z.object({ model: z.string(), base_url: z.string().nullable(), adapter: z.string().nullable() }),
   judge: z.object({ model: z.string(), base_url: z.string().nullable(), adapter: z.string().nullable() }),
@@ -54,6 +57,8 @@ export const EnvChecklistSchema = z.object({
   postconditions: z.array(CheckResultSchema).default([]),
   /** Where each workflow folder was placed in the sandbox; null without a workflow (`workflow=none`). */
   workflow_placement: WorkflowPlacementSchema.nullable().default(null),
+  /** How the candidate was contained; absent in runs of earlier versions, which ran uncontained. */
+  isolation: IsolationSchema.optional(),
 });
 export type EnvChecklist = z.infer<typeof EnvChecklistSchema>;
 
@@ -81,6 +86,7 @@ export function runConfig(spec: RunSpec): RunConfigFile {
       env_names: Object.keys(spec.candidate.env).sort(),
       base_url: spec.candidate.baseUrl ?? null,
       api_key_env: spec.candidate.apiKeyEnv ?? null,
+      isolation: spec.candidate.isolation ?? 'none',
     },
     examiner: { model: spec.examiner.model, base_url: spec.examiner.baseUrl ?? null, adapter: spec.examiner.adapter ?? null },
     judge: { model: spec.judge.model, base_url: spec.judge.baseUrl ?? null, adapter: spec.judge.adapter ?? null },

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { IsolationSchema } from '../containment/isolation.js';
 import { WorkflowExpectationSchema } from '../workflowUsage/schema.js';
 
 const CheckSchema = z.object({ description: z.string(), check: z.string(), severity: z.enum(['hard', 'soft']) });
@@ -62,6 +63,8 @@ export const CandidateSpecSchema = z.object({
   apiKeyEnv: z.string().optional(),
   /** Override of the executable (path or name on PATH). */
   executable: z.string().optional(),
+  /** How its processes are contained; absent in specs of earlier versions, which ran uncontained. */
+  isolation: IsolationSchema.optional(),
 });
 export type CandidateSpec = z.infer<typeof CandidateSpecSchema>;
 

@@ -16,6 +16,8 @@ export function runSummary(spec: RunSpec, runsPerCase: number): string {
     ...(spec.arm ? [`arm ${spec.arm}`] : []),
     ...(spec.noWorkflow ? ['no workflow'] : spec.workflowRev ? [`rev ${shortRev(spec.workflowRev)}`] : []),
     ...(spec.k !== undefined ? [`attempt ${spec.k}/${Math.max(runsPerCase, spec.k)}`] : []),
+    // An uncontained result must never be taken for a contained one.
+    ...(spec.candidate.isolation === 'none' ? ['uncontained'] : []),
   ].join(' · ');
 }
 

@@ -1,4 +1,8 @@
 import { spawn } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { containCommand } from '../containment/containCommand.js';
+import type { SandboxView } from '../containment/sandboxView.js';
+import { SandboxError } from '../errors.js';
 import type { CheckResult } from '../evalset/checkResult.js';
 import { dieWithParent } from './dieWithParent.js';
 
@@ -10,14 +14,27 @@ export interface CheckCommand {
 
 const OUTPUT_LIMIT = 4_000;
 
+/** Where and how checks run: in the sandbox, with the case variables; contained in `view` when the run is. */
+export interface CheckOptions {
+  cwd: string;
+  env: Record<string, string>;
+  timeoutMs?: number;
+  /**
+   * Contained: the command sees only this view, and of the worker's environment only PATH and
+   * LANG (with `home` as HOME): checks run what the candidate wrote.
+   */
+  view?: SandboxView;
+  home?: string;
+}
+
 /**
  * Runs one check (a precondition or postcondition) with bash in the sandbox. The command
  * already has ${SANDBOX_DIR}, ${RUN_DIR}, ${CASE_DIR} expanded; they are also exported.
  */
-export async function runCheck(check: CheckCommand, options: { cwd: string; env: Record<string, string>; timeoutMs?: number }): Promise<CheckResult> {
+export async function runCheck(check: CheckCommand, options: CheckOptions): Promise<CheckResult> {
   const started = Date.now();
   const timeoutMs = options.timeoutMs ?? 300_000;
-  const result = await runShell(check.check, options.cwd, options.env, timeoutMs);
+  const result = await runShell(check.check, options, timeoutMs);
   return {
     description: check.description,
     check: check.check,
@@ -30,10 +47,10 @@ export async function runCheck(check: CheckCommand, options: { cwd: string; env:
 }
 
 /** Runs setup or cleanup commands in order; stops at the first failure. */
-export async function runCommands(commands: string[], options: { cwd: string; env: Record<string, string>; timeoutMs?: number }): Promise<{ command: string; exitCode: number | null; output: string }[]> {
+export async function runCommands(commands: string[], options: CheckOptions): Promise<{ command: string; exitCode: number | null; output: string }[]> {
   const done: { command: string; exitCode: number | null; output: string }[] = [];
   for (const command of commands) {
-    const result = await runShell(command, options.cwd, options.env, options.timeoutMs ?? 600_000);
+    const result = await runShell(command, options, options.timeoutMs ?? 600_000);
     done.push({ command, exitCode: result.exitCode, output: tail(result.output) });
     if (result.exitCode !== 0) break;
   }
@@ -49,10 +66,17 @@ const KEPT_OUTPUT = 64 * 1024;
  * `spawn`, stdout and stderr into one buffer as they come: checks run many times per run, and
  * a process-running library's own work per call was a good part of a short check's time.
  */
-async function runShell(command: string, cwd: string, env: Record<string, string>, timeoutMs: number): Promise<{ exitCode: number | null; output: string; timedOut: boolean }> {
+async function runShell(command: string, options: CheckOptions, timeoutMs: number): Promise<{ exitCode: number | null; output: string; timedOut: boolean }> {
+  const { cwd, view } = options;
+  const env = view
+    ? { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: process.env.LANG ?? 'C.UTF-8', HOME: options.home ?? '/nonexistent', ...options.env }
+    : { ...process.env, ...options.env };
+  const contained = view ? await containCommand(view, { command: 'bash', args: ['-c', command], cwd, env: { PATH: env.PATH ?? '' }, scratchRoot: tmpdir() }) : undefined;
   // It dies with the worker, so a check interrupted by a crash does not run on beside its retry.
-  const launched = dieWithParent('bash', ['-c', command]);
-  const child = spawn(launched.command, launched.args, { cwd, env: { ...process.env, ...env }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const launched = contained ? dieWithParent(contained.command, contained.args) : dieWithParent('bash', ['-c', command]);
+  const child = spawn(launched.command, launched.args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe', contained ? 'pipe' : 'ignore'] });
+  let status = '';
+  child.stdio[3]?.on('data', (chunk: Buffer) => (status += chunk.toString('utf8')));
   let chunks: Buffer[] = [];
   let size = 0;
   const keep = (chunk: Buffer) => {
@@ -63,8 +87,8 @@ async function runShell(command: string, cwd: string, env: Record<string, string
       size = KEPT_OUTPUT;
     }
   };
-  child.stdout.on('data', keep);
-  child.stderr.on('data', keep);
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
@@ -80,9 +104,14 @@ async function runShell(command: string, cwd: string, env: Record<string, string
       child.once('close', (code) => resolve(code));
     });
     const output = Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+    // Reported before the command starts: a check that never ran is ours, not a failed check.
+    if (contained && !timedOut && !status.includes('"child-pid"')) {
+      throw new SandboxError(`the sandbox for a check could not be made: ${/^bwrap: (.+)$/m.exec(output)?.[1] ?? (output.trim() || `exit ${exitCode}`)}`);
+    }
     return { exitCode: timedOut ? null : exitCode, output, timedOut };
   } finally {
     clearTimeout(timer);
+    await contained?.close();
   }
 }
 

@@ -1,0 +1,49 @@
+import { join } from 'node:path';
+import { agentCacheDir } from '../candidates/agentCache.js';
+import { candidateView, checkView, privatePlaces, whyCannotContain, type SandboxView } from '../containment/index.js';
+import { SandboxError } from '../errors.js';
+import { readEnvChecklist } from '../run/runFiles.js';
+import type { RunPaths } from '../run/runPaths.js';
+import type { RunSpec } from '../run/runSpec.js';
+import type { ActivityDeps } from './deps.js';
+
+/** What a run's processes see of this host: the candidate's view, and a check's. */
+export interface RunViews {
+  candidate: SandboxView;
+  check(network: 'loopback' | 'host'): SandboxView;
+}
+
+/**
+ * The run's views when its candidate is contained (`isolation: sandbox`), else null (it runs
+ * as the worker's user: `none`, or a spec of an earlier version). A host that cannot contain
+ * it fails the stage as ours, before anything of the candidate runs.
+ */
+export async function runViewsOf(deps: ActivityDeps, spec: RunSpec, paths: RunPaths): Promise<RunViews | null> {
+  if ((spec.candidate.isolation ?? 'none') === 'none') return null;
+  const why = whyCannotContain();
+  if (why) throw new SandboxError(`${spec.runId}: isolation sandbox: ${why}`);
+  const checklist = await readEnvChecklist(paths.runDir);
+  const hidden = privatePlaces({
+    env: deps.env,
+    stateDir: deps.stateDir,
+    sandboxRoot: deps.sandboxRoot,
+    ...(deps.workspaceDir ? { workspaceDir: deps.workspaceDir } : {}),
+    runsDir: spec.runsDir,
+    project: spec.project,
+    ...(checklist ? { projectRepo: checklist.project_repo } : {}),
+    workflowDir: spec.workflowDir,
+    caseDir: spec.evalCase.dir,
+  });
+  const agents = agentCacheDir(deps.env);
+  const readable = [
+    // The workflow snapshot the sandbox links to, read-only.
+    paths.workflowSnapshot,
+    ...(checklist ? [join(checklist.project_repo, '.git', 'objects')] : []),
+    ...(agents ? [agents] : []),
+  ];
+  const base = { hidden, sandboxDir: paths.sandboxDir, homeDir: paths.homeDir, readable };
+  return {
+    candidate: candidateView(base),
+    check: (network) => checkView({ ...base, caseDir: spec.evalCase.dir, runDir: paths.runDir, network }),
+  };
+}

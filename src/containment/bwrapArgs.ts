@@ -1,0 +1,40 @@
+/** A view of the host resolved to real paths, each with what it is: what bubblewrap is told. */
+export interface ResolvedView {
+  /** Folders to empty (an empty tmpfs over each). */
+  hiddenDirs: string[];
+  /** Files to empty (/dev/null over each). */
+  hiddenFiles: string[];
+  /** Bound read-only, at their own paths, over the hidden places. */
+  readable: string[];
+  /** Bound read-write, at their own paths, last. */
+  writable: string[];
+  network: 'loopback' | 'host';
+  cwd: string;
+}
+
+/**
+ * bubblewrap's arguments for a view, in the order mounts must be made: the system read-only,
+ * fresh /proc and /dev, a private /tmp, every hidden place emptied, then what is readable and
+ * writable bound over them (a bind made before a tmpfs above it would vanish under it).
+ * Every namespace is new (user, pid, ipc, uts, cgroup, and network unless `host`), every
+ * capability is dropped (as root too: the user namespace's root holds none), the session is
+ * new (no terminal to inject into) and the whole tree dies with its parent. The status of the
+ * sandbox goes to fd 3, so a sandbox that could not be made is told from the command failing.
+ */
+export function bwrapArgs(view: ResolvedView): string[] {
+  const args = ['--unshare-user', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try'];
+  if (view.network === 'loopback') args.push('--unshare-net');
+  args.push('--die-with-parent', '--new-session', '--cap-drop', 'ALL', '--json-status-fd', '3');
+  args.push('--ro-bind', '/', '/', '--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp');
+  for (const dir of byDepth(view.hiddenDirs)) args.push('--tmpfs', dir);
+  for (const file of view.hiddenFiles) args.push('--ro-bind', '/dev/null', file);
+  for (const path of byDepth(view.readable)) args.push('--ro-bind', path, path);
+  for (const path of byDepth(view.writable)) args.push('--bind', path, path);
+  args.push('--setenv', 'TMPDIR', '/tmp', '--chdir', view.cwd, '--');
+  return args;
+}
+
+/** Outer places first, so an inner mount lands on top of the outer one. */
+function byDepth(paths: string[]): string[] {
+  return [...new Set(paths)].sort((a, b) => a.split('/').length - b.split('/').length || a.localeCompare(b));
+}

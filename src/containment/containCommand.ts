@@ -1,0 +1,106 @@
+import { existsSync, realpathSync, statSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { delimiter, dirname, isAbsolute, join, resolve, sep } from 'node:path';
+import { bwrapArgs, type ResolvedView } from './bwrapArgs.js';
+import { insideRelayScript, openPortRelay } from './relay.js';
+import type { SandboxView } from './sandboxView.js';
+
+/** The command line that runs a command inside its view, and what to undo once it ended. */
+export interface ContainedCommand {
+  command: string;
+  args: string[];
+  /** The fd (in the spawned process's stdio) where bubblewrap reports the sandbox's status. */
+  statusFd: number;
+  close(): Promise<void>;
+}
+
+/** Never emptied, nor anything above them, whatever a setting says: the system the contained process runs on. */
+const SYSTEM = ['/', '/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32', '/etc', '/opt', '/proc', '/dev', '/sys', '/var'];
+
+/**
+ * `command args` wrapped in bubblewrap with `view`. The command's own file is made readable
+ * (it may live in a hidden place, e.g. a script beside the config). With `forwardPorts` and a
+ * loopback network, a port relay in `scratchRoot` carries those host loopback ports in.
+ */
+export async function containCommand(
+  view: SandboxView,
+  request: { command: string; args: string[]; cwd: string; env: Record<string, string>; forwardPorts?: number[]; scratchRoot: string },
+): Promise<ContainedCommand> {
+  const program = locate(request.command, request.env.PATH, request.cwd);
+  // Node's own install: the port relay runs on it, and so do most agent CLIs.
+  const node = dirname(dirname(process.execPath));
+  const resolved = resolveView(view, request.cwd, program ? [program, node] : [node]);
+  const ports = view.network === 'loopback' ? (request.forwardPorts ?? []) : [];
+  if (ports.length === 0) {
+    return { command: 'bwrap', args: [...bwrapArgs(resolved), request.command, ...request.args], statusFd: 3, close: async () => undefined };
+  }
+  const dir = await mkdtemp(join(request.scratchRoot, 'relay-'));
+  const relay = await openPortRelay(dir, ports);
+  resolved.writable.push(dir);
+  const script = [...insideRelayScript(process.execPath, dir, relay), 'exec "$@"'].join('\n');
+  return {
+    command: 'bwrap',
+    args: [...bwrapArgs(resolved), '/bin/sh', '-c', script, 'evalflow-sandbox', request.command, ...request.args],
+    statusFd: 3,
+    async close() {
+      await relay.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * The view with real paths (bubblewrap mounts on what a path resolves to), places that do not
+ * exist dropped, system folders never hidden, and hidden places inside other hidden ones
+ * folded into them. `programs` stay readable wherever they are.
+ */
+export function resolveView(view: SandboxView, cwd: string, programs: string[]): ResolvedView {
+  const hiddenDirs: string[] = [];
+  const hiddenFiles: string[] = [];
+  for (const place of new Set(view.hidden.flatMap(realPaths))) {
+    if (SYSTEM.some((system) => isInside(system, place))) continue;
+    if (statSync(place).isDirectory()) hiddenDirs.push(place);
+    else hiddenFiles.push(place);
+  }
+  const outer = hiddenDirs.filter((dir) => !hiddenDirs.some((other) => other !== dir && isInside(dir, other)));
+  const readable = [...view.readable, ...programs].flatMap(realPaths).filter((path) => isHidden(path, outer, hiddenFiles));
+  return {
+    hiddenDirs: outer,
+    hiddenFiles: hiddenFiles.filter((file) => !outer.some((dir) => isInside(file, dir))),
+    readable: [...new Set(readable)],
+    writable: [...new Set(view.writable.flatMap(realPaths))],
+    network: view.network,
+    cwd,
+  };
+}
+
+/** Where a path leads (a link to a hidden place is hidden with it); none when it does not exist. */
+function realPaths(path: string): string[] {
+  try {
+    return [realpathSync(path)];
+  } catch {
+    return [];
+  }
+}
+
+function isHidden(path: string, dirs: string[], files: string[]): boolean {
+  return files.includes(path) || dirs.some((dir) => isInside(path, dir));
+}
+
+/** Whether `path` is `dir` or below it. */
+export function isInside(path: string, dir: string): boolean {
+  return path === dir || path.startsWith(dir.endsWith(sep) ? dir : `${dir}${sep}`);
+}
+
+/** The file a command names: a path (from `cwd`), or the first match on PATH. */
+function locate(command: string, path: string | undefined, cwd: string): string | undefined {
+  if (command.includes('/')) {
+    const file = isAbsolute(command) ? command : resolve(cwd, command);
+    return existsSync(file) ? file : undefined;
+  }
+  for (const dir of (path ?? '').split(delimiter).filter(Boolean)) {
+    const file = join(dir, command);
+    if (existsSync(file)) return file;
+  }
+  return undefined;
+}
