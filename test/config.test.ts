@@ -284,6 +284,25 @@ describe('loadSettings: environment overrides', () => {
   });
 });
 
+describe('isolation', () => {
+  it('is sandbox by default, none where the config or EVALFLOW_ISOLATION says, per candidate where its entry says', async () => {
+    expect((await settingsFor('')).settings.isolation).toBe('sandbox');
+    const { settings } = await settingsFor('isolation: none\ncandidates:\n  boxed:\n    adapter: codex\n    isolation: sandbox\n');
+    expect(settings.isolation).toBe('none');
+    expect(resolveCandidate(settings, 'boxed', ADAPTERS, {}).isolation).toBe('sandbox');
+    expect(resolveCandidate(settings, 'codex', ADAPTERS, {}).isolation).toBe('none');
+    const root = await mkdtemp(join(tmpdir(), 'evalflow-config-'));
+    expect((await loadSettings(root, { EVALFLOW_ISOLATION: 'none' })).isolation).toBe('none');
+  });
+
+  it('refuses an unknown mode, naming the file or variable and what is expected', async () => {
+    await expect(settingsFor('isolation: docker\n')).rejects.toThrow(/evalflow\.config\.yaml.*isolation.*(sandbox|none)/s);
+    await expect(settingsFor('candidates:\n  x:\n    adapter: codex\n    isolation: off\n')).rejects.toThrow(/candidates\.x\.isolation/);
+    const root = await mkdtemp(join(tmpdir(), 'evalflow-config-'));
+    await expect(loadSettings(root, { EVALFLOW_ISOLATION: 'off' })).rejects.toThrow("EVALFLOW_ISOLATION: expected sandbox or none, found 'off'");
+  });
+});
+
 describe('resolveCandidate', () => {
   it('returns a configured candidate without its turn timeout', async () => {
     const { settings } = await settingsFor(FULL_CONFIG);
@@ -294,12 +313,13 @@ describe('resolveCandidate', () => {
       args: ['--verbose'],
       env: { FOO: 'bar' },
       apiKeyEnv: 'ANTHROPIC_API_KEY',
+      isolation: 'sandbox',
     });
   });
 
   it('uses an adapter name directly with defaults', async () => {
     const { settings } = await settingsFor('');
-    expect(resolveCandidate(settings, 'codex', ADAPTERS, {})).toEqual({ name: 'codex', adapter: 'codex', args: [], env: {} });
+    expect(resolveCandidate(settings, 'codex', ADAPTERS, {})).toEqual({ name: 'codex', adapter: 'codex', args: [], env: {}, isolation: 'sandbox' });
     expect(resolveCandidate(settings, 'codex', ADAPTERS, { EVALFLOW_CANDIDATE_MODEL: 'gpt-5' }).model).toBe('gpt-5');
   });
 
@@ -314,6 +334,7 @@ describe('resolveCandidate', () => {
       model: 'm1',
       baseUrl: 'http://127.0.0.1:5000/v1',
       apiKeyEnv: 'OPENAI_API_KEY',
+      isolation: 'sandbox',
     });
     const specific = resolveCandidate(settings, 'builtin', ADAPTERS, { ...env, EVALFLOW_CANDIDATE_MODEL: 'm2', EVALFLOW_CANDIDATE_BASE_URL: 'http://127.0.0.1:6000/v1' });
     expect(specific).toMatchObject({ model: 'm2', baseUrl: 'http://127.0.0.1:6000/v1' });

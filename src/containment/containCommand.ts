@@ -32,14 +32,14 @@ export async function containCommand(
   const resolved = resolveView(view, request.cwd, program ? [program, node] : [node]);
   const ports = view.network === 'loopback' ? (request.forwardPorts ?? []) : [];
   if (ports.length === 0) {
-    return { command: 'bwrap', args: [...bwrapArgs(resolved), request.command, ...request.args], statusFd: 3, close: async () => undefined };
+    return { command: bwrapPath(), args: [...bwrapArgs(resolved), request.command, ...request.args], statusFd: 3, close: async () => undefined };
   }
   const dir = await mkdtemp(join(request.scratchRoot, 'relay-'));
   const relay = await openPortRelay(dir, ports);
   resolved.writable.push(dir);
   const script = [...insideRelayScript(process.execPath, dir, relay), 'exec "$@"'].join('\n');
   return {
-    command: 'bwrap',
+    command: bwrapPath(),
     args: [...bwrapArgs(resolved), '/bin/sh', '-c', script, 'evalflow-sandbox', request.command, ...request.args],
     statusFd: 3,
     async close() {
@@ -90,6 +90,11 @@ function isHidden(path: string, dirs: string[], files: string[]): boolean {
 /** Whether `path` is `dir` or below it. */
 export function isInside(path: string, dir: string): boolean {
   return path === dir || path.startsWith(dir.endsWith(sep) ? dir : `${dir}${sep}`);
+}
+
+/** bubblewrap as found on the worker's PATH: the candidate's own PATH may not have it. */
+function bwrapPath(): string {
+  return locate('bwrap', process.env.PATH, '/') ?? 'bwrap';
 }
 
 /** The file a command names: a path (from `cwd`), or the first match on PATH. */
