@@ -135,8 +135,8 @@ async function poolCost(root: string) {
   const pooledRun = async () => {
     const hostDir = join(sandboxRoot, `run-${serial++}`);
     await mkdir(hostDir, { recursive: true });
-    await notePool(join(hostDir, 'pool.json'), { poolDir, repoDir: repo, rev });
-    await createSandbox(repo, join(hostDir, 'work'), rev, { poolDir });
+    await notePool(join(hostDir, 'pool.json'), { poolDir, sandboxRoot, repoDir: repo, rev });
+    await createSandbox(repo, join(hostDir, 'work'), rev, { sandboxRoot, poolDir });
     await writeFile(join(hostDir, 'work', 'pkg0', 'mod0', 'file0.ts'), 'changed by the run\n');
     await releaseSandbox(join(hostDir, 'work'), join(hostDir, 'pool.json'), 8);
     await rm(hostDir, { recursive: true, force: true });
