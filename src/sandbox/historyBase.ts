@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { SandboxError } from '../errors.js';
 import { git } from './git.js';
@@ -63,6 +63,7 @@ async function makeBase(repoDir: string, rev: string, dir: string): Promise<stri
     // new delta search (deltas already packed in the user's repository are reused), which
     // keeps a first run at a revision quick; the pack is made once per revision.
     await git(repoDir, ['pack-objects', '-q', '--revs', '--window=0', join(scratch, 'objects', 'pack', 'pack')], { input: `${rev}\n`, env: PLAIN_HISTORY });
+    await keepShallowEnds(repoDir, scratch);
     await git(scratch, ['update-ref', `refs/heads/${branch}`, rev]);
     await git(scratch, ['symbolic-ref', 'HEAD', `refs/heads/${branch}`]);
     await rename(scratch, dir).catch((err: unknown) => {
@@ -84,6 +85,22 @@ async function headBranch(repoDir: string): Promise<string> {
 /** sha1 or sha256: the base must name objects as the user's repository does. */
 async function objectFormat(repoDir: string): Promise<string> {
   return (await git(repoDir, ['rev-parse', '--show-object-format'])).stdout.trim() || 'sha1';
+}
+
+/**
+ * A shallow user repository ends its history at commits whose parents it lacks; the base, which
+ * lacks them too, must say so (its `shallow` file) or git fails walking past them. Only the ends
+ * the base holds are listed.
+ */
+async function keepShallowEnds(repoDir: string, baseDir: string): Promise<void> {
+  const shallowFile = (await git(repoDir, ['rev-parse', '--path-format=absolute', '--git-path', 'shallow'])).stdout.trim();
+  const ends = (await readFile(shallowFile, 'utf8').catch(() => '')).split('\n').filter(Boolean);
+  if (ends.length === 0) return;
+  const held = (await git(baseDir, ['cat-file', '--batch-check=%(objectname) %(objecttype)'], { input: `${ends.join('\n')}\n` })).stdout
+    .split('\n')
+    .filter((line) => line.endsWith(' commit'))
+    .map((line) => line.split(' ')[0]);
+  if (held.length > 0) await writeFile(join(baseDir, 'shallow'), `${held.join('\n')}\n`);
 }
 
 /** Folders left by makers that died mid-way: never renamed into place, so nothing uses them. */

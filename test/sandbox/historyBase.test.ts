@@ -118,6 +118,19 @@ describe('ensureHistoryBase', () => {
     expect(await allObjects(historyBaseDir(root, repo, b))).toEqual(await reachable(repo, b));
   });
 
+  it('ends where a shallow user repository ends, and the sandbox\'s git walks that history', async () => {
+    const { repo } = await aRepoWithASolution();
+    await writeFiles(repo, { 'README.md': 'the task, later\n' });
+    await gitIn(repo, ['commit', '-qam', 'later']);
+    const shallow = join(await tempDir(), 'shallow');
+    await execa('git', ['clone', '-q', '--depth', '1', `file://${repo}`, shallow]);
+    const head = await gitIn(shallow, ['rev-parse', 'HEAD']);
+    const sandbox = join(await tempDir(), 'sandbox');
+    await createSandbox(shallow, sandbox, head, { sandboxRoot: await tempDir('evalflow-root-') });
+    expect(await gitIn(sandbox, ['log', '--format=%s'])).toBe('later');
+    expect(await allObjects(sandbox)).toEqual(await reachable(shallow, head));
+  });
+
   it('is left alone by the host sweep', async () => {
     const { repo, a } = await aRepoWithASolution();
     const root = await tempDir('evalflow-root-');
@@ -198,6 +211,24 @@ describe('a sandbox\'s history is the case\'s, nothing more', () => {
     expect(await releaseSandbox(second.sandbox, second.note, 8)).toBe('pooled');
     const third = await at('run-a2', a);
     await expectOnlyTheCase(third.sandbox, repo, a, b);
+  });
+
+  it('does not take as it is a pooled clone that borrows from the user\'s repository (as older versions pooled them)', async () => {
+    const { repo, a, b } = await aRepoWithASolution();
+    const root = await tempDir('evalflow-root-');
+    const poolDir = poolDirFor(root, repo);
+    const hostDir = join(root, 'run-old');
+    await mkdir(hostDir, { recursive: true });
+    await notePool(join(hostDir, 'pool.json'), { poolDir, sandboxRoot: root, repoDir: repo, rev: a });
+    await createSandbox(repo, join(hostDir, 'work'), a, { sandboxRoot: root, poolDir });
+    expect(await releaseSandbox(join(hostDir, 'work'), join(hostDir, 'pool.json'), 8)).toBe('pooled');
+    const [pooled] = await readdir(poolDir);
+    await writeFile(join(poolDir, pooled!, '.git', 'objects', 'info', 'alternates'), `${join(repo, '.git', 'objects')}\n`);
+    await gitIn(join(poolDir, pooled!), ['update-ref', 'refs/remotes/origin/solution', b]);
+    const sandbox = join(root, 'run-new', 'work');
+    await createSandbox(repo, sandbox, a, { sandboxRoot: root, poolDir });
+    expect(await readdir(poolDir)).toEqual([]);
+    await expectOnlyTheCase(sandbox, repo, a, b);
   });
 
   it('removes, never pools, a clone whose alternates the run rewrote: to the user\'s repository, or another commit\'s base', async () => {
