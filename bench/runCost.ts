@@ -5,6 +5,7 @@
 //     worktree remove), alternated. Goal ≤ 1.5×.
 // (b) On a generated 20,000-file repository: a sandbox taken from the pool and given back
 //     scrubbed, against a fresh `git worktree add` (and its removal), alternated. Goal ≤ 0.2×.
+//     Also reported: the time to make the history base of a revision (once per revision).
 //
 //   node --import tsx bench/runCost.ts
 import { execFileSync } from 'node:child_process';
@@ -16,13 +17,14 @@ import { loadEvalBank } from '../src/evalset/index.js';
 import { toCaseSnapshot } from '../src/run/caseSnapshot.js';
 import type { RunSpec } from '../src/run/runSpec.js';
 import type { RunVerdict } from '../src/run/runVerdict.js';
+import { ensureHistoryBase } from '../src/sandbox/historyBase.js';
 import { ensureProjectRepo } from '../src/sandbox/projectRepo.js';
 import { notePool, poolDirFor, releaseSandbox } from '../src/sandbox/sandboxPool.js';
 import { createSandbox } from '../src/sandbox/sandboxRepo.js';
 import { openStore } from '../src/store/index.js';
 import { FAKE_WORKFLOW_SUPPORT } from '../test/support/fakeWorkflowSupport.js';
 import { row, writeResult } from './support/benchResult.js';
-import { alternate } from './support/measure.js';
+import { alternate, median, timeMs } from './support/measure.js';
 
 const REPO = resolve(import.meta.dirname, '..');
 const ROUNDS = 5;
@@ -135,8 +137,8 @@ async function poolCost(root: string) {
   const pooledRun = async () => {
     const hostDir = join(sandboxRoot, `run-${serial++}`);
     await mkdir(hostDir, { recursive: true });
-    await notePool(join(hostDir, 'pool.json'), { poolDir, repoDir: repo, rev });
-    await createSandbox(repo, join(hostDir, 'work'), rev, { poolDir });
+    await notePool(join(hostDir, 'pool.json'), { poolDir, sandboxRoot, repoDir: repo, rev });
+    await createSandbox(repo, join(hostDir, 'work'), rev, { sandboxRoot, poolDir });
     await writeFile(join(hostDir, 'work', 'pkg0', 'mod0', 'file0.ts'), 'changed by the run\n');
     await releaseSandbox(join(hostDir, 'work'), join(hostDir, 'pool.json'), 8);
     await rm(hostDir, { recursive: true, force: true });
@@ -146,7 +148,10 @@ async function poolCost(root: string) {
     git(repo, ['worktree', 'add', '-q', '--detach', dir, rev]);
     return dir;
   };
-  await pooledRun(); // fills the pool with one clone
+  // Each in a root of its own, so each makes the base from nothing.
+  const baseMs: number[] = [];
+  for (let i = 0; i < ROUNDS; i++) baseMs.push(await timeMs(() => ensureHistoryBase(join(root, `base-host-${i}`), repo, rev)));
+  await pooledRun(); // makes the base and fills the pool with one clone
   let removeMs = 0;
   const m = await alternate(pooledRun, () => {
     const dir = freshAdd();
@@ -158,6 +163,7 @@ async function poolCost(root: string) {
   const freshAddMs = m.baselineMs - removeMs / ROUNDS;
   return [
     row(`pooled sandbox, taken and given back, ${FILES} files`, m.subjectMs / freshAddMs, '×', { against: 'a fresh git worktree add', goal: '<= 0.2', detail: `${m.subjectMs.toFixed(0)} ms vs ${freshAddMs.toFixed(0)} ms (the add's removal: ${(removeMs / ROUNDS).toFixed(0)} ms more), medians of ${ROUNDS}` }),
+    row(`history base of a new revision, ${FILES} files`, median(baseMs), 'ms', { detail: `the pack of the objects the revision reaches, once per revision; median of ${ROUNDS}, slowest ${Math.max(...baseMs).toFixed(0)} ms` }),
   ];
 }
 

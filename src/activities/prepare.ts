@@ -47,8 +47,8 @@ export function prepareActivities(deps: ActivityDeps) {
       }
       const project = await ensureProjectRepo(spec.project, deps.stateDir);
       const poolDir = poolSize(deps.env) > 0 ? poolDirFor(deps.sandboxRoot, project.repoDir) : undefined;
-      if (poolDir) await notePool(paths.poolNote, { poolDir, repoDir: project.repoDir, rev: project.rev });
-      await createSandbox(project.repoDir, paths.sandboxDir, project.rev, poolDir ? { poolDir } : {});
+      if (poolDir) await notePool(paths.poolNote, { poolDir, sandboxRoot: deps.sandboxRoot, repoDir: project.repoDir, rev: project.rev });
+      await createSandbox(project.repoDir, paths.sandboxDir, project.rev, { sandboxRoot: deps.sandboxRoot, ...(poolDir ? { poolDir } : {}) });
       let placement: WorkflowPlacement | null = null;
       if (snapshot.folders.length > 0) {
         const placed = await placeWorkflow(paths.sandboxDir, snapshot.dir, spec.candidate.adapter, deps.candidates.workflowSupport(spec.candidate.adapter));

@@ -1,10 +1,12 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readFile, realpath, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { git } from './git.js';
+import { historyBaseDir } from './historyBase.js';
 import { mirrorDir, mirrorFile } from './mirrorDir.js';
 import { pristineGitDir } from './pristineGitDir.js';
+import { repoKey } from './repoKey.js';
 import { forgetBase, readBase } from './sandboxBase.js';
 import { scrubWorktree } from './scrubWorktree.js';
 
@@ -14,6 +16,8 @@ export const DEFAULT_POOL_SIZE = 8;
 /** What cleanup needs to give a run's sandbox back: written beside the sandbox by prepare. */
 interface PoolNote {
   poolDir: string;
+  /** Where the history bases live (historyBase.ts): the sandbox root. */
+  sandboxRoot: string;
   repoDir: string;
   rev: string;
 }
@@ -28,7 +32,7 @@ export function poolSize(env: NodeJS.ProcessEnv): number {
 
 /** `<sandboxRoot>/.pool/<repo key>`: a dot folder, so the host sweep leaves it alone. */
 export function poolDirFor(sandboxRoot: string, repoDir: string): string {
-  return join(sandboxRoot, '.pool', createHash('sha256').update(repoDir).digest('hex').slice(0, 16));
+  return join(sandboxRoot, '.pool', repoKey(repoDir));
 }
 
 /**
@@ -64,17 +68,19 @@ export async function notePool(noteFile: string, note: PoolNote): Promise<void> 
  * was made with, and then its files are put back to that index: changed files checked out again,
  * untracked and ignored files removed (a full reset and clean when no such index was kept).
  * The pooled clone's name says its commit, so a run at that commit takes it as it is.
- * Anything unexpected (a `.git` that is not the clone's own, a git command failing, the pool
- * full) removes the sandbox instead.
+ * Anything unexpected (a `.git` that is not the clone's own, borrowing from anywhere but the
+ * history base of the commit it is given back at; a git command failing; the pool full)
+ * removes the sandbox instead.
  */
 export async function releaseSandbox(sandboxDir: string, noteFile: string, limit: number): Promise<'pooled' | 'removed'> {
   const note = await readNote(noteFile);
   const base = await readBase(sandboxDir);
   try {
-    if (note && limit > 0 && (await isOwnClone(sandboxDir, note.repoDir)) && (await pooledCount(note.poolDir)) < limit) {
-      const rev = base?.rev ?? note.rev;
+    const rev = base?.rev ?? note?.rev;
+    const historyBase = note?.sandboxRoot && rev ? historyBaseDir(note.sandboxRoot, note.repoDir, rev) : undefined;
+    if (note && rev && historyBase && limit > 0 && (await isOwnClone(sandboxDir, historyBase)) && (await pooledCount(note.poolDir)) < limit) {
       // .git is made pristine first, so no git command below reads the run's config or hooks.
-      await renewGitDir(sandboxDir, await pristineGitDir(note.poolDir, note.repoDir, rev), base?.index);
+      await renewGitDir(sandboxDir, await pristineGitDir(note.poolDir, historyBase, rev), base?.index);
       if (base) await scrubWorktree(sandboxDir);
       else {
         // Clean first: a symlink it removes may hide, below it, files the reset must restore.
@@ -102,13 +108,18 @@ async function readNote(noteFile: string): Promise<PoolNote | undefined> {
   }
 }
 
-/** The sandbox's `.git` is a real folder whose objects come from `repoDir`, as `cloneShared` made it. */
-async function isOwnClone(sandboxDir: string, repoDir: string): Promise<boolean> {
+/**
+ * The sandbox's `.git` is a real folder (not a link) whose objects come from the history base
+ * `baseDir` and nowhere else, as a clone of that base has it. A clone of the user's repository
+ * (made before bases), of another revision's base, or whose alternates the run rewrote is not.
+ */
+export async function isOwnClone(sandboxDir: string, baseDir: string): Promise<boolean> {
   const gitDir = join(sandboxDir, '.git');
-  if (!existsSync(gitDir) || !(await stat(gitDir)).isDirectory()) return false;
+  if (!(await lstat(gitDir).catch(() => null))?.isDirectory()) return false;
   const alternates = join(gitDir, 'objects', 'info', 'alternates');
-  if (!existsSync(alternates)) return false;
-  const expected = await realpath(join(repoDir, '.git', 'objects')).catch(() => join(repoDir, '.git', 'objects'));
+  if (!(await lstat(alternates).catch(() => null))?.isFile()) return false;
+  const expected = await realpath(join(baseDir, 'objects')).catch(() => undefined);
+  if (!expected) return false;
   const listed = (await readFile(alternates, 'utf8')).split('\n').filter(Boolean);
   const resolved = await Promise.all(listed.map((line) => realpath(line).catch(() => line)));
   return resolved.length === 1 && resolved[0] === expected;
@@ -118,7 +129,7 @@ async function isOwnClone(sandboxDir: string, repoDir: string): Promise<boolean>
  * Makes the sandbox's `.git` the same as `pristine` (only what differs is written), with
  * `index` as its index, or the run's own when none is given.
  */
-async function renewGitDir(sandboxDir: string, pristine: string, index: string | undefined): Promise<void> {
+export async function renewGitDir(sandboxDir: string, pristine: string, index: string | undefined): Promise<void> {
   const gitDir = join(sandboxDir, '.git');
   await mirrorDir(pristine, gitDir, ['index']);
   if (index) await mirrorFile(index, join(gitDir, 'index'));

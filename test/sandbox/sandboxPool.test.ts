@@ -18,8 +18,8 @@ async function aPooledRun() {
     await mkdir(hostDir, { recursive: true });
     const sandbox = join(hostDir, 'work');
     const note = join(hostDir, 'pool.json');
-    await notePool(note, { poolDir, repoDir: repo, rev: head });
-    await createSandbox(repo, sandbox, rev, { poolDir });
+    await notePool(note, { poolDir, sandboxRoot: root, repoDir: repo, rev });
+    await createSandbox(repo, sandbox, rev, { sandboxRoot: root, poolDir });
     return { sandbox, note };
   };
   return { repo, root, head, poolDir, run };
