@@ -72,9 +72,12 @@ function parseEntries(text: string): TreeEntry[] {
     });
 }
 
-/** git with output as bytes (file contents need not be UTF-8) and no user or system config. */
+/**
+ * git with output as bytes (file contents need not be UTF-8), no user or system config, and
+ * no replace refs: the commit's own objects, whatever `refs/replace` says.
+ */
 async function gitRead(repoDir: string, args: string[], input?: string): Promise<Buffer> {
-  const result = await execa('git', ['--no-optional-locks', '--literal-pathspecs', '-C', repoDir, ...args], {
+  const result = await execa('git', ['--no-optional-locks', '--no-replace-objects', '--literal-pathspecs', '-C', repoDir, ...args], {
     reject: false,
     encoding: 'buffer',
     ...(input !== undefined ? { input } : {}),

@@ -136,6 +136,16 @@ describe('restoreProtected', () => {
     expect(await restore(['test/slug.test.js'])).toEqual([{ path: 'test/slug.test.js', change: 'changed' }]);
     expect(await readFile(join(sandbox, 'test/slug.test.js'), 'utf8')).toBe(FILES['test/slug.test.js']);
   });
+
+  it('reads the commit\'s own objects, not what a replace ref in the host repository says', async () => {
+    const original = await gitIn(source.repoDir, ['rev-parse', `${source.rev}:test/slug.test.js`]);
+    await writeFile(join(source.repoDir, 'forged.txt'), 'assert true\n');
+    const forged = await gitIn(source.repoDir, ['hash-object', '-w', 'forged.txt']);
+    await gitIn(source.repoDir, ['replace', original, forged]);
+    await writeFile(join(sandbox, 'test/slug.test.js'), 'assert true\n');
+    expect(await restore(['test/slug.test.js'])).toEqual([{ path: 'test/slug.test.js', change: 'changed' }]);
+    expect(await readFile(join(sandbox, 'test/slug.test.js'), 'utf8')).toBe(FILES['test/slug.test.js']);
+  });
 });
 
 describe('checkProtectedPathsExist', () => {
