@@ -9,6 +9,7 @@ import { createStepLedger } from '../run/stepLedger.js';
 import { runCheck, runCommands } from '../sandbox/checks.js';
 import { placeWorkflow } from '../sandbox/placeWorkflow.js';
 import { ensureProjectRepo } from '../sandbox/projectRepo.js';
+import { checkProtectedPathsExist } from '../sandbox/restoreProtected.js';
 import { notePool, poolDirFor, poolSize } from '../sandbox/sandboxPool.js';
 import { createSandbox, hideFromGit } from '../sandbox/sandboxRepo.js';
 import { snapshotWorkflow, snapshotWorkflowAt, type WorkflowSnapshot } from '../sandbox/workflowSnapshot.js';
@@ -46,6 +47,8 @@ export function prepareActivities(deps: ActivityDeps) {
         checkExpectedItemsExist(spec.evalCase.expectWorkflow, await listWorkflowItems(snapshot.dir), join(spec.evalCase.dir, 'meta.yaml'));
       }
       const project = await ensureProjectRepo(spec.project, deps.stateDir);
+      // A protected path the project lacks is the case's mistake too; only here is the project known.
+      if (spec.evalCase.env.protected) await checkProtectedPathsExist(project, spec.evalCase.env.protected, join(spec.evalCase.dir, 'env.yaml'));
       const poolDir = poolSize(deps.env) > 0 ? poolDirFor(deps.sandboxRoot, project.repoDir) : undefined;
       if (poolDir) await notePool(paths.poolNote, { poolDir, sandboxRoot: deps.sandboxRoot, repoDir: project.repoDir, rev: project.rev });
       await createSandbox(project.repoDir, paths.sandboxDir, project.rev, { sandboxRoot: deps.sandboxRoot, ...(poolDir ? { poolDir } : {}) });
@@ -125,5 +128,6 @@ async function snapshotFor(spec: RunSpec, target: string): Promise<WorkflowSnaps
 }
 
 function pickResults(checklist: EnvChecklist): Partial<EnvChecklist> {
-  return { setup_commands: checklist.setup_commands, preconditions: checklist.preconditions, postconditions: checklist.postconditions };
+  const restored = checklist.protected_restored ? { protected_restored: checklist.protected_restored } : {};
+  return { setup_commands: checklist.setup_commands, preconditions: checklist.preconditions, postconditions: checklist.postconditions, ...restored };
 }

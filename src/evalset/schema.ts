@@ -87,11 +87,39 @@ export const ConditionSchema = z.strictObject({
 });
 export type Condition = z.infer<typeof ConditionSchema>;
 
+const PROTECTED_EXPECTED = 'expected a path relative to the repository root, such as test/slug.test.js or test/fixtures/';
+
+/**
+ * Why `path` cannot name a protected path, or undefined. Separators are `/` as in git; one
+ * trailing `/` may mark a folder. `.git` is refused at any depth: it is the candidate's own
+ * repository state, never content a verdict rests on.
+ */
+function protectedPathProblem(path: string): string | undefined {
+  if (path.startsWith('/')) return 'an absolute path';
+  const segments = (path.endsWith('/') ? path.slice(0, -1) : path).split('/');
+  if (segments.some((segment) => segment === '..')) return 'a ".." segment';
+  if (segments.some((segment) => segment === '' || segment === '.')) return 'an empty or "." segment';
+  if (segments.some((segment) => segment.toLowerCase() === '.git')) return 'a path inside .git';
+  return undefined;
+}
+
+/** A repository-relative file or folder restored from the case's revision before the postconditions. */
+export const ProtectedPathSchema = nonEmpty('a path relative to the repository root').check((ctx) => {
+  // An empty string is already reported by nonEmpty, in its words.
+  const problem = ctx.value === '' ? undefined : protectedPathProblem(ctx.value);
+  if (problem) ctx.issues.push({ code: 'custom', input: ctx.value, message: `${PROTECTED_EXPECTED}, found ${JSON.stringify(ctx.value)} (${problem})` });
+});
+
 export const EnvSchema = z.strictObject({
   setup_commands: z.array(nonEmpty('a shell command')).default([]).describe('Run in the sandbox first, in order.'),
   preconditions: z.array(ConditionSchema).default([]),
   post_run_cleanup: z.array(nonEmpty('a shell command')).default([]),
   postconditions: z.array(ConditionSchema).default([]).describe('Run after the dialogue; results go to the judge.'),
+  // Optional rather than defaulted, so cases without it give the same run spec as before.
+  protected: z
+    .array(ProtectedPathSchema)
+    .optional()
+    .describe('Restored from the case revision before the postconditions, so the candidate cannot change what judges it.'),
 });
 export type Env = z.infer<typeof EnvSchema>;
 

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { RestoredPathSchema, type RestoredPath } from '../sandbox/restoredPath.js';
 
 const TokensSchema = z.object({ input_tokens: z.number().int().nonnegative(), output_tokens: z.number().int().nonnegative() });
 
@@ -50,6 +51,11 @@ export const RunAnomalySchema = z.discriminatedUnion('kind', [
    * its own for them): they are always in context, so whether they were triggered cannot be measured.
    */
   z.object({ kind: z.literal('workflow_inlined'), folders: z.array(z.string()).min(1), file: z.string() }),
+  /**
+   * Protected paths (env.yaml `protected`) the candidate had changed, deleted or added to,
+   * put back from the case revision before the postconditions ran.
+   */
+  z.object({ kind: z.literal('protected_changed'), paths: z.array(RestoredPathSchema).min(1) }),
   z.object({ kind: z.literal('other'), detail: z.string() }),
 ]);
 export type RunAnomaly = z.infer<typeof RunAnomalySchema>;
@@ -82,6 +88,8 @@ export function describeAnomaly(anomaly: RunAnomaly): string {
       return `Candidate output, turn ${anomaly.turn}: ${anomaly.detail}`;
     case 'workflow_inlined':
       return `Workflow inlined: ${anomaly.folders.map((folder) => `${folder}/`).join(', ')} inlined into ${anomaly.file}; trigger measurement is not meaningful for them`;
+    case 'protected_changed':
+      return `Protected paths restored before the postconditions: ${listRestored(anomaly.paths)}`;
     case 'other':
       return anomaly.detail;
   }
@@ -91,4 +99,13 @@ function formatSeconds(seconds: number): string {
   if (seconds < 90) return `${Math.round(seconds)} s`;
   const minutes = Math.floor(seconds / 60);
   return minutes < 90 ? `${minutes} min ${Math.round(seconds % 60)} s` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
+
+/** A long list (a folder of generated files) is cut: the full list is in env_checklist.yaml. */
+const LISTED_PATHS = 10;
+
+function listRestored(paths: readonly RestoredPath[]): string {
+  const listed = paths.slice(0, LISTED_PATHS).map(({ path, change }) => `${path} (${change})`);
+  const more = paths.length - listed.length;
+  return `${listed.join(', ')}${more > 0 ? ` and ${more} more (see env_checklist.yaml)` : ''}`;
 }

@@ -7,6 +7,7 @@ import * as z from 'zod';
 import { WorkflowPlacementSchema } from '../workflowUsage/schema.js';
 import { FormatError, InternalError } from '../errors.js';
 import { CheckResultSchema } from '../evalset/checkResult.js';
+import { RestoredPathSchema } from '../sandbox/restoredPath.js';
 import { parseOrThrow } from '../format.js';
 import { IsolationSchema } from '../containment/isolation.js';
 import { RunFactsSchema } from './runFacts.js';
@@ -55,6 +56,11 @@ export const EnvChecklistSchema = z.object({
   setup_commands: z.array(z.object({ command: z.string(), exit_code: z.number().int().nullable(), output: z.string() })).default([]),
   preconditions: z.array(CheckResultSchema).default([]),
   postconditions: z.array(CheckResultSchema).default([]),
+  /**
+   * Protected paths put back from project_rev before the postconditions: empty when none
+   * needed it, absent when the case protects nothing (and in checklists of earlier versions).
+   */
+  protected_restored: z.array(RestoredPathSchema).optional(),
   /** Where each workflow folder was placed in the sandbox; null without a workflow (`workflow=none`). */
   workflow_placement: WorkflowPlacementSchema.nullable().default(null),
   /** How the candidate was contained; absent in runs of earlier versions, which ran uncontained. */

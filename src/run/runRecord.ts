@@ -104,7 +104,12 @@ export function createRunRecord(deps: RunRecordDeps) {
       const placement = await deps.store.getWorkflowPlacement(spec.runId);
       const workflowUsage = (await deps.store.getWorkflowUsage([spec.runId])).map(({ run_id: _runId, ...row }) => row);
       const inlined = inlinedTriggers(placement);
-      const anomalies = inlined && !input.anomalies.some((a) => a.kind === 'workflow_inlined') ? [...input.anomalies, { kind: 'workflow_inlined' as const, ...inlined }] : input.anomalies;
+      const checklist = await readEnvChecklist(paths.runDir).catch(() => null);
+      const anomalies = [...input.anomalies];
+      if (inlined && !anomalies.some((a) => a.kind === 'workflow_inlined')) anomalies.push({ kind: 'workflow_inlined', ...inlined });
+      // The verify activity records what it restored in the checklist; the run's anomalies are said here, once.
+      const restored = checklist?.protected_restored ?? [];
+      if (restored.length > 0 && !anomalies.some((a) => a.kind === 'protected_changed')) anomalies.push({ kind: 'protected_changed', paths: restored });
       let status = input.status;
       let error = input.error;
       let review: string;
@@ -122,7 +127,6 @@ export function createRunRecord(deps: RunRecordDeps) {
         review = renderReview({ score, facts, anomalies, decision, workflowUsage, placement });
         await deps.store.saveScore(spec.runId, scoreRowOf(verdict));
       } else if (status === 'aborted') {
-        const checklist = await readEnvChecklist(paths.runDir).catch(() => null);
         review = renderAbortedReview({ runId: spec.runId, caseId: spec.evalCase.id, reason: input.error ?? 'aborted', preconditions: checklist?.preconditions ?? [], anomalies });
       } else {
         review = renderJudgeFailedReview({ runId: spec.runId, caseId: spec.evalCase.id, facts, error: `${status}: ${input.error ?? 'unknown error'}`, anomalies });

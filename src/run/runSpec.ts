@@ -25,6 +25,8 @@ export const CaseSnapshotSchema = z.object({
     preconditions: z.array(CheckSchema),
     post_run_cleanup: z.array(z.string()),
     postconditions: z.array(CheckSchema),
+    /** env.yaml `protected`; absent in specs written before it was carried, and when the case has none. */
+    protected: z.array(z.string()).optional(),
   }),
   /** meta.yaml `expect_workflow`, when the case has one. */
   expectWorkflow: WorkflowExpectationSchema.optional(),

@@ -40,7 +40,7 @@ postconditions:
   it('rejects unknown keys at the top and inside a condition', () => {
     const text = 'setup: [ls]\npreconditions:\n  - description: d\n    check: "true"\n    severity: hard\n    timeout: 5\n';
     expect(parseEnv(text, FILE).problems).toEqual([
-      `${FILE}:1: setup: unknown key; expected one of: setup_commands, preconditions, post_run_cleanup, postconditions`,
+      `${FILE}:1: setup: unknown key; expected one of: setup_commands, preconditions, post_run_cleanup, postconditions, protected`,
       `${FILE}:6: preconditions.0.timeout: unknown key; expected one of: description, check, severity`,
     ]);
   });
@@ -91,8 +91,38 @@ postconditions:
   it('reports variable problems even when the shape is wrong too', () => {
     expect(parseEnv('setup_commands: ["echo ${X}"]\nextra: 1\n', FILE).problems).toEqual([
       `${FILE}:1: setup_commands.0: unknown variable \${X}; ${KNOWN} (write $X without braces for a shell variable)`,
-      `${FILE}:2: extra: unknown key; expected one of: setup_commands, preconditions, post_run_cleanup, postconditions`,
+      `${FILE}:2: extra: unknown key; expected one of: setup_commands, preconditions, post_run_cleanup, postconditions, protected`,
     ]);
+  });
+
+  describe('protected', () => {
+    const PATH_EXPECTED = 'expected a path relative to the repository root, such as test/slug.test.js or test/fixtures/';
+
+    it('reads a list of files and folders; absent means the key stays absent', () => {
+      expect(parseEnv('protected: [test/slug.test.js, test/fixtures/, .github/workflows/ci.yml]\n', FILE)).toEqual({
+        env: { ...EMPTY_ENV, protected: ['test/slug.test.js', 'test/fixtures/', '.github/workflows/ci.yml'] },
+        problems: [],
+      });
+      expect(parseEnv('postconditions: []\n', FILE).env).not.toHaveProperty('protected');
+    });
+
+    it('reports each bad entry on one line naming the file, its line and protected.<index>', () => {
+      const text = ['protected:', '  - test/ok.js', '  - ""', '  - /etc/passwd', '  - test/../../secret', '  - .git/hooks/pre-commit', '  - vendor/lib/.GIT/config', '  - ./test', '  - test//a.js', '  - 3', ''].join('\n');
+      expect(parseEnv(text, FILE).problems).toEqual([
+        `${FILE}:3: protected.1: expected a path relative to the repository root, found an empty string`,
+        `${FILE}:4: protected.2: ${PATH_EXPECTED}, found "/etc/passwd" (an absolute path)`,
+        `${FILE}:5: protected.3: ${PATH_EXPECTED}, found "test/../../secret" (a ".." segment)`,
+        `${FILE}:6: protected.4: ${PATH_EXPECTED}, found ".git/hooks/pre-commit" (a path inside .git)`,
+        `${FILE}:7: protected.5: ${PATH_EXPECTED}, found "vendor/lib/.GIT/config" (a path inside .git)`,
+        `${FILE}:8: protected.6: ${PATH_EXPECTED}, found "./test" (an empty or "." segment)`,
+        `${FILE}:9: protected.7: ${PATH_EXPECTED}, found "test//a.js" (an empty or "." segment)`,
+        `${FILE}:10: protected.8: expected a string, found 3`,
+      ]);
+    });
+
+    it('rejects a single path written without a list', () => {
+      expect(parseEnv('protected: test/slug.test.js\n', FILE).problems).toEqual([`${FILE}:1: protected: expected a list, found "test/slug.test.js"`]);
+    });
   });
 
   it('reports malformed YAML with its line number', () => {

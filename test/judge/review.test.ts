@@ -167,6 +167,15 @@ describe('describeAnomalies', () => {
   it('is empty for a clean run', () => {
     expect(describeAnomalies({ score: aScore(), facts: someFacts(), anomalies: [] })).toEqual([]);
   });
+
+  it('lists restored protected paths with what was done, cutting a long list short', () => {
+    const paths = Array.from({ length: 12 }, (_, i) => ({ path: `test/fixtures/gen${i}.txt`, change: 'added' as const }));
+    expect(describeAnomalies({ anomalies: [{ kind: 'protected_changed', paths: [{ path: 'test/slug.test.js', change: 'changed' }, { path: 'test/fixtures/', change: 'deleted' }] }] })).toEqual([
+      '- Protected paths restored before the postconditions: test/slug.test.js (changed), test/fixtures/ (deleted)',
+    ]);
+    const [line] = describeAnomalies({ anomalies: [{ kind: 'protected_changed', paths }] });
+    expect(line).toMatch(/gen9\.txt \(added\) and 2 more \(see env_checklist\.yaml\)$/);
+  });
 });
 
 describe('renderAbortedReview', () => {

@@ -11,4 +11,12 @@ describe('toCaseSnapshot', () => {
     expect(snapshot.purpose?.length).toBeGreaterThan(0);
     expect(CaseSnapshotSchema.parse(snapshot)).toEqual(snapshot);
   });
+
+  it('carries env.yaml protected when the case has it, and a snapshot of an older spec without it still parses', async () => {
+    const evalCase = await loadEvalCase(resolve(import.meta.dirname, '../../eval_sets/add-truncate'));
+    const snapshot = toCaseSnapshot({ ...evalCase, env: { ...evalCase.env, protected: ['test/truncate.test.js'] } });
+    expect(CaseSnapshotSchema.parse(snapshot).env.protected).toEqual(['test/truncate.test.js']);
+    const { protected: _none, ...older } = toCaseSnapshot(evalCase).env;
+    expect(CaseSnapshotSchema.parse({ ...toCaseSnapshot(evalCase), env: older }).env).not.toHaveProperty('protected');
+  });
 });
