@@ -1,10 +1,10 @@
-import { join } from 'node:path';
 import { agentCacheDir } from '../candidates/agentCache.js';
 import { candidateView, checkView, privatePlaces, whyCannotContain, type SandboxView } from '../containment/index.js';
 import { SandboxError } from '../errors.js';
 import { readEnvChecklist } from '../run/runFiles.js';
 import type { RunPaths } from '../run/runPaths.js';
 import type { RunSpec } from '../run/runSpec.js';
+import { historyBaseDir } from '../sandbox/historyBase.js';
 import type { ActivityDeps } from './deps.js';
 
 /** What a run's processes see of this host: the candidate's view, and a check's. */
@@ -38,7 +38,8 @@ export async function runViewsOf(deps: ActivityDeps, spec: RunSpec, paths: RunPa
   const readable = [
     // The workflow snapshot the sandbox links to, read-only.
     paths.workflowSnapshot,
-    ...(checklist ? [join(checklist.project_repo, '.git', 'objects')] : []),
+    // The case's history: what the sandbox's git borrows its objects from, and nothing more.
+    ...(checklist ? [historyBaseDir(deps.sandboxRoot, checklist.project_repo, checklist.project_rev)] : []),
     ...(agents ? [agents] : []),
   ];
   const base = { hidden, sandboxDir: paths.sandboxDir, homeDir: paths.homeDir, readable };

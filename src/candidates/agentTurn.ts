@@ -4,7 +4,7 @@ import { describeLineCut } from './lineReader.js';
 import { loopbackPort } from './loopbackNamespace.js';
 import { LIMITS, clipTail, oneLine } from './normalizers/truncate.js';
 import { runProcess } from './processRunner.js';
-import { whyCannotStart } from './sessionFiles.js';
+import { missingInterpreter, whyCannotStart } from './sessionFiles.js';
 
 export interface AgentProcess {
   command: string;
@@ -42,6 +42,8 @@ export async function runAgentTurn(request: TurnRequest, agent: AgentProcess, no
   // show as the wrapper's exit code 127, indistinguishable from the candidate's own failure.
   const missing = await whyCannotStart(agent.command, agent.env.PATH, request.sandboxDir);
   if (missing) throw new CandidateSetupError(`${label}: cannot start on this host: ${missing}${hint}`);
+  const script = await missingInterpreter(agent.command, agent.env.PATH, request.sandboxDir);
+  if (script) throw new CandidateSetupError(`${label}: could not start ${agent.command}: ${script}: not found (the file exists: is the interpreter on its #! line installed?)${hint}`);
 
   const port = loopbackPort(options.baseUrl);
   const lineNotes: string[] = [];

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { access, constants, readdir, rm, stat } from 'node:fs/promises';
+import { access, constants, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { delimiter, join, resolve } from 'node:path';
 
 /**
@@ -72,6 +72,20 @@ export async function whyCannotStart(command: string, pathVar: string | undefine
   if (!found) return `${path} does not exist`;
   if (found.isDirectory()) return `${path} is a directory`;
   return `${path} is not executable (chmod +x ${path})`;
+}
+
+/**
+ * The program a command would run, when it is a script whose `#!` interpreter (an absolute
+ * path) is missing: told before it starts, since inside a sandbox the exec failure would only
+ * show as an exit code the candidate could also give.
+ */
+export async function missingInterpreter(command: string, pathVar: string | undefined, cwd?: string): Promise<string | undefined> {
+  const path = await findExecutable([command.includes('/') && cwd ? resolve(cwd, command) : command], pathVar);
+  if (!path) return undefined;
+  const head = await readFile(path).then((bytes) => bytes.subarray(0, 256).toString('latin1')).catch(() => '');
+  const interpreter = /^#!\s*(\/\S+)/.exec(head)?.[1];
+  if (!interpreter || (await isExecutable(interpreter))) return undefined;
+  return path;
 }
 
 async function isExecutable(path: string): Promise<boolean> {

@@ -26,10 +26,14 @@ export function bwrapArgs(view: ResolvedView): string[] {
   if (view.network === 'loopback') args.push('--unshare-net');
   args.push('--die-with-parent', '--new-session', '--cap-drop', 'ALL', '--json-status-fd', '3');
   args.push('--ro-bind', '/', '/', '--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp');
-  for (const dir of byDepth(view.hiddenDirs)) args.push('--tmpfs', dir);
+  // /tmp is the process's own already; every other hidden place is empty and read-only.
+  const hidden = byDepth(view.hiddenDirs.filter((dir) => dir !== '/tmp'));
+  for (const dir of hidden) args.push('--tmpfs', dir);
   for (const file of view.hiddenFiles) args.push('--ro-bind', '/dev/null', file);
   for (const path of byDepth(view.readable)) args.push('--ro-bind', path, path);
   for (const path of byDepth(view.writable)) args.push('--bind', path, path);
+  // After the binds, whose mount points were made in them: a write there fails instead of vanishing.
+  for (const dir of hidden) args.push('--remount-ro', dir);
   args.push('--setenv', 'TMPDIR', '/tmp', '--chdir', view.cwd, '--');
   return args;
 }

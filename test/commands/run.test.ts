@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { chmod, cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -12,6 +11,7 @@ import { startMockServer, type MockServer } from '../../src/llm/mock/server.js';
 import { cliEnv, copyExamples, writeCliConfig } from '../support/cliFolder.js';
 import { passingJudgeAnswer } from '../support/judgeAnswer.js';
 import { startTestTemporal, type TestTemporal } from '../support/temporalServer.js';
+import { processesWith, survivorsOf } from '../support/processes.js';
 
 const REPO = resolve(import.meta.dirname, '../..');
 
@@ -147,18 +147,20 @@ describe('evalflow run', () => {
   });
 
   it('Ctrl-C with --on-interrupt cancel cancels the batch; its runs record themselves as cancelled and the command ends', { timeout: 60_000 }, async () => {
-    const started = join(root, 'sleeper-started');
-    await writeFile(join(root, 'sleeper.sh'), `#!/usr/bin/env bash\ncat > /dev/null\ntouch '${started}'\nsleep 120\n`);
+    // The candidate is contained: it cannot leave a mark outside its sandbox, but its process is seen.
+    const marker = `evf-sleeper-${process.pid}`;
+    await writeFile(join(root, 'sleeper.sh'), `#!/usr/bin/env bash\ncat > /dev/null\nexec -a ${marker} sleep 120\n`);
     await chmod(join(root, 'sleeper.sh'), 0o755);
     await writeCliConfig(root, { ...models(), candidates: { sleeper: './sleeper.sh' } }, 'sleepy.config.yaml');
     const io = memoryIo(root, env);
     const running = run({ config: 'sleepy.config.yaml', only: 'fix-slug-dashes', candidate: 'sleeper', onInterrupt: 'cancel' }, io);
-    for (let i = 0; i < 300 && !existsSync(started); i++) await new Promise((r) => setTimeout(r, 100));
-    expect(existsSync(started)).toBe(true);
+    for (let i = 0; i < 300 && processesWith(marker).length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(processesWith(marker).length).toBeGreaterThan(0);
     process.emit('SIGINT');
     // The candidate is silent (no output to heartbeat on) and the worker runs in this process.
     expect(await running).toBe(1);
     expect(io.stderr.join('\n')).toContain('cancelling the batch');
+    expect(await survivorsOf(marker)).toEqual([]);
     expect(io.stdout.join('\n')).toMatch(/^fix-slug-dashes\s+cancelled\s+-\s+-\s+out\/runs\/run-fix-slug-dashes-sleeper@/m);
   });
 

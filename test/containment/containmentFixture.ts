@@ -66,7 +66,7 @@ export async function makeHost(): Promise<HostFixture> {
   for (const dir of [sandboxDir, homeDir, otherSandbox]) await mkdir(dir, { recursive: true });
   await writeFile(join(otherSandbox, 'answer.txt'), `other run ${token}\n`);
   execFileSync('git', ['init', '-q', '-b', 'main', sandboxDir]);
-  const hostTmpFile = join(tmpdir(), `evf-host-${token}`);
+  const hostTmpFile = join(tmpdir(), `evf-host-${randomBytes(6).toString('hex')}`);
   await writeFile(hostTmpFile, `${token}\n`);
   const secretProcess = spawn('sleep', ['300'], { env: { ...process.env, EVF_SECRET: token }, stdio: 'ignore' });
   const server: Server = createServer((socket) => socket.end(`${token}\n`));
@@ -98,11 +98,4 @@ export async function makeHost(): Promise<HostFixture> {
   };
 }
 
-/** Processes alive now whose command line holds `marker`. */
-export function processesWith(marker: string): number[] {
-  const out = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' });
-  return out
-    .split('\n')
-    .filter((line) => line.includes(marker) && !line.includes('ps -eo'))
-    .map((line) => Number(line.trim().split(/\s+/)[0]));
-}
+export { processesWith, survivorsOf } from '../support/processes.js';
