@@ -50,7 +50,8 @@ describe('evalflow resume', () => {
       // A short window, so the test need not wait an hour for the outage to count as one.
       extra: ['recovery: { model_outage_s: 3 }'],
     });
-    env = cliEnv(root, temporal);
+    // The agent counts its turns in a log of the test's folder: uncontained (the escape tests cover containment).
+    env = { ...cliEnv(root, temporal), EVALFLOW_ISOLATION: 'none' };
   });
   afterAll(async () => {
     await mock?.close();

@@ -52,13 +52,13 @@ describe('evalflow run with arms, compare and the gate', () => {
     };
     await cp(join(REPO, 'eval_sets'), join(root, 'eval_sets'), { recursive: true, filter: solved });
     await copyExamples(root);
-    await writeFile(join(root, 'solutions.json'), JSON.stringify(REFERENCE_SOLUTIONS));
     // Writes the reference solution of the run's case, except for the cases it is told to break.
     const agent = (breaks: string[]) =>
       [
         '#!/usr/bin/env node',
         "const fs = require('fs'), path = require('path');",
-        `const solutions = JSON.parse(fs.readFileSync(${JSON.stringify(join(root, 'solutions.json'))}, 'utf8'));`,
+        // The solutions are in the script itself: a contained candidate cannot read the test's folder.
+        `const solutions = ${JSON.stringify(REFERENCE_SOLUTIONS)};`,
         "const caseId = Object.keys(solutions).find((id) => process.env.EVALFLOW_RUN_ID.startsWith(`run-${id}-`));",
         `if (!${JSON.stringify(breaks)}.includes(caseId)) for (const [file, content] of Object.entries(solutions[caseId])) { fs.mkdirSync(path.dirname(file), { recursive: true }); fs.writeFileSync(file, content); }`,
         "console.log('Done.');",

@@ -56,7 +56,8 @@ export async function createBatchFixture(options: { slowSeconds?: number } = {})
   return {
     root,
     mock,
-    env: cliEnv(root),
+    // Its candidates count their turns in a folder of the test's: uncontained (the escape tests cover containment).
+    env: { ...cliEnv(root), EVALFLOW_ISOLATION: 'none' },
     startedTurns,
     async waitForTurns(n, timeoutMs = 60_000) {
       const deadline = Date.now() + timeoutMs;
