@@ -1,4 +1,5 @@
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { git } from './git.js';
 
@@ -7,6 +8,11 @@ import { git } from './git.js';
  * exactly there. The snapshot's objects live in a git object directory of the run's own
  * (`<storeDir>/objects`, borrowing the sandbox's objects as alternates): not in the sandbox's
  * object store, where the candidate's `git` would see them, and never in the user's repository.
+ *
+ * These run on the host, outside any containment, on files the candidate wrote: so git works
+ * from a git folder of evalflow's own (`<storeDir>/trusted.git`) with the sandbox as its work
+ * tree, and never reads the sandbox's `.git/config`, where a candidate could name a filter,
+ * an fsmonitor, a hook path or a signing program for git to run.
  */
 export interface TurnCheckpoint {
   head: string;
@@ -15,11 +21,10 @@ export interface TurnCheckpoint {
 }
 
 export async function saveTurnCheckpoint(sandboxDir: string, storeDir: string): Promise<TurnCheckpoint> {
-  const head = (await git(sandboxDir, ['rev-parse', 'HEAD'])).stdout.trim();
-  const objects = await checkpointObjects(sandboxDir, storeDir);
+  const head = (await git(sandboxDir, ['--git-dir', join(sandboxDir, '.git'), 'rev-parse', 'HEAD'])).stdout.trim();
   // A private index, so the candidate's own staging area is left alone.
   const index = join(storeDir, `index-${process.pid}-${Date.now()}`);
-  const env = { GIT_INDEX_FILE: index, GIT_OBJECT_DIRECTORY: objects };
+  const env = { ...(await trustedGit(sandboxDir, storeDir)), GIT_INDEX_FILE: index };
   try {
     await git(sandboxDir, ['read-tree', head], { env });
     await git(sandboxDir, ['add', '-A', '--', '.'], { env });
@@ -33,23 +38,37 @@ export async function saveTurnCheckpoint(sandboxDir: string, storeDir: string): 
 
 /** Puts HEAD, index and working tree back to the checkpoint; ignored files are left alone. */
 export async function restoreTurnCheckpoint(sandboxDir: string, storeDir: string, checkpoint: TurnCheckpoint): Promise<void> {
-  const env = { GIT_OBJECT_DIRECTORY: await checkpointObjects(sandboxDir, storeDir) };
-  await git(sandboxDir, ['reset', '-q', '--hard', checkpoint.head]);
-  await git(sandboxDir, ['clean', '-fdq']);
+  const env = { ...(await trustedGit(sandboxDir, storeDir)), GIT_INDEX_FILE: join(sandboxDir, '.git', 'index') };
+  await git(sandboxDir, ['reset', '-q', '--hard', checkpoint.head], { env });
+  await git(sandboxDir, ['clean', '-fdq'], { env });
   // -z: unquoted names, so paths with spaces, tabs or non-ASCII characters are deleted too.
   const deleted = (await git(sandboxDir, ['diff', '-z', '--name-only', '--no-renames', '--diff-filter=D', checkpoint.head, checkpoint.snapshot], { env })).stdout
     .split('\0')
     .filter(Boolean);
   await git(sandboxDir, ['checkout', checkpoint.snapshot, '--', '.'], { env, allowFail: true });
   for (const path of deleted) await rm(join(sandboxDir, path), { force: true });
-  await git(sandboxDir, ['reset', '-q']);
+  await git(sandboxDir, ['reset', '-q'], { env });
+  // The sandbox's own HEAD (its branch, when it is on one) goes back too; no hook of its runs.
+  await git(sandboxDir, ['--git-dir', join(sandboxDir, '.git'), '-c', 'core.hooksPath=/dev/null', 'update-ref', 'HEAD', checkpoint.head]);
 }
 
-/** The checkpoint object directory, reading the sandbox's own objects (and through them the project's). */
-async function checkpointObjects(sandboxDir: string, storeDir: string): Promise<string> {
+/**
+ * The environment that points git at evalflow's own git folder for this run (made once), with
+ * the sandbox as work tree, the checkpoint objects (which borrow the sandbox's) and the
+ * sandbox's exclude file (evalflow's placed workflow stays out of snapshots).
+ */
+async function trustedGit(sandboxDir: string, storeDir: string): Promise<Record<string, string>> {
+  const trusted = join(storeDir, 'trusted.git');
+  if (!existsSync(join(trusted, 'HEAD'))) {
+    await mkdir(storeDir, { recursive: true });
+    await git(storeDir, ['init', '-q', '--bare', trusted]);
+  }
   const objects = join(storeDir, 'objects');
-  const sandboxObjects = (await git(sandboxDir, ['rev-parse', '--path-format=absolute', '--git-path', 'objects'])).stdout.trim();
   await mkdir(join(objects, 'info'), { recursive: true });
-  await writeFile(join(objects, 'info', 'alternates'), `${sandboxObjects}\n`);
-  return objects;
+  await writeFile(join(objects, 'info', 'alternates'), `${join(sandboxDir, '.git', 'objects')}\n`);
+  await mkdir(join(trusted, 'info'), { recursive: true });
+  const exclude = join(sandboxDir, '.git', 'info', 'exclude');
+  if (existsSync(exclude)) await copyFile(exclude, join(trusted, 'info', 'exclude'));
+  else await rm(join(trusted, 'info', 'exclude'), { force: true });
+  return { GIT_DIR: trusted, GIT_WORK_TREE: sandboxDir, GIT_OBJECT_DIRECTORY: objects };
 }

@@ -171,6 +171,7 @@ describe('a real agent CLI (Claude Code) under evalflow run', () => {
     expect(judgePrompt).toContain('shell: echo hello-from-claude > hello.txt && cat hello.txt → exit=0');
     expect(judgePrompt).toMatch(/write: .*notes\.md/);
     // The key never reached the run's files.
+    expect(await readFile(join(root, runDir!, 'env_checklist.yaml'), 'utf8')).toMatch(/^isolation: sandbox$/m);
     for (const file of ['transcript.jsonl', 'config.yaml', 'env_checklist.yaml', 'review.md', 'score.yaml']) {
       expect(await readFile(join(root, runDir!, file), 'utf8')).not.toContain('sk-ant-e2e-secret-000111');
     }

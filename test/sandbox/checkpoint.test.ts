@@ -155,3 +155,28 @@ describe('saveTurnCheckpoint and restoreTurnCheckpoint', () => {
     expect(await gitIn(repo, ['fsck', '--unreachable', '--no-reflogs', '--no-progress'])).toBe('');
   });
 });
+
+describe('checkpoints on a sandbox whose git config the candidate wrote', () => {
+  it('run none of what it names: no fsmonitor, filter, hook or signing program of the sandbox runs on the host', async () => {
+    const { runDir, sandbox } = await midRunSandbox();
+    const ran = join(runDir, 'ran');
+    const evil = join(runDir, 'evil.sh');
+    await writeFile(evil, `#!/bin/sh\necho "$0 $*" >> ${ran}\ncat\n`);
+    await chmod(evil, 0o755);
+    await gitIn(sandbox, ['config', 'core.fsmonitor', evil]);
+    await gitIn(sandbox, ['config', 'filter.own.clean', evil]);
+    await gitIn(sandbox, ['config', 'filter.own.smudge', evil]);
+    await gitIn(sandbox, ['config', 'commit.gpgSign', 'true']);
+    await gitIn(sandbox, ['config', 'gpg.program', evil]);
+    await gitIn(sandbox, ['config', 'core.hooksPath', join(runDir, 'hooks')]);
+    await writeFiles(join(runDir, 'hooks'), { 'post-checkout': `#!/bin/sh\necho hook >> ${ran}\n`, 'reference-transaction': `#!/bin/sh\necho hook >> ${ran}\n` });
+    await chmod(join(runDir, 'hooks', 'post-checkout'), 0o755);
+    await chmod(join(runDir, 'hooks', 'reference-transaction'), 0o755);
+    await writeFiles(sandbox, { '.gitattributes': '* filter=own\n' });
+    const checkpoint = await saveTurnCheckpoint(sandbox, join(runDir, 'checkpoints'));
+    await writeFiles(sandbox, { 'README.md': 'changed after the checkpoint\n' });
+    await restoreTurnCheckpoint(sandbox, join(runDir, 'checkpoints'), checkpoint);
+    expect(existsSync(ran)).toBe(false);
+    expect(await readTree(sandbox)).toMatchObject({ 'README.md': 'readme v2\n' });
+  });
+});

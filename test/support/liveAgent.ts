@@ -141,6 +141,8 @@ export class LiveAgentCase {
       .split('\n')
       .map((line) => JSON.parse(line) as TranscriptEvent);
     const score = parseYaml(await readFile(join(this.root, runDir, 'score.yaml'), 'utf8')) as { result: string; workflow_usage: WorkflowUsageRow[] };
+    // Every live agent runs contained, as evalflow runs it by default.
+    expect((parseYaml(await readFile(join(this.root, runDir, 'env_checklist.yaml'), 'utf8')) as { isolation?: string }).isolation).toBe('sandbox');
     return { exitCode, output, events, workflowUsage: score.workflow_usage, calls: this.calls, result: score.result };
   }
 
