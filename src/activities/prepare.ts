@@ -93,14 +93,14 @@ export function prepareActivities(deps: ActivityDeps) {
       const redact = createRedactor(deps.env);
       const views = await runViewsOf(deps, spec, paths);
       // Setup runs before any candidate exists; it alone may have the host's network (installing dependencies).
-      const setupOptions = { cwd: paths.sandboxDir, env, ...(views ? { view: views.check('loopback'), home: paths.homeDir } : {}) };
-      const setup = await runCommands(spec.evalCase.env.setup_commands.map((c) => expandVariables(c, vars)), setupOptions);
+      const within = (network: 'loopback' | 'host') => ({ cwd: paths.sandboxDir, env, ...(views ? { view: views.check(network), home: paths.homeDir } : {}) });
+      const setup = await runCommands(spec.evalCase.env.setup_commands.map((c) => expandVariables(c, vars)), within(spec.evalCase.env.setup_network ? 'host' : 'loopback'));
       const setupResults = setup.map((s) => ({ command: s.command, exit_code: s.exitCode, output: redact(s.output) }));
       const failedSetup = setup.find((s) => s.exitCode !== 0);
       const preconditions = [];
       if (!failedSetup) {
         for (const condition of spec.evalCase.env.preconditions) {
-          const result = await runCheck({ ...condition, check: expandVariables(condition.check, vars) }, setupOptions);
+          const result = await runCheck({ ...condition, check: expandVariables(condition.check, vars) }, within('loopback'));
           preconditions.push({ ...result, output: redact(result.output) });
         }
       }

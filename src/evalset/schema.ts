@@ -112,6 +112,10 @@ export const ProtectedPathSchema = nonEmpty('a path relative to the repository r
 
 export const EnvSchema = z.strictObject({
   setup_commands: z.array(nonEmpty('a shell command')).default([]).describe('Run in the sandbox first, in order.'),
+  setup_network: z
+    .boolean({ error: 'expected true or false' })
+    .optional()
+    .describe("Give the setup commands the host's network (installing dependencies); the candidate never has it."),
   preconditions: z.array(ConditionSchema).default([]),
   post_run_cleanup: z.array(nonEmpty('a shell command')).default([]),
   postconditions: z.array(ConditionSchema).default([]).describe('Run after the dialogue; results go to the judge.'),

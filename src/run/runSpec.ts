@@ -25,6 +25,8 @@ export const CaseSnapshotSchema = z.object({
     preconditions: z.array(CheckSchema),
     post_run_cleanup: z.array(z.string()),
     postconditions: z.array(CheckSchema),
+    /** env.yaml `setup_network`: the setup commands (only they) have the host's network. */
+    setup_network: z.boolean().optional(),
     /** env.yaml `protected`; absent in specs written before it was carried, and when the case has none. */
     protected: z.array(z.string()).optional(),
   }),

@@ -178,6 +178,15 @@ describe.runIf(whyCannotContain() === null)('a contained candidate (bubblewrap)'
     expect(forged.exitCode).toBe(127);
   });
 
+  it("setup that asks for the network (setup_network: true) has the host's; checks without it do not", async () => {
+    const reach = { description: 'reach', check: `exec 3<>/dev/tcp/127.0.0.1/${host.listenerPort} && cat <&3`, severity: 'hard' as const };
+    const offline = await runCheck(reach, { cwd: host.sandboxDir, env: {}, view: host.checkView, home: host.homeDir });
+    expect(offline.passed).toBe(false);
+    const online = await runCheck(reach, { cwd: host.sandboxDir, env: {}, view: { ...host.checkView, network: 'host' }, home: host.homeDir });
+    expect(online.output).toContain(host.token);
+    expect(online.passed).toBe(true);
+  });
+
   it('a check (postcondition) runs contained too, with no secret of the worker in its environment', async () => {
     process.env.EVF_WORKER_SECRET = host.token;
     try {

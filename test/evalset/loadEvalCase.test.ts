@@ -80,7 +80,7 @@ describe('loadEvalCase', () => {
     const dir = path.join(root, 'demo');
     expect((error as FormatError).problems).toEqual([
       `${dir}/rubric.md: missing file; every eval case folder holds meta.yaml, task.md, rubric.md, env.yaml`,
-      `${dir}/env.yaml:1: severity: unknown key; expected one of: setup_commands, preconditions, post_run_cleanup, postconditions, protected`,
+      `${dir}/env.yaml:1: severity: unknown key; expected one of: setup_commands, setup_network, preconditions, post_run_cleanup, postconditions, protected`,
     ]);
     expect((error as FormatError).message).toBe(`eval case ${dir} has 2 problem(s):\n${(error as FormatError).problems.join('\n')}`);
   });

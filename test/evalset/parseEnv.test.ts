@@ -40,7 +40,7 @@ postconditions:
   it('rejects unknown keys at the top and inside a condition', () => {
     const text = 'setup: [ls]\npreconditions:\n  - description: d\n    check: "true"\n    severity: hard\n    timeout: 5\n';
     expect(parseEnv(text, FILE).problems).toEqual([
-      `${FILE}:1: setup: unknown key; expected one of: setup_commands, preconditions, post_run_cleanup, postconditions, protected`,
+      `${FILE}:1: setup: unknown key; expected one of: setup_commands, setup_network, preconditions, post_run_cleanup, postconditions, protected`,
       `${FILE}:6: preconditions.0.timeout: unknown key; expected one of: description, check, severity`,
     ]);
   });
@@ -91,7 +91,7 @@ postconditions:
   it('reports variable problems even when the shape is wrong too', () => {
     expect(parseEnv('setup_commands: ["echo ${X}"]\nextra: 1\n', FILE).problems).toEqual([
       `${FILE}:1: setup_commands.0: unknown variable \${X}; ${KNOWN} (write $X without braces for a shell variable)`,
-      `${FILE}:2: extra: unknown key; expected one of: setup_commands, preconditions, post_run_cleanup, postconditions, protected`,
+      `${FILE}:2: extra: unknown key; expected one of: setup_commands, setup_network, preconditions, post_run_cleanup, postconditions, protected`,
     ]);
   });
 
@@ -130,5 +130,13 @@ postconditions:
     expect(parseEnv('setup_commands:\n  - ls\n  cleanup: 1\n', FILE).problems).toEqual([
       `${FILE}:3: invalid YAML: All mapping items must start at the same column`,
     ]);
+  });
+});
+
+describe('parseEnv setup_network', () => {
+  it('reads true or false, absent stays absent, anything else names the file, line and field', () => {
+    expect(parseEnv('setup_network: true\nsetup_commands: [npm ci]\n', FILE).env.setup_network).toBe(true);
+    expect(parseEnv('setup_commands: []\n', FILE).env).not.toHaveProperty('setup_network');
+    expect(parseEnv('setup_network: yes please\n', FILE).problems).toEqual([`${FILE}:1: setup_network: expected true or false, found "yes please"`]);
   });
 });
