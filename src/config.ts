@@ -4,6 +4,7 @@ import { homedir } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import * as z from 'zod';
+import { EndpointSchema, remoteEndpointOf } from './containment/endpoint.js';
 import { DEFAULT_ISOLATION, IsolationSchema, type Isolation } from './containment/isolation.js';
 import { DEFAULT_JUDGING } from './run/judging.js';
 import { DEFAULT_RECOVERY } from './run/recovery.js';
@@ -36,6 +37,7 @@ const CandidateConfigSchema = z
     executable: z.string().optional(),
     turn_timeout_s: z.number().int().positive().optional(),
     isolation: IsolationSchema.optional().describe("This candidate's containment, when it differs from the top-level isolation"),
+    network_allow: z.array(EndpointSchema).optional().describe('Remote host:port endpoints this contained candidate may reach, beside the top-level list and its base_url'),
   })
   .strict();
 
@@ -49,6 +51,7 @@ export const ConfigFileSchema = z
     summaries_dir: z.string().optional().describe('Where summaries/ go (default: beside the runs folder)'),
     prices: PricesSchema.optional().describe('US dollars per million tokens, per model: input, output, cache_read, cache_write'),
     isolation: IsolationSchema.optional().describe('How candidates are contained: sandbox (bubblewrap, the default on Linux) or none (uncontained, recorded and shown with every result)'),
+    network_allow: z.array(EndpointSchema).optional().describe('Remote host:port endpoints every contained candidate may reach (its provider); nothing else leaves its sandbox'),
     candidates: z.record(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/), CandidateConfigSchema).default({}),
     examiner: ModelEndpointSchema.optional(),
     judge: ModelEndpointSchema.optional(),
@@ -116,6 +119,8 @@ export interface Settings {
   candidates: Record<string, CandidateSpec & { turnTimeoutS?: number }>;
   /** How candidates are contained unless their own entry says otherwise (EVALFLOW_ISOLATION, `isolation`). */
   isolation: Isolation;
+  /** `network_allow`: remote endpoints every contained candidate may reach. */
+  networkAllow: string[];
   defaultCandidate: string;
   examiner: ModelEndpoint;
   judge: ModelEndpoint;
@@ -197,6 +202,7 @@ export async function loadSettings(cwd: string, env: NodeJS.ProcessEnv, override
       ...(c.executable ? { executable: command(c.executable) } : {}),
       ...(c.turn_timeout_s ? { turnTimeoutS: c.turn_timeout_s } : {}),
       ...(c.isolation ? { isolation: c.isolation } : {}),
+      ...(c.network_allow ? { networkAllow: c.network_allow } : {}),
     };
   }
 
@@ -240,6 +246,7 @@ export async function loadSettings(cwd: string, env: NodeJS.ProcessEnv, override
     stateDir,
     candidates,
     isolation: isolationFromEnv(env) ?? file.isolation ?? DEFAULT_ISOLATION,
+    networkAllow: file.network_allow ?? [],
     defaultCandidate: overrides.candidate ?? file.defaults.candidate ?? 'builtin',
     examiner: endpoint('examiner', file.examiner),
     judge: endpoint('judge', file.judge),
@@ -298,6 +305,9 @@ export function resolveCandidate(settings: Settings, name: string, knownAdapters
   }
   if (settings.candidateModelOverride) spec.model = settings.candidateModelOverride;
   spec.isolation = spec.isolation ?? settings.isolation;
+  // A remote base_url is where the candidate's model is: it must reach it, and nothing else.
+  const allow = [...new Set([...(spec.networkAllow ?? []), ...settings.networkAllow, ...(remoteEndpointOf(spec.baseUrl) ? [remoteEndpointOf(spec.baseUrl)!] : [])])];
+  if (allow.length > 0) spec.networkAllow = allow;
   if (!knownAdapters.includes(spec.adapter)) {
     throw new ConfigError(`candidate '${name}' uses unknown adapter '${spec.adapter}'; known adapters: ${knownAdapters.join(', ')}`);
   }

@@ -295,6 +295,15 @@ describe('isolation', () => {
     expect((await loadSettings(root, { EVALFLOW_ISOLATION: 'none' })).isolation).toBe('none');
   });
 
+  it('network_allow: the top-level list, the candidate\'s own and its remote base_url, exactly; a bad entry names its field', async () => {
+    const { settings } = await settingsFor(
+      'network_allow: [api.anthropic.com:443]\ncandidates:\n  cloud:\n    adapter: codex\n    base_url: https://llm.example.com/v1\n    network_allow: [files.example.com:8443]\n  local:\n    adapter: codex\n    base_url: http://127.0.0.1:9000/v1\n',
+    );
+    expect(resolveCandidate(settings, 'cloud', ADAPTERS, {}).networkAllow).toEqual(['files.example.com:8443', 'api.anthropic.com:443', 'llm.example.com:443']);
+    expect(resolveCandidate(settings, 'local', ADAPTERS, {}).networkAllow).toEqual(['api.anthropic.com:443']);
+    await expect(settingsFor('network_allow: [https://api.anthropic.com]\n')).rejects.toThrow(/network_allow\.0: expected host:port, e\.g\. api\.anthropic\.com:443/);
+  });
+
   it('refuses an unknown mode, naming the file or variable and what is expected', async () => {
     await expect(settingsFor('isolation: docker\n')).rejects.toThrow(/evalflow\.config\.yaml.*isolation.*(sandbox|none)/s);
     await expect(settingsFor('candidates:\n  x:\n    adapter: codex\n    isolation: off\n')).rejects.toThrow(/candidates\.x\.isolation/);

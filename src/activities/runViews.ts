@@ -1,4 +1,5 @@
 import { agentCacheDir } from '../candidates/agentCache.js';
+import { parseEndpoint } from '../containment/endpoint.js';
 import { candidateView, checkView, privatePlaces, whyCannotContain, type SandboxView } from '../containment/index.js';
 import { SandboxError } from '../errors.js';
 import { readEnvChecklist } from '../run/runFiles.js';
@@ -44,7 +45,7 @@ export async function runViewsOf(deps: ActivityDeps, spec: RunSpec, paths: RunPa
   ];
   const base = { hidden, sandboxDir: paths.sandboxDir, homeDir: paths.homeDir, readable };
   return {
-    candidate: candidateView(base),
+    candidate: { ...candidateView(base), allow: (spec.candidate.networkAllow ?? []).map(parseEndpoint) },
     check: (network) => checkView({ ...base, caseDir: spec.evalCase.dir, runDir: paths.runDir, network }),
   };
 }

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { insideRelayScript, openPortRelay } from '../containment/relay.js';
+import { insideRelayScript, loopbackTargets, openPortRelay } from '../containment/relay.js';
 
 /**
  * A command wrapped to run in a new network namespace with only `lo` up, for candidates run
@@ -20,7 +20,7 @@ export async function wrapInLoopbackNamespace(command: string, args: string[], f
     return { command: 'unshare', args: ['-n', 'sh', '-c', 'ip link set lo up && exec "$@"', 'evalflow-netns', command, ...args], close: async () => undefined };
   }
   const dir = await mkdtemp(join(tmpdir(), 'evf-ns-'));
-  const relay = await openPortRelay(dir, forwardPorts);
+  const relay = await openPortRelay(dir, loopbackTargets(forwardPorts));
   const script = ['ip link set lo up || exit 97', ...insideRelayScript(process.execPath, dir, relay), 'exec "$@"'].join('\n');
   return {
     command: 'unshare',

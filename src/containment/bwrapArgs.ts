@@ -10,6 +10,10 @@ export interface ResolvedView {
   writable: string[];
   network: 'loopback' | 'host';
   cwd: string;
+  /** A hosts file to see as /etc/hosts (allowed endpoints by name). */
+  etcHosts?: string;
+  /** Keep the one capability to listen on ports under 1024 in its own network namespace (a relayed provider on 443). */
+  bindLowPorts?: boolean;
 }
 
 /**
@@ -24,7 +28,7 @@ export interface ResolvedView {
 export function bwrapArgs(view: ResolvedView): string[] {
   const args = ['--unshare-user', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try'];
   if (view.network === 'loopback') args.push('--unshare-net');
-  args.push('--die-with-parent', '--new-session', '--cap-drop', 'ALL', '--json-status-fd', '3');
+  args.push('--die-with-parent', '--new-session', '--cap-drop', 'ALL', ...(view.bindLowPorts ? ['--cap-add', 'CAP_NET_BIND_SERVICE'] : []), '--json-status-fd', '3');
   args.push('--ro-bind', '/', '/', '--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp');
   // /tmp is the process's own already; every other hidden place is empty and read-only.
   const hidden = byDepth(view.hiddenDirs.filter((dir) => dir !== '/tmp'));
@@ -32,6 +36,7 @@ export function bwrapArgs(view: ResolvedView): string[] {
   for (const file of view.hiddenFiles) args.push('--ro-bind', '/dev/null', file);
   for (const path of byDepth(view.readable)) args.push('--ro-bind', path, path);
   for (const path of byDepth(view.writable)) args.push('--bind', path, path);
+  if (view.etcHosts) args.push('--ro-bind', view.etcHosts, '/etc/hosts');
   // After the binds, whose mount points were made in them: a write there fails instead of vanishing.
   for (const dir of hidden) args.push('--remount-ro', dir);
   args.push('--setenv', 'TMPDIR', '/tmp', '--chdir', view.cwd, '--');

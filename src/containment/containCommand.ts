@@ -2,8 +2,10 @@ import { existsSync, realpathSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { delimiter, dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { bwrapArgs, type ResolvedView } from './bwrapArgs.js';
-import { insideRelayScript, openPortRelay } from './relay.js';
-import type { SandboxView } from './sandboxView.js';
+import { readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { insideRelayScript, loopbackTargets, openPortRelay, type RelayTarget } from './relay.js';
+import type { Endpoint, SandboxView } from './sandboxView.js';
 
 /** The command line that runs a command inside its view, and what to undo once it ended. */
 export interface ContainedCommand {
@@ -20,7 +22,9 @@ const SYSTEM = ['/', '/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx
 /**
  * `command args` wrapped in bubblewrap with `view`. The command's own file is made readable
  * (it may live in a hidden place, e.g. a script beside the config). With `forwardPorts` and a
- * loopback network, a port relay in `scratchRoot` carries those host loopback ports in.
+ * loopback network, a port relay in `scratchRoot` carries those host loopback ports in; the
+ * view's allowed remote endpoints come in the same way, each host named in the sandbox's
+ * /etc/hosts at a loopback address of its own (there is no resolver inside).
  */
 export async function containCommand(
   view: SandboxView,
@@ -30,13 +34,22 @@ export async function containCommand(
   // Node's own install: the port relay runs on it, and so do most agent CLIs.
   const node = dirname(dirname(process.execPath));
   const resolved = resolveView(view, request.cwd, program ? [program, node] : [node]);
-  const ports = view.network === 'loopback' ? (request.forwardPorts ?? []) : [];
-  if (ports.length === 0) {
+  const targets = view.network === 'loopback' ? [...loopbackTargets(request.forwardPorts ?? []), ...remoteTargets(view.allow ?? [])] : [];
+  if (targets.length === 0) {
     return { command: bwrapPath(), args: [...bwrapArgs(resolved), request.command, ...request.args], statusFd: 3, close: async () => undefined };
   }
   const dir = await mkdtemp(join(request.scratchRoot, 'relay-'));
-  const relay = await openPortRelay(dir, ports);
+  const relay = await openPortRelay(dir, targets);
   resolved.writable.push(dir);
+  const remote = targets.filter((target) => target.inside.address !== '127.0.0.1');
+  if (remote.length > 0) {
+    const hosts = join(dir, 'hosts');
+    const names = remote.map((target) => `${target.inside.address} ${target.upstream.host}`).join('\n');
+    await writeFile(hosts, `${readHosts()}\n# evalflow: allowed endpoints, relayed\n${names}\n`);
+    resolved.etcHosts = hosts;
+    // A provider on 443 is listened for inside the sandbox's own network namespace: that alone needs the capability.
+    if (remote.some((target) => target.inside.port < 1024)) resolved.bindLowPorts = true;
+  }
   const script = [...insideRelayScript(process.execPath, dir, relay), 'exec "$@"'].join('\n');
   return {
     command: bwrapPath(),
@@ -90,6 +103,20 @@ function isHidden(path: string, dirs: string[], files: string[]): boolean {
 /** Whether `path` is `dir` or below it. */
 export function isInside(path: string, dir: string): boolean {
   return path === dir || path.startsWith(dir.endsWith(sep) ? dir : `${dir}${sep}`);
+}
+
+/** Each allowed endpoint at a loopback address of its own host (127.0.1.1, 127.0.1.2, …), its port kept. */
+function remoteTargets(allow: Endpoint[]): RelayTarget[] {
+  const hosts = [...new Set(allow.map((endpoint) => endpoint.host))];
+  return allow.map((endpoint) => ({ inside: { address: `127.0.1.${hosts.indexOf(endpoint.host) + 1}`, port: endpoint.port }, upstream: endpoint }));
+}
+
+function readHosts(): string {
+  try {
+    return readFileSync('/etc/hosts', 'utf8');
+  } catch {
+    return '127.0.0.1 localhost';
+  }
 }
 
 /** bubblewrap as found on the worker's PATH: the candidate's own PATH may not have it. */

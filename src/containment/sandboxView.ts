@@ -12,4 +12,11 @@ export interface SandboxView {
   hidden: string[];
   /** `loopback`: its own network namespace (only relayed ports reach out); `host`: the host's network (setup that installs dependencies). */
   network: 'loopback' | 'host';
+  /** With `loopback`: remote endpoints reachable by name (`api.example.com:443`), exactly these; nothing else leaves. */
+  allow?: Endpoint[];
+}
+
+export interface Endpoint {
+  host: string;
+  port: number;
 }

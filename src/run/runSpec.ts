@@ -69,6 +69,8 @@ export const CandidateSpecSchema = z.object({
   executable: z.string().optional(),
   /** How its processes are contained; absent in specs of earlier versions, which ran uncontained. */
   isolation: IsolationSchema.optional(),
+  /** Remote `host:port` endpoints it may reach when contained (its provider); absent: none. */
+  networkAllow: z.array(z.string()).optional(),
 });
 export type CandidateSpec = z.infer<typeof CandidateSpecSchema>;
 

@@ -2,7 +2,8 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readdir, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { createServer } from 'node:net';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runProcess, type ProcessRequest } from '../../src/candidates/processRunner.js';
@@ -157,6 +158,28 @@ describe.runIf(whyCannotContain() === null)('a contained candidate (bubblewrap)'
     expect(readFileSync(join(host.homeDir, 'h'), 'utf8')).toBe('h\n');
     // Its /tmp was its own: nothing of it is left in the host's.
     expect((await readdir('/tmp')).includes('t')).toBe(false);
+  });
+
+  it('reaches a remote endpoint on its allow-list by name, on a low port too, and no other', async () => {
+    // This machine's own name, at its non-loopback address, stands in for a provider's host.
+    const name = hostname();
+    const server = createServer((socket) => socket.end(`remote ${host.token}\n`));
+    const port = await new Promise<number>((resolve) => server.listen(0, '0.0.0.0', () => resolve((server.address() as { port: number }).port)));
+    try {
+      const reach = (endpoint: string) => `node -e "require('net').connect(${endpoint.split(':')[1]},'${endpoint.split(':')[0]}').on('data',d=>process.stdout.write(String(d))).on('error',e=>{console.log(e.code);process.exit(3)})"`;
+      const allowed = await asCandidate(reach(`${name}:${port}`), true, { view: { ...host.view, allow: [{ host: name, port }] } });
+      expect(allowed.output, allowed.output).toContain(`remote ${host.token}`);
+      const other = await asCandidate(`${reach(`${name}:${host.listenerPort}`)}`, true, { view: { ...host.view, allow: [{ host: name, port }] } });
+      expect(other.output).not.toContain(host.token);
+      const none = await asCandidate(reach(`${name}:${port}`), true);
+      expect(none.output).not.toContain(host.token);
+      // A provider's https port is below 1024: the relay listens for it inside.
+      const listening = `node -e "require('net').connect(443,'api.provider.invalid').on('connect',()=>{console.log('listening');process.exit(0)}).on('error',e=>{console.log(e.code);process.exit(3)})"`;
+      const low = await asCandidate(`tail -1 /etc/hosts; ${listening}`, true, { view: { ...host.view, allow: [{ host: 'api.provider.invalid', port: 443 }] } });
+      expect(low.output.split('\n'), low.output).toEqual(['127.0.1.1 api.provider.invalid', 'listening']);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 
   it('a sandbox that cannot be made is ours, not the command failing; a command that fails is its own', async () => {

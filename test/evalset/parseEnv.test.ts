@@ -135,7 +135,7 @@ postconditions:
 
 describe('parseEnv setup_network', () => {
   it('reads true or false, absent stays absent, anything else names the file, line and field', () => {
-    expect(parseEnv('setup_network: true\nsetup_commands: [npm ci]\n', FILE).env.setup_network).toBe(true);
+    expect(parseEnv('setup_network: true\nsetup_commands: [npm ci]\n', FILE).env!.setup_network).toBe(true);
     expect(parseEnv('setup_commands: []\n', FILE).env).not.toHaveProperty('setup_network');
     expect(parseEnv('setup_network: yes please\n', FILE).problems).toEqual([`${FILE}:1: setup_network: expected true or false, found "yes please"`]);
   });
