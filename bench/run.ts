@@ -21,6 +21,7 @@ const BENCHMARKS = [
   { name: 'edit-prediction', file: 'editPrediction.ts' },
   { name: 'startup', file: 'startup.ts' },
   { name: 'normalize', file: 'normalize.ts' },
+  { name: 'isolation', file: 'isolation.ts' },
 ] as const;
 
 const tableOnly = process.argv.includes('--table');
