@@ -11,7 +11,8 @@ const UNCONTAINED_MARK = '†';
  * latest.md: the last batch at a glance. A header line with the pass rate and its interval,
  * pass^k, tokens and cost; per case its verdicts, scores, candidate, model, workflow_rev and a
  * link to each review.md. Runs that were not judged are counted apart, never in a rate; runs
- * that ran uncontained are counted in a line of their own and marked in the table.
+ * that ran uncontained are counted in a line of their own, and marked in the table when the
+ * batch also has contained ones.
  */
 export function renderLatest(batch: Batch, stats: BatchStats, entries: readonly RunWithVerdict[], summariesDir: string): string {
   const o = stats.overall;
