@@ -11,7 +11,7 @@ import { EXIT } from './exitCodes.js';
 import { handleInterrupts, type InterruptMode } from './interrupts.js';
 import type { ReconnectingCalls } from './reconnecting.js';
 import type { EvalRuntime } from './runtime.js';
-import { formatRunProblems, formatRunTable } from './runTable.js';
+import { formatRunProblems, formatRunTable, formatUncontained } from './runTable.js';
 
 /** How a followed batch ended: closed in Temporal, or left running because the user detached. */
 export type FollowEnd =
@@ -251,6 +251,7 @@ export function printBatchReport(report: BatchReport, end: Extract<FollowEnd, { 
   const apart = [...(inDoubt ? [`${inDoubt} need${inDoubt === 1 ? 's' : ''} a person's review`] : []), ...(notJudged ? [`${notJudged} not judged`] : [])];
   io.out('');
   io.out(`${report.runs.length} runs: ${passed}/${judged} passed${apart.map((part) => `, ${part}`).join('')} (batch ${report.batchId})`);
+  for (const line of formatUncontained(report.runs)) io.out(line);
   if (uiUrl) io.out(`Web UI: ${uiUrl} (search EvalBatch="${report.batchId}")`);
 }
 

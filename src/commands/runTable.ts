@@ -1,5 +1,6 @@
 import { relative } from 'node:path';
 import type { Run } from '../store/index.js';
+import { runIsolation, uncontainedLine } from '../summaries/index.js';
 
 /** One line per run that did not complete, with why: the table alone says only `infra_error`. */
 export function formatRunProblems(runs: Run[]): string[] {
@@ -16,3 +17,19 @@ export function formatRunTable(runs: Run[], cwd: string): string[] {
   const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ');
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)];
 }
+
+/**
+ * `uncontained: 1 of 3 runs (isolation: none): run-…`, or nothing when every run was contained.
+ * Runs are named only when some ran contained (and at most NAMED_UNCONTAINED of them).
+ */
+export function formatUncontained(runs: Run[]): string[] {
+  const uncontained = runs.filter((r) => runIsolation(r) === 'none');
+  const line = uncontainedLine(uncontained.length, runs.length);
+  if (!line) return [];
+  if (uncontained.length === runs.length) return [line];
+  const named = uncontained.slice(0, NAMED_UNCONTAINED).map((r) => r.run_id);
+  const more = uncontained.length - named.length;
+  return [`${line}: ${named.join(', ')}${more > 0 ? ` and ${more} more` : ''}`];
+}
+
+const NAMED_UNCONTAINED = 5;

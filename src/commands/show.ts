@@ -5,13 +5,15 @@ import { ConfigError } from '../errors.js';
 import { loadSettings } from '../config.js';
 import { describeAnomaly } from '../run/anomaly.js';
 import { openStore } from '../store/index.js';
+import { runIsolation } from '../summaries/index.js';
 import type { CommandIo } from './io.js';
 import { storeOptions } from './runtime.js';
 import { run as showBatch } from './status.js';
 
 /**
- * `evalflow show <run_id>`: the run's row, its score, review.md and where its files are. A
- * batch id shows where the batch stands, as `evalflow status` does.
+ * `evalflow show <run_id>`: the run's row (with how its candidate was contained), its score,
+ * review.md and where its files are. A batch id shows where the batch stands, as `evalflow
+ * status` does.
  */
 export async function run(options: { runId: string; config?: string }, io: CommandIo): Promise<number> {
   if (options.runId.startsWith('batch-')) return showBatch({ batchId: options.runId, ...(options.config ? { config: options.config } : {}) }, io);
@@ -28,6 +30,7 @@ export async function run(options: { runId: string; config?: string }, io: Comma
     io.out(`run       ${runRow.run_id}`);
     io.out(`case      ${runRow.case_id} (${runRow.case_version})`);
     io.out(`candidate ${runRow.candidate} (${runRow.candidate_adapter}${runRow.models.candidate ? `, ${runRow.models.candidate}` : ''})`);
+    io.out(`isolation ${runIsolation(runRow) === 'sandbox' ? 'sandbox' : 'none (uncontained: the candidate ran outside a sandbox)'}`);
     io.out(`status    ${runRow.status}${runRow.result ? `, ${runRow.result}` : ''}${runRow.overall !== null ? `, overall ${runRow.overall}` : ''}`);
     if (score) io.out(`scores    compliance ${score.compliance}, execution quality ${score.execution_quality}, overall ${score.overall} (judge ${score.judge_model}${score.salvaged ? ', salvaged' : ''})`);
     if (runRow.workflow_rev) io.out(`workflow  ${runRow.workflow_rev}`);

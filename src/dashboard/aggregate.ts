@@ -24,6 +24,8 @@ export interface Totals {
   /** Null when a run's tokens (or cost) are unknown: a partial sum would read as the whole. */
   tokens: number | null;
   cost: number | null;
+  /** Runs whose candidate ran uncontained: a result with any is not a contained one. */
+  uncontained: number;
 }
 
 export interface BatchKpis extends Totals {
@@ -85,7 +87,7 @@ export function totalsOf(model: Dashboard, cells: readonly number[]): Totals {
   const c = model.cells;
   const byStatus: Record<string, number> = {};
   let runs = 0, judged = 0, passes = 0, overallSum = 0, overallN = 0, complianceSum = 0, executionQualitySum = 0;
-  let tokens = 0, tokensUnknown = 0, cost = 0, costUnknown = 0;
+  let tokens = 0, tokensUnknown = 0, cost = 0, costUnknown = 0, uncontained = 0;
   for (const i of cells) {
     model.statuses.forEach((status, s) => {
       const n = c.byStatus[s]![i]!;
@@ -102,6 +104,7 @@ export function totalsOf(model: Dashboard, cells: readonly number[]): Totals {
     tokensUnknown += c.tokensUnknown[i]!;
     cost += c.cost[i]!;
     costUnknown += c.costUnknown[i]!;
+    uncontained += c.uncontained[i]!;
   }
   return {
     runs,
@@ -113,6 +116,7 @@ export function totalsOf(model: Dashboard, cells: readonly number[]): Totals {
     meanExecutionQuality: judged === 0 ? null : executionQualitySum / judged,
     tokens: runs === 0 || tokensUnknown > 0 ? null : tokens,
     cost: runs === 0 || costUnknown > 0 ? null : cost,
+    uncontained,
   };
 }
 

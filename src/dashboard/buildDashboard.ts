@@ -6,6 +6,7 @@ import type { Batch, RunWithVerdict, Store } from '../store/index.js';
 import { mergeSuggestions } from '../summaries/batchInsights.js';
 import { loadRunsWithVerdicts, pagesOfRunsWithVerdicts } from '../summaries/loadRuns.js';
 import { runCost, type Prices } from '../summaries/prices.js';
+import { runIsolation } from '../summaries/runIsolation.js';
 import { editPredictionMetrics } from './editPredictionMetrics.js';
 import { DashboardSchema, MarkKindSchema, NONE, type CellColumns, type Dashboard, type MarkKind, type RevStep, type Timeline } from './schema.js';
 
@@ -60,7 +61,7 @@ export async function buildDashboard(request: DashboardRequest): Promise<Dashboa
       };
       cells.add(key, entry, prices);
       const at = Math.floor(Date.parse(run.finished_at ?? run.started_at ?? run.created_at) / 1000);
-      keepLatest(latest, caseIndex, { entry, key, at }, perCase);
+      keepLatest(latest, caseIndex, { entry, key, at, uncontained: runIsolation(run) === 'none' }, perCase);
       if (run.status === 'completed' && verdict) noteRevSide(revSides, run.workflow_rev ?? NONE, entry, at);
     }
   }
@@ -133,7 +134,7 @@ class CellSums {
     batch: [], case: [], candidate: [], model: [], rev: [], arm: [],
     byStatus: STATUSES.map(() => []),
     judged: [], passes: [], overallSum: [], overallN: [], complianceSum: [], executionQualitySum: [],
-    tokens: [], tokensUnknown: [], cost: [], costUnknown: [],
+    tokens: [], tokensUnknown: [], cost: [], costUnknown: [], uncontained: [],
   };
 
   add(key: CellKey, { run, verdict }: RunWithVerdict, prices: Prices): void {
@@ -145,7 +146,7 @@ class CellSums {
       this.#byKey.set(id, i);
       for (const name of ['batch', 'case', 'candidate', 'model', 'rev', 'arm'] as const) c[name].push(key[name]);
       for (const column of c.byStatus) column.push(0);
-      for (const name of ['judged', 'passes', 'overallSum', 'overallN', 'complianceSum', 'executionQualitySum', 'tokens', 'tokensUnknown', 'cost', 'costUnknown'] as const) c[name].push(0);
+      for (const name of ['judged', 'passes', 'overallSum', 'overallN', 'complianceSum', 'executionQualitySum', 'tokens', 'tokensUnknown', 'cost', 'costUnknown', 'uncontained'] as const) c[name].push(0);
     }
     c.byStatus[STATUSES.indexOf(run.status)]![i]! += 1;
     if (run.status === 'completed' && verdict) {
@@ -164,6 +165,7 @@ class CellSums {
     const cost = isUnfinished(run.status) ? null : runCost(run.tokens, run.models, prices).total;
     if (cost === null) c.costUnknown[i]! += 1;
     else c.cost[i]! += cost;
+    if (runIsolation(run) === 'none') c.uncontained[i]! += 1;
   }
 
   columns(batchOf: (index: number) => number): CellColumns {
@@ -175,6 +177,8 @@ interface Mark {
   entry: RunWithVerdict;
   key: CellKey;
   at: number;
+  /** Read before the mark drops the run's spec and config. */
+  uncontained: boolean;
 }
 
 /** Keeps a case's `limit` latest runs, by time then run id. */
@@ -190,10 +194,10 @@ function keepLatest(latest: Map<number, Mark[]>, caseIndex: number, mark: Mark, 
 }
 
 function timelineColumns(latest: Map<number, Mark[]>, perCase: number, batchOf: (index: number) => number): Timeline {
-  const t: Timeline = { perCase, runId: [], case: [], batch: [], candidate: [], model: [], rev: [], kind: [], at: [], overall: [], compliance: [], executionQuality: [], summary: [] };
+  const t: Timeline = { perCase, runId: [], case: [], batch: [], candidate: [], model: [], rev: [], kind: [], at: [], overall: [], compliance: [], executionQuality: [], summary: [], uncontained: [] };
   const kinds = MarkKindSchema.options;
   for (const caseIndex of [...latest.keys()].sort((a, b) => a - b)) {
-    for (const { entry, key, at } of latest.get(caseIndex)!) {
+    for (const { entry, key, at, uncontained } of latest.get(caseIndex)!) {
       const { run, verdict } = entry;
       t.runId.push(run.run_id);
       t.case.push(caseIndex);
@@ -207,6 +211,7 @@ function timelineColumns(latest: Map<number, Mark[]>, perCase: number, batchOf: 
       t.compliance.push(verdict?.compliance ?? null);
       t.executionQuality.push(verdict?.execution_quality ?? null);
       t.summary.push(verdict?.summary ?? '');
+      t.uncontained.push(uncontained);
     }
   }
   return t;

@@ -24,9 +24,12 @@ export function renderDashboard(model: Dashboard): string {
     ...functions,
     `const dashboardPage = ${dashboardPage.toString()};`,
     'const model = JSON.parse(document.getElementById("dashboard-data").textContent);',
-    'dashboardPage(document, model, { stats: { wilsonInterval, passHatK }, kpisOf, trendOf, groupRows, selectMarks, trendChart, timelineChart, metricsChart, markShape, svgElement,',
+    'dashboardPage(document, model, { stats: { wilsonInterval, passHatK }, kpisOf, trendOf, groupRows, selectMarks, trendChart, timelineChart, metricsChart, markShape, uncontainedRing, svgElement,',
     `  markLabels: ${scriptJson(markLabels)} });`,
   ].join('\n');
+  const uncontained = model.cells.uncontained.reduce((a, b) => a + b, 0);
+  // In the HTML itself, so it shows before (and without) the script.
+  const headline = uncontained === 0 ? '' : `<p class="uncontained-banner" id="uncontained-runs">⚠ uncontained: ${uncontained} of ${model.runs} run${model.runs === 1 ? '' : 's'} (isolation: none): their candidates ran outside a sandbox</p>`;
   if (/<\/script|<!--/i.test(script)) throw new InternalError('dashboard: the page script contains "</script" or "<!--", which would end its block early');
   return `<!doctype html>
 <html lang="en">
@@ -38,7 +41,7 @@ export function renderDashboard(model: Dashboard): string {
 <style>${DASHBOARD_CSS}</style>
 </head>
 <body>
-<header><h1>evalflow dashboard</h1><p class="generated">${model.runs} runs, built ${model.generatedAt}</p></header>
+<header><h1>evalflow dashboard</h1><p class="generated">${model.runs} runs, built ${model.generatedAt}</p>${headline}</header>
 <main id="dashboard"><noscript>This dashboard draws its views with JavaScript.</noscript></main>
 <script type="application/json" id="dashboard-data">${scriptJson(model)}</script>
 <script>

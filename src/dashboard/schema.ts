@@ -49,6 +49,8 @@ export const CellColumnsSchema = z.object({
   /** US dollars over the runs whose cost is known; `costUnknown` runs have no usage or no price. */
   cost: z.array(z.number()),
   costUnknown: z.array(Count),
+  /** Runs whose candidate ran uncontained (isolation: none, or a run of a version before isolation), of any status. */
+  uncontained: z.array(Count),
 });
 export type CellColumns = z.infer<typeof CellColumnsSchema>;
 
@@ -67,6 +69,7 @@ export const TimelineSchema = z.object({
   compliance: z.array(z.number().nullable()),
   executionQuality: z.array(z.number().nullable()),
   summary: z.array(z.string()).describe("the judge's summary, cut to a few hundred characters"),
+  uncontained: z.array(z.boolean()).describe('the candidate ran uncontained (isolation: none)'),
 });
 export type Timeline = z.infer<typeof TimelineSchema>;
 

@@ -1,6 +1,7 @@
 import { relative } from 'node:path';
 import { SUGGESTION_TAGS, suggestionTag } from '../judge/index.js';
 import type { RunWithVerdict } from '../store/index.js';
+import { countUncontained, uncontainedLine } from './runIsolation.js';
 
 /** A suggestion as several runs made it, merged: the first wording, how often, and by which runs. */
 export interface MergedSuggestion {
@@ -43,6 +44,8 @@ export function renderBatchInsights(batchId: string, entries: readonly RunWithVe
   const groups = mergeSuggestions(entries);
   const total = Object.values(groups).reduce((n, list) => n + list.reduce((m, s) => m + s.count, 0), 0);
   const parts = [`# Batch insights: ${batchId}`, '', `${total} suggestion${total === 1 ? '' : 's'} from ${entries.filter((e) => e.verdict).length} judged run(s), grouped by what they concern.`];
+  const uncontained = uncontainedLine(countUncontained(entries), entries.length);
+  if (uncontained) parts.push('', `${uncontained}.`);
   for (const [tag, list] of Object.entries(groups)) {
     if (list.length === 0) continue;
     parts.push('', `## [${tag}] (${list.reduce((n, s) => n + s.count, 0)})`, '');

@@ -1,5 +1,6 @@
 import { compareCase, LABEL_ORDER, mcnemarExact, pairedBootstrapDifference, wilsonInterval, type CaseComparison, type CaseSide, type ComparisonLabel, type MeanInterval, type RateInterval } from '../stats/index.js';
 import type { RunWithVerdict } from '../store/index.js';
+import { countUncontained } from './runIsolation.js';
 import { caseStability, type Judging, type Stability } from './stability.js';
 
 /** One side of a comparison as the user named it, with the runs it stands for. */
@@ -41,6 +42,8 @@ export interface SideTotals {
   rate: RateInterval | null;
   /** Runs that never enter a rate, by status. */
   uncounted: Record<string, number>;
+  /** Runs whose candidate ran uncontained (isolation: none): a side with any is not a contained result. */
+  uncontained: number;
 }
 
 /**
@@ -111,7 +114,7 @@ function totals(side: ComparisonSide): SideTotals {
   const passes = judged.filter((e) => e.verdict!.result === 'pass').length;
   const uncounted: Record<string, number> = {};
   for (const { run, verdict } of side.entries) if (!(run.status === 'completed' && verdict)) uncounted[run.status] = (uncounted[run.status] ?? 0) + 1;
-  return { label: side.label, runs: side.entries.length, completed: judged.length, passes, rate: wilsonInterval(passes, judged.length), uncounted };
+  return { label: side.label, runs: side.entries.length, completed: judged.length, passes, rate: wilsonInterval(passes, judged.length), uncounted, uncontained: countUncontained(side.entries) };
 }
 
 /** Newcombe (1998, method 10): the difference's interval from each side's Wilson interval. */

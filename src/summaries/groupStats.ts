@@ -3,6 +3,7 @@ import { passHatK, wilsonInterval, type RateInterval } from '../stats/index.js';
 import type { RunWithVerdict } from '../store/index.js';
 import type { Usage } from '../transcript/schema.js';
 import { runCost, type Prices, type RoleCost } from './prices.js';
+import { countUncontained } from './runIsolation.js';
 
 /** The numbers of a group of runs (a case, a batch, a workflow_rev). */
 export interface GroupStats {
@@ -16,6 +17,8 @@ export interface GroupStats {
   mean: { compliance: number | null; execution_quality: number | null; overall: number | null };
   tokens: { examiner: Usage | null; candidate: Usage | null; judge: Usage | null };
   cost: RoleCost;
+  /** Runs whose candidate ran uncontained (isolation: none), of any status. */
+  uncontained: number;
 }
 
 /** The numbers of `entries`; a run still pending or running counts in `runs` and `byStatus` only. */
@@ -48,6 +51,7 @@ export function groupStats(entries: readonly RunWithVerdict[], prices: Prices): 
       judge: sumKnown(costs.map((c) => c.judge)),
       total: sumKnown(costs.map((c) => c.total)),
     },
+    uncontained: countUncontained(entries),
   };
 }
 

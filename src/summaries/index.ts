@@ -3,6 +3,7 @@ export { groupStats, passHatKByK, type GroupStats } from './groupStats.js';
 export { renderLatest } from './latestMarkdown.js';
 export { batchStats, renderLatestStats, type BatchStats } from './latestStats.js';
 export { loadRunsWithVerdicts } from './loadRuns.js';
+export { countUncontained, runIsolation, uncontainedLine } from './runIsolation.js';
 export { ModelPriceSchema, PricesSchema, runCost, type ModelPrice, type Prices, type RoleCost } from './prices.js';
 export { renderScoreHistory, type ScoreHistoryLine } from './scoreHistory.js';
 export { writeSummaries, type SummariesReport, type SummariesRequest } from './writeSummaries.js';

@@ -2,11 +2,17 @@ import { relative } from 'node:path';
 import type { Batch, RunWithVerdict } from '../store/index.js';
 import type { GroupStats } from './groupStats.js';
 import type { BatchStats } from './latestStats.js';
+import { runIsolation, uncontainedLine } from './runIsolation.js';
+
+/** Follows the verdict of each uncontained run in the case table. */
+const UNCONTAINED_MARK = '†';
 
 /**
  * latest.md: the last batch at a glance. A header line with the pass rate and its interval,
  * pass^k, tokens and cost; per case its verdicts, scores, candidate, model, workflow_rev and a
- * link to each review.md. Runs that were not judged are counted apart, never in a rate.
+ * link to each review.md. Runs that were not judged are counted apart, never in a rate; runs
+ * that ran uncontained are counted in a line of their own, and marked in the table when the
+ * batch also has contained ones.
  */
 export function renderLatest(batch: Batch, stats: BatchStats, entries: readonly RunWithVerdict[], summariesDir: string): string {
   const o = stats.overall;
@@ -14,19 +20,22 @@ export function renderLatest(batch: Batch, stats: BatchStats, entries: readonly 
     .filter(([k]) => Number(k) > 1)
     .map(([k, v]) => `pass^${k} ${v === null ? '–' : v.toFixed(2)}`)
     .join(', ');
+  // When every run ran uncontained the line above the table says so; a mark on each would be noise.
+  const mixed = o.uncontained > 0 && o.uncontained < o.runs;
   const lines = [
     `# Latest batch: ${batch.batch_id}`,
     '',
     `${describeRate(o)}${passHat ? `; ${passHat}` : ''}; ${describeUncounted(o) || 'every run judged'}.`,
     `Tokens: ${describeTokens(o)}. Cost: ${o.cost.total === null ? 'unknown (a price or a usage is missing)' : `$${o.cost.total.toFixed(4)}`}.`,
     `Batch status: ${batch.status}; started ${batch.created_at}.`,
+    ...(o.uncontained > 0 ? [`${uncontainedLine(o.uncontained, o.runs)}${mixed ? `; their verdicts are marked ${UNCONTAINED_MARK} below` : ''}.`] : []),
     '',
     '| case | verdicts | pass rate | compliance | execution | overall | not counted | candidate | model | workflow_rev | reviews |',
     '|---|---|---|---|---|---|---|---|---|---|---|',
   ];
   for (const [caseId, g] of Object.entries(stats.cases)) {
     const runs = entries.filter((e) => e.run.case_id === caseId).sort((a, b) => a.run.run_id.localeCompare(b.run.run_id, 'en', { numeric: true }));
-    const verdicts = runs.map((e) => (e.run.status === 'completed' ? (e.verdict?.result ?? '?') : e.run.status)).join(' ');
+    const verdicts = runs.map((e) => `${e.run.status === 'completed' ? (e.verdict?.result ?? '?') : e.run.status}${mixed && runIsolation(e.run) === 'none' ? UNCONTAINED_MARK : ''}`).join(' ');
     const distinct = (values: (string | null | undefined)[]) => [...new Set(values.map((v) => v ?? '–'))].join(', ');
     const reviews = runs.map((e, i) => `[${i + 1}](${relative(summariesDir, `${e.run.run_dir}/review.md`)})`).join(' ');
     lines.push(

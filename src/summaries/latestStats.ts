@@ -39,6 +39,7 @@ export function renderLatestStats(stats: BatchStats): string {
     mean: { compliance: roundOrNull(g.mean.compliance), execution_quality: roundOrNull(g.mean.execution_quality), overall: roundOrNull(g.mean.overall) },
     tokens: g.tokens,
     cost_usd: { examiner: roundOrNull(g.cost.examiner, 6), candidate: roundOrNull(g.cost.candidate, 6), judge: roundOrNull(g.cost.judge, 6), total: roundOrNull(g.cost.total, 6) },
+    uncontained_runs: g.uncontained,
     ...(g.stability ? { stability: g.stability } : {}),
   });
   return stringify(

@@ -1,5 +1,6 @@
 import { relative } from 'node:path';
 import type { Comparison, SideTotals } from './comparison.js';
+import { uncontainedLine } from './runIsolation.js';
 
 /** The comparison as a terminal prints it: the two sides, the bank's difference, then one row per case, regressions first. */
 export function comparisonLines(comparison: Comparison, cwd: string): string[] {
@@ -43,7 +44,8 @@ export function comparisonMarkdown(title: string, comparison: Comparison, summar
 
 function describeSide(name: string, side: SideTotals): string {
   const uncounted = Object.entries(side.uncounted).map(([status, n]) => `${n} ${status}`).join(', ');
-  return `${name}: ${side.label}: ${side.runs} run(s), ${side.completed} judged${side.rate ? `, pass rate ${rate(side.rate)}` : ''}${uncounted ? `; not counted: ${uncounted}` : ''}`;
+  const uncontained = uncontainedLine(side.uncontained, side.runs);
+  return `${name}: ${side.label}: ${side.runs} run(s), ${side.completed} judged${side.rate ? `, pass rate ${rate(side.rate)}` : ''}${uncounted ? `; not counted: ${uncounted}` : ''}${uncontained ? `; ${uncontained}` : ''}`;
 }
 
 function describeBank(c: Comparison): string {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDashboard, groupRows, kpisOf, selectMarks, trendOf, type Dashboard } from '../../src/dashboard/index.js';
 import { compareCase, passHatK, wilsonInterval } from '../../src/stats/index.js';
 import { openStore, type Store } from '../../src/store/index.js';
-import { DASHBOARD_BATCHES, DASHBOARD_PRICES, EP_BATCH, fillDashboardStore, RUN_COST } from '../support/dashboardFixture.js';
+import { DASHBOARD_BATCHES, DASHBOARD_PRICES, EP_BATCH, fillDashboardStore, markUncontained, RUN_COST, UNCONTAINED_RUNS } from '../support/dashboardFixture.js';
 
 const stats = { wilsonInterval, passHatK };
 
@@ -144,6 +144,12 @@ describe('the dashboard model, built from a store with every status', () => {
     expect(ep.exactLinesF1).toBeCloseTo(6 / 9, 10);
   });
 
+  it('every run of the fixture ran contained: no cell or mark counts one uncontained', () => {
+    expect(model.cells.uncontained.every((n) => n === 0)).toBe(true);
+    expect(model.timeline.uncontained.every((u) => !u)).toBe(true);
+    expect(kpisOf(model, {}, stats).last!.uncontained).toBe(0);
+  });
+
   it('an empty store gives an empty model, not an error', async () => {
     const empty = await openStore({});
     try {
@@ -153,5 +159,36 @@ describe('the dashboard model, built from a store with every status', () => {
     } finally {
       await empty.close();
     }
+  });
+});
+
+describe('the dashboard model where some runs ran uncontained', () => {
+  let store: Store;
+  let model: Dashboard;
+
+  beforeAll(async () => {
+    store = await openStore({});
+    await fillDashboardStore(store);
+    await markUncontained(store);
+    model = await buildDashboard({ store, prices: DASHBOARD_PRICES, pageSize: 7 });
+  });
+  afterAll(async () => {
+    await store?.close();
+  });
+
+  it('counts them per cell, per batch, per filter and per group', () => {
+    expect(model.cells.uncontained.reduce((a, b) => a + b, 0)).toBe(3);
+    const { last, previous } = kpisOf(model, {}, stats);
+    expect(last).toMatchObject({ runs: 15, uncontained: 2 });
+    expect(previous!.uncontained).toBe(0);
+    expect(kpisOf(model, { case: 'alpha' }, stats).last!.uncontained).toBe(1);
+    expect(kpisOf(model, { case: 'gamma' }, stats).last!.uncontained).toBe(0);
+    expect(groupRows(model, {}, stats, 'candidate').map((r) => [model.candidates[r.key], r.uncontained])).toEqual([['cand-a', 3], ['cand-b', 0]]);
+    expect(groupRows(model, {}, stats, 'rev').map((r) => [model.revs[r.key], r.uncontained])).toEqual([['rev-one', 1], ['rev-two', 2]]);
+  });
+
+  it('marks exactly their runs on the timeline', () => {
+    const marked = model.timeline.runId.filter((_, i) => model.timeline.uncontained[i]);
+    expect(marked.sort()).toEqual([...UNCONTAINED_RUNS].sort());
   });
 });

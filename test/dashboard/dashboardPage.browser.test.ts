@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeDashboard } from '../../src/dashboard/index.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import { launchChromium, outputDir, watchedPage } from '../support/browser.js';
-import { DASHBOARD_PRICES, fillDashboardStore, HOSTILE, HOSTILE_IMG } from '../support/dashboardFixture.js';
+import { DASHBOARD_PRICES, fillDashboardStore, HOSTILE, HOSTILE_IMG, markUncontained, UNCONTAINED_RUNS } from '../support/dashboardFixture.js';
 
 /**
  * dashboard.html in Debian's chromium, over the builders' store with a hostile case added
@@ -71,6 +71,10 @@ describe('dashboard.html in a real browser', () => {
     expect(await page.locator('svg.timeline .mark').count()).toBe(40);
     expect(await page.locator('svg.timeline .mark-infra_error').count()).toBe(1);
     expect(await page.locator('svg.timeline .mark-pass').count()).toBe(23);
+    // Every run ran contained: no banner, no marked run, no uncontained column.
+    expect(await page.locator('.uncontained-banner').count()).toBe(0);
+    expect(await page.locator('svg.timeline [data-uncontained]').count()).toBe(0);
+    expect(await page.locator('#candidates th', { hasText: 'uncontained' }).count()).toBe(0);
     const run = 'run-alpha-cand-a@20260103T000000-4';
     expect(await page.locator(`svg.timeline .mark[data-run="${run}"] title`).textContent()).toContain('status: infra_error');
     // Hovering a mark shows its run id, rev, scores and the judge's summary.
@@ -123,6 +127,32 @@ describe('dashboard.html in a real browser', () => {
     await expect.poll(() => page.locator('svg.timeline .mark').count()).toBe(1);
     expect(watch.dialogs).toEqual([]);
     expect(watch.errors).toEqual([]);
+  });
+
+  it('says on the last batch, on each run and per group which runs ran uncontained', async () => {
+    const mixed = await openStore({});
+    try {
+      await fillDashboardStore(mixed);
+      await markUncontained(mixed);
+      const mixedFile = join(dir, 'dashboard-uncontained.html');
+      await writeDashboard({ store: mixed, prices: DASHBOARD_PRICES, path: mixedFile });
+      const { page, watch } = await watchedPage(browser);
+      await page.goto(pathToFileURL(mixedFile).href);
+      await page.waitForSelector('svg.timeline');
+      expect(await page.locator('#uncontained-runs').textContent()).toBe('⚠ uncontained: 3 of 39 runs (isolation: none): their candidates ran outside a sandbox');
+      expect(await page.locator('#kpis #uncontained-batch').textContent()).toBe('⚠ uncontained: 2 of 15 runs (isolation: none) in this batch: their candidates ran outside a sandbox');
+      const marked = await page.locator('svg.timeline .mark[data-uncontained="true"]').evaluateAll((marks) => marks.map((m) => m.getAttribute('data-run')));
+      expect(marked.sort()).toEqual([...UNCONTAINED_RUNS].sort());
+      expect(await page.locator(`svg.timeline .mark[data-run="${UNCONTAINED_RUNS[0]}"] title`).textContent()).toContain('isolation: none (uncontained)');
+      expect(await page.locator('#timeline .legend-item', { hasText: 'uncontained (isolation: none)' }).count()).toBe(1);
+      expect(await page.locator('#candidates tr', { hasText: 'cand-a' }).locator('td').nth(10).textContent()).toBe('⚠ 3');
+      // Narrowed to a case whose last-batch runs all ran contained, the batch's banner goes.
+      await page.selectOption('#filter-case', 'gamma');
+      await expect.poll(() => page.locator('#kpis #uncontained-batch').count()).toBe(0);
+      expect(watch.errors).toEqual([]);
+    } finally {
+      await mixed.close();
+    }
   });
 
   it('an empty store says there are no runs yet and how to make one', async () => {

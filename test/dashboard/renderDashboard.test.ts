@@ -5,7 +5,7 @@ import { buildDashboard, DashboardSchema, renderDashboard, scriptJson } from '..
 import { openStore } from '../../src/store/index.js';
 import { writeSummaries } from '../../src/summaries/index.js';
 import { tempDir } from '../sandbox/sandboxFixture.js';
-import { DASHBOARD_PRICES, fillDashboardStore, HOSTILE } from '../support/dashboardFixture.js';
+import { DASHBOARD_PRICES, fillDashboardStore, HOSTILE, markUncontained } from '../support/dashboardFixture.js';
 
 describe('renderDashboard', () => {
   it('embeds JSON no string can break out of', () => {
@@ -30,6 +30,21 @@ describe('renderDashboard', () => {
       // The page itself (the data block aside, which holds the planted markup as escaped text).
       expect(html.replace(data, '')).not.toMatch(/\b(src|href)=|https?:\/\/(?!www\.w3\.org\/2000\/svg)/);
       expect(renderDashboard(await buildDashboard({ store, prices: DASHBOARD_PRICES, now: () => new Date(model.generatedAt) }))).toBe(html);
+      // Every run ran contained: no headline says otherwise.
+      expect(html).not.toContain('id="uncontained-runs"');
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('leads with how many runs ran uncontained, in the HTML itself (before any script runs)', async () => {
+    const store = await openStore({});
+    try {
+      await fillDashboardStore(store);
+      await markUncontained(store);
+      const html = renderDashboard(await buildDashboard({ store, prices: DASHBOARD_PRICES }));
+      const header = /<header>(.*?)<\/header>/s.exec(html)![1]!;
+      expect(header).toContain('<p class="uncontained-banner" id="uncontained-runs">⚠ uncontained: 3 of 39 runs (isolation: none): their candidates ran outside a sandbox</p>');
     } finally {
       await store.close();
     }

@@ -10,6 +10,9 @@ import { tempDir } from '../sandbox/sandboxFixture.js';
 import { launchChromium, outputDir, watchedPage } from '../support/browser.js';
 import { DASHBOARD_BATCHES, DASHBOARD_PRICES, fillDashboardStore, HOSTILE, SEEDED_RUN } from '../support/dashboardFixture.js';
 
+/** The one run of the last batch that ran uncontained (isolation: none); the others ran contained. */
+const UNCONTAINED_RUN = 'run-beta-cand-a@20260103T000000-2';
+
 describe('evalflow view in a real browser', () => {
   let store: Store;
   let browser: Browser;
@@ -24,6 +27,7 @@ describe('evalflow view in a real browser', () => {
     await mkdir(join(runsDir, SEEDED_RUN, 'workflow', 'skills'), { recursive: true });
     await writeFile(join(runsDir, SEEDED_RUN, 'review.md'), `# Review of ${SEEDED_RUN}\n\nThe tests ran. ${HOSTILE}\n`);
     await writeFile(join(runsDir, SEEDED_RUN, 'workflow', 'skills', 'testing.md'), 'run the tests\n');
+    await store.updateRun(UNCONTAINED_RUN, { spec: { candidate: { isolation: 'none' } }, config: { candidate: { isolation: 'none' } } });
     ({ server, url: base } = await startViewServer({ store, prices: DASHBOARD_PRICES, host: '127.0.0.1', port: 0, temporalUi: { url: 'http://127.0.0.1:8233', namespace: 'default' } }));
     shots = await outputDir('view');
     browser = await launchChromium();
@@ -50,6 +54,11 @@ describe('evalflow view in a real browser', () => {
     await page.waitForSelector('#runs tr td');
     expect(await page.locator('#runs tr').count()).toBe(17);
     expect(await page.locator('#runs-count').textContent()).toBe('1–16 of 16');
+    // The batch says it had an uncontained run, and its row says which.
+    expect(await page.locator('#batch-uncontained').textContent()).toBe('⚠ uncontained: 1 run of this batch (isolation: none): their candidates ran outside a sandbox');
+    expect(await page.locator('#runs td[data-uncontained]').count()).toBe(1);
+    expect(await page.locator('#runs tr', { hasText: UNCONTAINED_RUN }).locator('td').nth(5).textContent()).toBe('⚠ none (uncontained)');
+    expect(await page.locator('#runs tr', { hasText: SEEDED_RUN }).locator('td').nth(5).textContent()).toBe('sandbox');
     await page.locator('th[data-sort="overall"]').click();
     await page.locator('th[data-sort="overall"]').click();
     await expect.poll(() => page.locator('#runs tr:nth-child(2) td:nth-child(4)').textContent()).toBe('4');
@@ -64,6 +73,8 @@ describe('evalflow view in a real browser', () => {
     await page.goto(`${base}/runs/${encodeURIComponent(SEEDED_RUN)}`);
     await page.waitForSelector('#transcript .turn');
     expect(await page.locator('#score .scores').textContent()).toBe('result pass · overall 4 · compliance 4 · execution 4');
+    expect(await page.locator('[data-field="isolation"]').textContent()).toBe('sandbox');
+    expect(await page.locator('#run-uncontained').count()).toBe(0);
     expect(await page.locator('#hard-requirements li').textContent()).toContain('✓ met: runs the tests');
     expect(await page.locator('#review .review').textContent()).toContain(`The tests ran. ${HOSTILE}`);
     expect(await page.locator('#snapshot li').allTextContents()).toEqual(['skills/testing.md']);
@@ -106,6 +117,15 @@ describe('evalflow view in a real browser', () => {
     expect(await page.locator('img').count()).toBe(0);
     expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
     expect(watch.dialogs).toEqual([]);
+    expect(watch.errors).toEqual([]);
+  });
+
+  it('the page of an uncontained run says so above its facts', async () => {
+    const { page, watch } = await watchedPage(browser);
+    await page.goto(`${base}/runs/${encodeURIComponent(UNCONTAINED_RUN)}`);
+    await page.waitForSelector('#facts dl');
+    expect(await page.locator('#run-uncontained').textContent()).toBe('⚠ uncontained (isolation: none): the candidate ran outside a sandbox');
+    expect(await page.locator('[data-field="isolation"]').textContent()).toBe('none');
     expect(watch.errors).toEqual([]);
   });
 

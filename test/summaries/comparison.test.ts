@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Run, RunWithVerdict, Score } from '../../src/store/index.js';
-import { caseStability, compareSides, evaluateGate, groupStats, parseGate, renderJunit, revHistory, workflowImpact } from '../../src/summaries/index.js';
+import { caseStability, compareSides, comparisonLines, comparisonMarkdown, evaluateGate, groupStats, parseGate, renderJunit, revHistory, workflowImpact } from '../../src/summaries/index.js';
 import { compareExitCode } from '../../src/commands/compare.js';
 
 let made = 0;
@@ -90,6 +90,22 @@ describe('compareSides', () => {
   it('calls a case not comparable when the sides ran different versions of it', () => {
     const changed = compareSides({ label: 'A', entries: many('c', ['pass', 'pass', 'pass', 'pass']) }, { label: 'B', entries: many('c', ['fail', 'fail', 'fail', 'fail'], { case_hash: 'edited' }) });
     expect(changed.cases[0]).toMatchObject({ label: 'not_comparable', reason: expect.stringContaining('the case changed between the sides') });
+  });
+
+  it('marks the side whose runs ran uncontained, in the terminal and in Markdown, and not the contained one', () => {
+    const contained = { config: { candidate: { isolation: 'sandbox' } } };
+    const sideA = many('c', ['pass', 'pass', 'pass'], contained);
+    // One said `none`; one is of an earlier version that recorded nothing (it ran uncontained).
+    const sideB = [...many('c', ['pass', 'fail'], contained), aRun('c', 'fail', { spec: { candidate: { isolation: 'none' } }, config: { candidate: { isolation: 'none' } } }), aRun('c', 'pass')];
+    const comparison = compareSides({ label: 'batch-a', entries: sideA }, { label: 'batch-b', entries: sideB });
+    expect(comparison.a.uncontained).toBe(0);
+    expect(comparison.b.uncontained).toBe(2);
+    const [lineA, lineB] = comparisonLines(comparison, '/');
+    expect(lineA).not.toContain('uncontained');
+    expect(lineB).toMatch(/^B: batch-b: 4 run\(s\), .*; uncontained: 2 of 4 runs \(isolation: none\)$/);
+    const markdown = comparisonMarkdown('compare', comparison, '/');
+    expect(markdown).toContain('- B: batch-b: 4 run(s)');
+    expect(markdown.match(/uncontained: 2 of 4 runs \(isolation: none\)/g)).toHaveLength(1);
   });
 });
 

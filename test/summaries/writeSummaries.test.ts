@@ -107,6 +107,7 @@ describe('summaries from the store', () => {
     expect(stats.overall.pass_rate.rate).toBeCloseTo(17 / 33, 4);
     expect(stats.overall.pass_hat_k[1]).toBeCloseTo((0.75 + 0 + 1 + 0.5) / 4, 4);
     expect(stats.overall.pass_hat_k[10]).toBe(0);
+    expect(stats.overall.uncontained_runs).toBe(0);
   });
 
   it('latest.md leads with the pass rate and counts what was not judged apart', async () => {
@@ -119,6 +120,9 @@ describe('summaries from the store', () => {
     expect(latest).toMatch(/\| alpha \| pass pass pass pass pass pass fail fail infra_error aborted \| 75% \(41%–93%\) \|/);
     expect(latest).toContain('[1](../runs/run-alpha-cand-a@20260103T000000-1/review.md)');
     expect(latest).toContain('Cost: unknown (a price or a usage is missing)');
+    // Every run ran contained: nothing says otherwise.
+    expect(latest).not.toContain('uncontained');
+    expect(latest).not.toContain('†');
   });
 
   it('batch-insights.md merges identical and near-identical suggestions with their counts and runs', async () => {
@@ -129,6 +133,7 @@ describe('summaries from the store', () => {
     expect(insights).toMatch(/- \*\*×7\*\* Add a step that runs the tests! — \[run-beta-cand-a@20260103T000000-1\]/);
     expect(insights).toContain('## [eval] (3)');
     expect(insights).toContain('## [capability] (23)');
+    expect(insights).not.toContain('uncontained');
   });
 
   it('score-history.yaml lists every completed run once, rebuilds byte for byte, and a rejudge replaces its entry', async () => {
@@ -161,5 +166,52 @@ describe('summaries from the store', () => {
     } finally {
       await empty.close();
     }
+  });
+});
+
+describe('summaries of a batch where some runs ran uncontained', () => {
+  const batchId = 'batch-20260201T000000-dddddd';
+  let store: Store;
+  let dir: string;
+
+  beforeAll(async () => {
+    store = await openStore({});
+    dir = join(await tempDir('evalflow-summaries-'), 'summaries');
+    await store.upsertBatch({ batch_id: batchId, status: 'completed', spec: {}, created_at: '2026-02-01T00:00:00Z' });
+    // alpha: two contained runs; beta: one contained, one `isolation: none`, one of an earlier version (nothing recorded: it ran uncontained).
+    const runs: [string, string, Record<string, unknown>][] = [
+      ['alpha', 'run-alpha-c@20260201T000000-1', { config: { candidate: { isolation: 'sandbox' } } }],
+      ['alpha', 'run-alpha-c@20260201T000000-2', { spec: { candidate: { isolation: 'sandbox' } } }],
+      ['beta', 'run-beta-c@20260201T000000-1', { spec: { candidate: { isolation: 'sandbox' } } }],
+      ['beta', 'run-beta-c@20260201T000000-2', { spec: { candidate: { isolation: 'none' } }, config: { candidate: { isolation: 'none' } } }],
+      ['beta', 'run-beta-c@20260201T000000-3', { spec: { candidate: {} }, config: {} }],
+    ];
+    for (const [i, [caseId, runId, recorded]] of runs.entries()) {
+      await store.upsertRun(aHistoryRun({ run_id: runId, batch_id: batchId, case_id: caseId, candidate: 'c', status: 'completed', run_dir: join(dirname(dir), 'runs', runId), ...recorded }));
+      await store.saveScore(runId, { result: 'pass', compliance: 4, execution_quality: 4, overall: 4, summary: 's', hard_requirements: [], suggestions: ['[workflow] Say which tests to run.'], judge_model: 'judge-model', judged_at: `2026-02-01T00:00:0${i}Z`, raw: '', salvaged: false });
+    }
+    await writeSummaries({ store, summariesDir: dir, prices: {} });
+  });
+  afterAll(async () => {
+    await store?.close();
+  });
+
+  it('latest.md counts the uncontained runs and marks their verdicts', async () => {
+    const latest = await readFile(join(dir, 'latest.md'), 'utf8');
+    expect(latest).toContain('uncontained: 2 of 5 runs (isolation: none); their verdicts are marked † below.');
+    expect(latest).toMatch(/\| alpha \| pass pass \|/);
+    expect(latest).toMatch(/\| beta \| pass pass† pass† \|/);
+  });
+
+  it('latest-stats.yaml has uncontained_runs overall and per case', async () => {
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a YAML file read back to check its numbers
+    const stats = parseYaml(await readFile(join(dir, 'latest-stats.yaml'), 'utf8')) as Record<string, any>;
+    expect(stats.overall).toMatchObject({ runs: 5, uncontained_runs: 2 });
+    expect(stats.cases.alpha.uncontained_runs).toBe(0);
+    expect(stats.cases.beta.uncontained_runs).toBe(2);
+  });
+
+  it('batch-insights.md says how many runs were uncontained', async () => {
+    expect(await readFile(join(dir, 'batch-insights.md'), 'utf8')).toContain('uncontained: 2 of 5 runs (isolation: none).');
   });
 });

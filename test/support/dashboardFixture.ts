@@ -109,6 +109,20 @@ async function seedTranscript(store: Store, runId: string, reply: string): Promi
   await store.appendTranscriptEvents(events);
 }
 
+/**
+ * Runs `markUncontained` records as uncontained: two of the last batch (alpha's first, a pass;
+ * beta's second, a fail) said `isolation: none`, and gamma's first of the first batch records
+ * nothing (a run of a version before isolation, which ran uncontained).
+ */
+export const UNCONTAINED_RUNS = ['run-alpha-cand-a@20260103T000000-1', 'run-beta-cand-a@20260103T000000-2', 'run-gamma-cand-a@20260101T000000-1'];
+
+export async function markUncontained(store: Store): Promise<void> {
+  const none = { spec: { candidate: { isolation: 'none' } }, config: { candidate: { isolation: 'none' } } };
+  await store.updateRun(UNCONTAINED_RUNS[0]!, none);
+  await store.updateRun(UNCONTAINED_RUNS[1]!, none);
+  await store.updateRun(UNCONTAINED_RUNS[2]!, { spec: { evalCase: { category: 'feature', tags: ['tests', 'gamma'] } }, config: {} });
+}
+
 /** Two scored predictions: delta chrF 0.5 and 0.7; exact lines (2,1,1) and (1,0,1): F1 6/9; cursor hit once in two. */
 async function fillEditPrediction(store: Store): Promise<void> {
   await store.upsertBatch({ batch_id: EP_BATCH, status: 'completed', spec: { kind: 'edit_prediction' }, created_at: '2025-12-31T00:00:00Z' });

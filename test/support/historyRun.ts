@@ -15,7 +15,8 @@ export function statusOf(outcome: Outcome): RunState {
 /**
  * A run of a seeded history, as `upsertRun` takes it: version v1 of its case, a `command`
  * candidate, the examiner, candidate and judge models the seeded prices name, and RUN_TOKENS
- * once it ended; `fields` give the rest and win.
+ * once it ended, contained (config's `candidate.isolation: sandbox`, as runs are by default);
+ * `fields` give the rest and win.
  */
 export function aHistoryRun(fields: Pick<RunInput, 'run_id' | 'case_id' | 'candidate' | 'run_dir'> & { status: RunState } & Partial<RunInput>): RunInput {
   const unfinished = fields.status === 'pending' || fields.status === 'running';
@@ -25,6 +26,7 @@ export function aHistoryRun(fields: Pick<RunInput, 'run_id' | 'case_id' | 'candi
     candidate_adapter: 'command',
     models: { examiner: 'ex-model', judge: 'judge-model', candidate: 'cand-model' },
     tokens: unfinished ? null : RUN_TOKENS,
+    config: { candidate: { isolation: 'sandbox' } },
     ...fields,
   };
 }

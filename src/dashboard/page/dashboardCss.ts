@@ -24,5 +24,7 @@ table { border-collapse: collapse; width: 100%; font-size: 0.85rem; } th, td { t
 th { background: #f6f8fa; } th.sortable { cursor: pointer; }
 .label-regression { color: #cf222e; font-weight: 600; } .label-improvement { color: #1a7f37; font-weight: 600; }
 #tooltip { display: none; position: absolute; max-width: 420px; white-space: pre-wrap; background: #1f2328; color: #fff; font-size: 0.8rem; padding: 6px 8px; border-radius: 4px; pointer-events: none; z-index: 10; }
+.uncontained-banner { background: #fff1e5; border: 1px solid #bc4c00; color: #953800; border-radius: 6px; padding: 8px 10px; font-weight: 600; font-size: 0.9rem; }
+.kpis .uncontained-banner { grid-column: 1 / -1; margin: 0; }
 #empty { padding: 32px; border: 1px dashed #d0d7de; border-radius: 6px; margin-top: 24px; }
 `;

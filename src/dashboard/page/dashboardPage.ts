@@ -14,6 +14,7 @@ export interface PageLib {
   timelineChart: (doc: Document, rows: string[], marks: TimelineMark[], onHover: (text: string | null, event?: MouseEvent) => void) => SVGElement;
   metricsChart: (doc: Document, labels: string[], lines: { name: string; values: (number | null)[] }[], onHover: (text: string | null, event?: MouseEvent) => void) => SVGElement;
   markShape: (doc: Document, kind: string, cx: number, cy: number, size?: number) => SVGElement;
+  uncontainedRing: (doc: Document, size?: number) => SVGElement;
   svgElement: (doc: Document, name: string, attributes?: Record<string, string | number>) => SVGElement;
   markLabels: Record<string, string>;
 }
@@ -38,6 +39,7 @@ export function dashboardPage(doc: Document, model: Dashboard, lib: PageLib): vo
   // A git commit reads well by its first 12 characters, as git prints it.
   const short = (name: string) => (/^[0-9a-f]{40}$/.test(name) ? name.slice(0, 12) : name);
   const interval = (r: { low: number; high: number } | null) => (r ? `[${pct(r.low)}–${pct(r.high)}]` : '');
+  const uncontainedText = (uncontained: number, runs: number) => `uncontained: ${uncontained} of ${runs} run${runs === 1 ? '' : 's'} (isolation: none)`;
 
   const readFilter = (): DashboardFilter => {
     const params = new URLSearchParams(doc.defaultView!.location.hash.replace(/^#/, ''));
@@ -117,6 +119,8 @@ export function dashboardPage(doc: Document, model: Dashboard, lib: PageLib): vo
       return section;
     }
     section.appendChild(el('p', { class: 'kpi-batch' }, `last batch ${model.batches[last.batch]!.id}${previous ? `, change against ${model.batches[previous.batch]!.id}` : ''}`));
+    // Said above the numbers, so an uncontained batch's pass rate is never read as a contained one's.
+    if (last.uncontained > 0) section.appendChild(el('p', { id: 'uncontained-batch', class: 'uncontained-banner', role: 'note' }, `⚠ ${uncontainedText(last.uncontained, last.runs)} in this batch: their candidates ran outside a sandbox`));
     const card = (id: string, title: string, value: (k: BatchKpis) => number | null, show: (v: number | null, k: BatchKpis) => string, extra = '', showChange = show) => {
       const box = el('div', { class: 'kpi', 'data-kpi': id });
       box.appendChild(el('div', { class: 'kpi-title' }, title));
@@ -166,6 +170,14 @@ export function dashboardPage(doc: Document, model: Dashboard, lib: PageLib): vo
       item.appendChild(doc.createTextNode(` ${lib.markLabels[kind] ?? kind}`));
       legend.appendChild(item);
     }
+    if (model.timeline.uncontained.some(Boolean)) {
+      const item = el('span', { class: 'legend-item' });
+      const svg = lib.svgElement(doc, 'svg', { width: 18, height: 18, viewBox: '-9 -9 18 18' });
+      svg.appendChild(lib.uncontainedRing(doc, 5));
+      item.appendChild(svg);
+      item.appendChild(doc.createTextNode(' uncontained (isolation: none)'));
+      legend.appendChild(item);
+    }
     section.appendChild(legend);
     const t = model.timeline;
     const picked = lib.selectMarks(model, filter);
@@ -176,9 +188,11 @@ export function dashboardPage(doc: Document, model: Dashboard, lib: PageLib): vo
       at: t.at[i]!,
       kind: model.markKinds[t.kind[i]!]!,
       runId: t.runId[i]!,
+      uncontained: t.uncontained[i]!,
       detail: [
         t.runId[i],
         `status: ${model.markKinds[t.kind[i]!]}`,
+        t.uncontained[i] ? 'isolation: none (uncontained)' : '',
         `rev: ${model.revs[t.rev[i]!]}`,
         `scores: overall ${num(t.overall[i])}, compliance ${num(t.compliance[i])}, execution ${num(t.executionQuality[i])}`,
         t.summary[i] ? `judge: ${t.summary[i]}` : '',
@@ -206,12 +220,15 @@ export function dashboardPage(doc: Document, model: Dashboard, lib: PageLib): vo
     else section.appendChild(tableEl);
     return section;
   };
-  const groupTable = (id: string, title: string, dimension: GroupDimension, names: string[], filter: DashboardFilter, extra?: (row: GroupRow) => string) =>
-    table(
+  const groupTable = (id: string, title: string, dimension: GroupDimension, names: string[], filter: DashboardFilter, extra?: (row: GroupRow) => string) => {
+    const rows = lib.groupRows(model, filter, lib.stats, dimension);
+    // A column of its own only where some run ran uncontained: contained views stay as they were.
+    const uncontained = rows.some((r) => r.uncontained > 0);
+    return table(
       id,
       title,
-      [dimension, 'runs', 'judged', 'pass rate', 'interval', 'overall', 'compliance', 'execution', 'infra_error', 'judge_failed', ...(extra ? ['vs previous rev'] : [])],
-      lib.groupRows(model, filter, lib.stats, dimension).map((r) => [
+      [dimension, 'runs', 'judged', 'pass rate', 'interval', 'overall', 'compliance', 'execution', 'infra_error', 'judge_failed', ...(uncontained ? ['uncontained'] : []), ...(extra ? ['vs previous rev'] : [])],
+      rows.map((r) => [
         short(names[r.key]!),
         String(r.runs),
         String(r.judged),
@@ -222,9 +239,11 @@ export function dashboardPage(doc: Document, model: Dashboard, lib: PageLib): vo
         num(r.meanExecutionQuality),
         String(r.byStatus.infra_error ?? 0),
         String(r.byStatus.judge_failed ?? 0),
+        ...(uncontained ? [r.uncontained > 0 ? `⚠ ${r.uncontained}` : '0'] : []),
         ...(extra ? [extra(r)] : []),
       ]),
     );
+  };
   const revLabel = (row: GroupRow) => {
     const step = model.revSteps.find((s) => s.rev === model.revs[row.key]);
     if (!step) return '';

@@ -24,6 +24,8 @@ export interface TimelineMark {
   kind: string;
   runId: string;
   detail: string;
+  /** The candidate ran uncontained: the mark gets a dashed ring. */
+  uncontained: boolean;
 }
 
 /** Shapes per mark kind, so a status reads without its colour too. */
@@ -114,6 +116,10 @@ export function timelineChart(doc: Document, rows: string[], marks: TimelineMark
     g.setAttribute('class', `mark mark-${mark.kind}`);
     g.setAttribute('data-run', mark.runId);
     g.setAttribute('data-kind', mark.kind);
+    if (mark.uncontained) {
+      g.setAttribute('data-uncontained', 'true');
+      g.appendChild(uncontainedRing(doc));
+    }
     const title = svgElement(doc, 'title');
     title.textContent = mark.detail;
     g.appendChild(title);
@@ -143,7 +149,11 @@ export function markShape(doc: Document, kind: string, cx: number, cy: number, s
   return g;
 }
 
-/** The functions above, as the page embeds them. */
+/** The dashed ring around the mark of a run whose candidate ran uncontained (isolation: none). */
+export function uncontainedRing(doc: Document, size = 6): SVGElement {
+  return svgElement(doc, 'circle', { r: size * 1.45, fill: 'none', stroke: '#bc4c00', 'stroke-width': 1.5, 'stroke-dasharray': '2 2', class: 'uncontained-ring' });
+}
+
 /** Metrics on a 0–1 scale per batch, one line each (solid, dashed, dotted), with a legend: the edit-prediction trend. */
 export function metricsChart(doc: Document, labels: string[], lines: { name: string; values: (number | null)[] }[], onHover: (text: string | null, event?: MouseEvent) => void): SVGElement {
   const width = 720, height = 220, left = 50, right = 20, top = 28, bottom = 40;
@@ -180,4 +190,5 @@ export function metricsChart(doc: Document, labels: string[], lines: { name: str
   return svg;
 }
 
-export const CHART_FUNCTIONS = [svgElement, trendChart, timelineChart, markShape, metricsChart];
+/** The functions above, as the page embeds them. */
+export const CHART_FUNCTIONS = [svgElement, trendChart, timelineChart, markShape, uncontainedRing, metricsChart];

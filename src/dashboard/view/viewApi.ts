@@ -1,8 +1,10 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import * as z from 'zod';
+import type { Isolation } from '../../containment/isolation.js';
 import type { Run, Store } from '../../store/index.js';
 import { loadRunsWithVerdicts } from '../../summaries/loadRuns.js';
+import { runIsolation } from '../../summaries/runIsolation.js';
 import type { TranscriptEvent } from '../../transcript/schema.js';
 
 /** What the viewer's JSON endpoints answer with; read-only, each reads only what its page shows. */
@@ -10,7 +12,7 @@ import type { TranscriptEvent } from '../../transcript/schema.js';
 export const RunsQuerySchema = z.object({
   offset: z.coerce.number().int().nonnegative().default(0),
   limit: z.coerce.number().int().positive().max(500).default(50),
-  sort: z.enum(['run_id', 'case_id', 'status', 'overall', 'finished_at']).default('run_id'),
+  sort: z.enum(['run_id', 'case_id', 'status', 'overall', 'finished_at', 'isolation']).default('run_id'),
   order: z.enum(['asc', 'desc']).default('asc'),
   status: z.string().optional(),
   q: z.string().optional().describe('a part of the run id or case id'),
@@ -21,7 +23,9 @@ export interface RunsPage {
   batchId: string;
   total: number;
   offset: number;
-  runs: { run_id: string; case_id: string; candidate: string; status: string; result: string | null; overall: number | null; workflow_rev: string | null; arm: string | null; finished_at: string | null }[];
+  /** The batch's runs (whatever the filter) whose candidate ran uncontained. */
+  uncontained: number;
+  runs: { run_id: string; case_id: string; candidate: string; status: string; result: string | null; overall: number | null; workflow_rev: string | null; arm: string | null; finished_at: string | null; isolation: Isolation }[];
 }
 
 /** A batch's runs, filtered, sorted and cut to one page (a batch's rows fit in memory; the history's do not). */
@@ -37,7 +41,9 @@ export async function batchRuns(store: Store, batchId: string, query: RunsQuery)
     workflow_rev: run.workflow_rev,
     arm: run.arm,
     finished_at: run.finished_at,
+    isolation: runIsolation(run),
   }));
+  const uncontained = runs.filter((r) => r.isolation === 'none').length;
   if (query.status) runs = runs.filter((r) => r.status === query.status || r.result === query.status);
   if (query.q) runs = runs.filter((r) => r.run_id.includes(query.q!) || r.case_id.includes(query.q!));
   const key = query.sort;
@@ -49,11 +55,11 @@ export async function batchRuns(store: Store, batchId: string, query: RunsQuery)
     if (y === null) return -1;
     return (x < y ? -1 : 1) * sign;
   });
-  return { batchId, total: runs.length, offset: query.offset, runs: runs.slice(query.offset, query.offset + query.limit) };
+  return { batchId, total: runs.length, offset: query.offset, uncontained, runs: runs.slice(query.offset, query.offset + query.limit) };
 }
 
 export interface RunDetail {
-  run: Pick<Run, 'run_id' | 'batch_id' | 'case_id' | 'candidate' | 'models' | 'status' | 'result' | 'overall' | 'workflow_rev' | 'arm' | 'anomalies' | 'error' | 'started_at' | 'finished_at' | 'run_dir'>;
+  run: Pick<Run, 'run_id' | 'batch_id' | 'case_id' | 'candidate' | 'models' | 'status' | 'result' | 'overall' | 'workflow_rev' | 'arm' | 'anomalies' | 'error' | 'started_at' | 'finished_at' | 'run_dir'> & { isolation: Isolation };
   score: { result: string | null; compliance: number | null; execution_quality: number | null; overall: number | null; summary: string; hard_requirements: Record<string, unknown>[]; suggestions: string[] } | null;
   review: string | null;
   snapshotFiles: string[];
@@ -71,6 +77,7 @@ export async function runDetail(store: Store, runId: string, temporalUi: { url: 
     run: {
       run_id: run.run_id, batch_id: run.batch_id, case_id: run.case_id, candidate: run.candidate, models: run.models, status: run.status, result: run.result, overall: run.overall,
       workflow_rev: run.workflow_rev, arm: run.arm, anomalies: run.anomalies, error: run.error, started_at: run.started_at, finished_at: run.finished_at, run_dir: run.run_dir,
+      isolation: runIsolation(run),
     },
     score: score && { result: score.result, compliance: score.compliance, execution_quality: score.execution_quality, overall: score.overall, summary: score.summary, hard_requirements: score.hard_requirements, suggestions: score.suggestions },
     review: await readFile(join(run.run_dir, 'review.md'), 'utf8').catch(() => null),

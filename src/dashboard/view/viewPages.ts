@@ -29,6 +29,7 @@ const VIEW_CSS = `
 .event .role { font-weight: 600; font-size: 0.75rem; color: #57606a; display: block; }
 .event.hit { outline: 2px solid #bf8700; } pre.full { background: #fff; border: 1px solid #d0d7de; padding: 6px; overflow: auto; }
 .review { white-space: pre-wrap; background: #f6f8fa; padding: 12px; border-radius: 6px; font-size: 0.85rem; }
+td.uncontained { color: #953800; font-weight: 600; }
 .pager button { margin-right: 6px; } dl { display: grid; grid-template-columns: max-content 1fr; gap: 2px 12px; font-size: 0.9rem; } dd { margin: 0; } header a { color: inherit; text-decoration: none; }
 `;
 
@@ -52,12 +53,15 @@ export function batchPageScript(doc: Document, input: Record<string, string>): v
   controls.append(status, q);
   const table = el('table', { id: 'runs' });
   const pager = el('div', { class: 'pager' });
-  root.append(el('h2', {}, input.batchId!), controls, table, pager);
-  const columns = ['run_id', 'case_id', 'status', 'overall', 'finished_at'];
+  const banner = el('p', { id: 'batch-uncontained', class: 'uncontained-banner', role: 'note', hidden: '' });
+  root.append(el('h2', {}, input.batchId!), banner, controls, table, pager);
+  const columns = ['run_id', 'case_id', 'status', 'overall', 'finished_at', 'isolation'];
   const load = async () => {
     const params = new URLSearchParams(Object.entries(state).map(([k, v]) => [k, String(v)]).filter(([, v]) => v !== ''));
     const response = await fetch(`/api/batches/${encodeURIComponent(input.batchId!)}/runs?${params}`);
-    const page = (await response.json()) as { total: number; runs: Record<string, string | number | null>[] };
+    const page = (await response.json()) as { total: number; uncontained: number; runs: Record<string, string | number | null>[] };
+    banner.hidden = page.uncontained === 0;
+    banner.textContent = `⚠ uncontained: ${page.uncontained} run${page.uncontained === 1 ? '' : 's'} of this batch (isolation: none): their candidates ran outside a sandbox`;
     const head = el('tr');
     for (const column of columns) {
       const th = el('th', { class: 'sortable', 'data-sort': column }, `${column}${state.sort === column ? (state.order === 'asc' ? ' ▲' : ' ▼') : ''}`);
@@ -79,6 +83,7 @@ export function batchPageScript(doc: Document, input: Record<string, string>): v
       tr.appendChild(el('td', {}, run.result ? `${run.status} (${run.result})` : String(run.status)));
       tr.appendChild(el('td', {}, run.overall === null ? '–' : String(run.overall)));
       tr.appendChild(el('td', {}, run.finished_at === null ? '–' : String(run.finished_at)));
+      tr.appendChild(el('td', run.isolation === 'none' ? { class: 'uncontained', 'data-uncontained': 'true' } : {}, run.isolation === 'none' ? '⚠ none (uncontained)' : String(run.isolation)));
       table.appendChild(tr);
     }
     const prev = el('button', { type: 'button' }, 'previous') as HTMLButtonElement;
@@ -176,8 +181,9 @@ export function runPageScript(doc: Document, input: Record<string, string>): voi
       turns: number[];
     };
     const facts = section('Run', 'facts');
+    if (detail.run.isolation === 'none') facts.appendChild(el('p', { id: 'run-uncontained', class: 'uncontained-banner', role: 'note' }, '⚠ uncontained (isolation: none): the candidate ran outside a sandbox'));
     const list = el('dl');
-    for (const key of ['run_id', 'case_id', 'candidate', 'status', 'result', 'workflow_rev', 'arm', 'started_at', 'finished_at', 'error']) {
+    for (const key of ['run_id', 'case_id', 'candidate', 'isolation', 'status', 'result', 'workflow_rev', 'arm', 'started_at', 'finished_at', 'error']) {
       list.append(el('dt', {}, key), el('dd', { 'data-field': key }, detail.run[key] === null || detail.run[key] === undefined ? '–' : String(detail.run[key])));
     }
     facts.appendChild(list);
