@@ -20,11 +20,11 @@ import { createCandidateFactory, runProcess, type ProcessRequest } from '../src/
 import { candidateView, privatePlaces, whyCannotContain, type Isolation, type SandboxView } from '../src/containment/index.js';
 import { loadEvalBank } from '../src/evalset/index.js';
 import { toCaseSnapshot } from '../src/run/caseSnapshot.js';
-import type { RunSpec } from '../src/run/runSpec.js';
-import type { RunVerdict } from '../src/run/runVerdict.js';
 import { ensureProjectRepo } from '../src/sandbox/projectRepo.js';
 import { openStore, type Store } from '../src/store/index.js';
+import { shellQuote } from '../src/containment/relay.js';
 import { row, writeResult, type BenchRow } from './support/benchResult.js';
+import { exampleRunSpec, finishUnjudged } from './support/exampleRun.js';
 import { median, timeMs } from './support/measure.js';
 
 const REPO = resolve(import.meta.dirname, '..');
@@ -139,10 +139,6 @@ function spread(values: number[], digits = 1): string {
 }
 
 /** Ratios of the rounds, subject over baseline, as `min–max`. */
-function shellQuote(text: string): string {
-  return `'${text.replace(/'/g, `'\\''`)}'`;
-}
-
 function ratioSpread(subject: number[], baseline: number[]): string {
   const ratios = subject.map((s, i) => s / baseline[i]!);
   return `${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}`;
@@ -209,19 +205,7 @@ async function runCost(root: string, store: Store): Promise<{ rows: BenchRow[]; 
   let serial = 0;
 
   const oneRun = async (evalCase: (typeof cases)[number], isolation: Isolation) => {
-    const spec = {
-      runId: `run-${evalCase.id}-bench@20261201T${String(serial++).padStart(6, '0')}`,
-      batchId: 'batch-bench',
-      evalCase,
-      candidate: { name: 'bench', adapter: 'command', args: [agent], env: {}, isolation },
-      examiner: { model: 'e' },
-      judge: { model: 'j' },
-      project: join(root, 'project'),
-      workflowDir: join(root, 'workflow'),
-      runsDir: join(root, 'runs'),
-      turnTimeoutS: 60,
-      createdAt: new Date().toISOString(),
-    } as RunSpec;
+    const spec = exampleRunSpec(root, evalCase, serial++, { name: 'bench', adapter: 'command', args: [agent], env: {}, isolation });
     await activities.prepareRun(spec);
     await activities.setupSandbox({ spec });
     let session = null;
@@ -231,15 +215,7 @@ async function runCost(root: string, store: Store): Promise<{ rows: BenchRow[]; 
       session = out.session;
     }
     const postconditions = await activities.verifyRun(spec);
-    const verdict: RunVerdict = {
-      score: { reasoning: 'r', result: 'fail', compliance: 1, execution_quality: 1, overall: 1, summary: 'notes only', hard_requirements: evalCase.rubric.hard.map((item) => ({ item, met: false, assessed: true, evidence: 'no change' })), suggestions: [], run_id: spec.runId, case_id: evalCase.id, judge_model: 'j', salvaged: false, notes: [], review_reasons: [], judge_attempts: [] },
-      raw: 'result: fail',
-      model: 'j',
-      usage: null,
-      judgedAt: new Date().toISOString(),
-    };
-    const cleaned = await activities.cleanupRun({ spec });
-    await activities.recordRun({ spec, status: 'completed', facts: { turnsUsed: TURNS, maxTurns: evalCase.maxTurns, turnLimitHit: false, examinerEnded: true }, postconditions, verdict, anomalies: cleaned.anomalies, error: null });
+    await finishUnjudged(activities, spec, postconditions, TURNS, 'notes only');
     return spec.runId;
   };
 

@@ -15,15 +15,15 @@ import { join, resolve } from 'node:path';
 import { createActivities, type ActivityDeps } from '../src/activities/index.js';
 import { loadEvalBank } from '../src/evalset/index.js';
 import { toCaseSnapshot } from '../src/run/caseSnapshot.js';
-import type { RunSpec } from '../src/run/runSpec.js';
-import type { RunVerdict } from '../src/run/runVerdict.js';
 import { ensureHistoryBase } from '../src/sandbox/historyBase.js';
 import { ensureProjectRepo } from '../src/sandbox/projectRepo.js';
 import { notePool, poolDirFor, releaseSandbox } from '../src/sandbox/sandboxPool.js';
 import { createSandbox } from '../src/sandbox/sandboxRepo.js';
 import { openStore } from '../src/store/index.js';
 import { FAKE_WORKFLOW_SUPPORT } from '../test/support/fakeWorkflowSupport.js';
+import { shellQuote } from '../src/containment/relay.js';
 import { row, writeResult } from './support/benchResult.js';
+import { exampleRunSpec, finishUnjudged } from './support/exampleRun.js';
 import { alternate, median, timeMs } from './support/measure.js';
 
 const REPO = resolve(import.meta.dirname, '..');
@@ -68,31 +68,11 @@ async function fixedCost(root: string, store: Awaited<ReturnType<typeof openStor
 
   const evalflowRun = async () => {
     for (const evalCase of cases) {
-      const spec = {
-        runId: `run-${evalCase.id}-bench@20261201T${String(serial++).padStart(6, '0')}`,
-        batchId: 'batch-bench',
-        evalCase,
-        candidate: { name: 'bench', adapter: 'command', args: [], env: {} },
-        examiner: { model: 'e' },
-        judge: { model: 'j' },
-        project: join(root, 'project'),
-        workflowDir: join(root, 'workflow'),
-        runsDir: join(root, 'runs'),
-        turnTimeoutS: 60,
-        createdAt: new Date().toISOString(),
-      } as RunSpec;
+      const spec = exampleRunSpec(root, evalCase, serial++, { name: 'bench', adapter: 'command', args: [], env: {} });
       await activities.prepareRun(spec);
       await activities.setupSandbox({ spec });
       const postconditions = await activities.verifyRun(spec);
-      const verdict: RunVerdict = {
-        score: { reasoning: 'r', result: 'fail', compliance: 1, execution_quality: 1, overall: 1, summary: 'nothing was done', hard_requirements: evalCase.rubric.hard.map((item) => ({ item, met: false, assessed: true, evidence: 'no change' })), suggestions: [], run_id: spec.runId, case_id: evalCase.id, judge_model: 'j', salvaged: false, notes: [], review_reasons: [], judge_attempts: [] },
-        raw: 'result: fail',
-        model: 'j',
-        usage: null,
-        judgedAt: new Date().toISOString(),
-      };
-      const cleaned = await activities.cleanupRun({ spec });
-      await activities.recordRun({ spec, status: 'completed', facts: { turnsUsed: 1, maxTurns: evalCase.maxTurns, turnLimitHit: false, examinerEnded: true }, postconditions, verdict, anomalies: cleaned.anomalies, error: null });
+      await finishUnjudged(activities, spec, postconditions, 1, 'nothing was done');
     }
   };
 
@@ -165,10 +145,6 @@ async function poolCost(root: string) {
     row(`pooled sandbox, taken and given back, ${FILES} files`, m.subjectMs / freshAddMs, '×', { against: 'a fresh git worktree add', goal: '<= 0.2', detail: `${m.subjectMs.toFixed(0)} ms vs ${freshAddMs.toFixed(0)} ms (the add's removal: ${(removeMs / ROUNDS).toFixed(0)} ms more), medians of ${ROUNDS}` }),
     row(`history base of a new revision, ${FILES} files`, median(baseMs), 'ms', { detail: `the pack of the objects the revision reaches, once per revision; median of ${ROUNDS}, slowest ${Math.max(...baseMs).toFixed(0)} ms` }),
   ];
-}
-
-function shellQuote(text: string): string {
-  return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
 await main();

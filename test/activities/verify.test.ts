@@ -5,21 +5,10 @@ import { readEnvChecklist } from '../../src/run/runFiles.js';
 import { runPaths } from '../../src/run/runPaths.js';
 import type { RunSpec } from '../../src/run/runSpec.js';
 import { gitIn, readTree, tempDir, writeFiles } from '../sandbox/sandboxFixture.js';
+import { passingJudgeAnswer } from '../support/judgeAnswer.js';
 import { createActivityFixture, type ActivityFixture } from './activityFixture.js';
 
-const VERDICT = [
-  "reasoning: 'It is done.'",
-  'result: pass',
-  'compliance: 4',
-  'execution_quality: 4',
-  'overall: 4',
-  "summary: 'Done.'",
-  'hard_requirements:',
-  "  - item: 'It is done'",
-  '    met: true',
-  "    evidence: '[Turn 1] candidate'",
-  'suggestions: []',
-].join('\n');
+const VERDICT = passingJudgeAnswer(['It is done'], '[Turn 1] candidate');
 
 /** The postcondition runs the case's own test: it passes only when the test is the original one. */
 const ENV: RunSpec['evalCase']['env'] = {
