@@ -306,7 +306,8 @@ export function resolveCandidate(settings: Settings, name: string, knownAdapters
   if (settings.candidateModelOverride) spec.model = settings.candidateModelOverride;
   spec.isolation = spec.isolation ?? settings.isolation;
   // A remote base_url is where the candidate's model is: it must reach it, and nothing else.
-  const allow = [...new Set([...(spec.networkAllow ?? []), ...settings.networkAllow, ...(remoteEndpointOf(spec.baseUrl) ? [remoteEndpointOf(spec.baseUrl)!] : [])])];
+  const remote = remoteEndpointOf(spec.baseUrl);
+  const allow = [...new Set([...(spec.networkAllow ?? []), ...settings.networkAllow, ...(remote ? [remote] : [])])];
   if (allow.length > 0) spec.networkAllow = allow;
   if (!knownAdapters.includes(spec.adapter)) {
     throw new ConfigError(`candidate '${name}' uses unknown adapter '${spec.adapter}'; known adapters: ${knownAdapters.join(', ')}`);

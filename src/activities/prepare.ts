@@ -17,6 +17,7 @@ import { transcriptAttempt } from '../transcript/attempts.js';
 import { createRedactor } from '../transcript/redact.js';
 import { checkExpectedItemsExist, listWorkflowItems, type WorkflowPlacement } from '../workflowUsage/index.js';
 import { join } from 'node:path';
+import { isolationOf } from '../containment/isolation.js';
 import type { ActivityDeps } from './deps.js';
 import { runViewsOf } from './runViews.js';
 import { activityAttempt, temporalIds } from './temporalContext.js';
@@ -71,7 +72,7 @@ export function prepareActivities(deps: ActivityDeps) {
         preconditions: [],
         postconditions: [],
         workflow_placement: placement,
-        isolation: spec.candidate.isolation ?? 'none',
+        isolation: isolationOf(spec.candidate),
       };
       const existing = await readEnvChecklist(paths.runDir);
       await updateEnvChecklist(paths.runDir, existing ? { ...checklist, ...pickResults(existing) } : checklist, checklist);

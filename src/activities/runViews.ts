@@ -1,6 +1,6 @@
 import { agentCacheDir } from '../candidates/agentCache.js';
 import { parseEndpoint } from '../containment/endpoint.js';
-import { candidateView, checkView, privatePlaces, whyCannotContain, type SandboxView } from '../containment/index.js';
+import { candidateView, checkView, isolationOf, privatePlaces, whyCannotContain, type SandboxView } from '../containment/index.js';
 import { SandboxError } from '../errors.js';
 import { readEnvChecklist } from '../run/runFiles.js';
 import type { RunPaths } from '../run/runPaths.js';
@@ -20,7 +20,7 @@ export interface RunViews {
  * it fails the stage as ours, before anything of the candidate runs.
  */
 export async function runViewsOf(deps: ActivityDeps, spec: RunSpec, paths: RunPaths): Promise<RunViews | null> {
-  if ((spec.candidate.isolation ?? 'none') === 'none') return null;
+  if (isolationOf(spec.candidate) === 'none') return null;
   const why = whyCannotContain();
   if (why) throw new SandboxError(`${spec.runId}: isolation sandbox: ${why}`);
   const checklist = await readEnvChecklist(paths.runDir);

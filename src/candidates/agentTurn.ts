@@ -1,7 +1,7 @@
 import { CandidateError, CandidateSetupError } from '../errors.js';
 import type { StreamNormalizer, TurnOutcome, TurnRequest } from './adapter.js';
 import { describeLineCut } from './lineReader.js';
-import { loopbackPort } from './loopbackNamespace.js';
+import { loopbackPort } from '../containment/endpoint.js';
 import { LIMITS, clipTail, oneLine } from './normalizers/truncate.js';
 import { runProcess } from './processRunner.js';
 import { missingInterpreter, whyCannotStart } from './sessionFiles.js';

@@ -31,15 +31,3 @@ export async function wrapInLoopbackNamespace(command: string, args: string[], f
     },
   };
 }
-
-/** The loopback port of a base URL (127.0.0.1, localhost, ::1), if it has one. */
-export function loopbackPort(baseUrl: string | undefined): number | undefined {
-  if (!baseUrl) return undefined;
-  try {
-    const url = new URL(baseUrl);
-    if (!['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)) return undefined;
-    return Number(url.port || (url.protocol === 'https:' ? 443 : 80));
-  } catch {
-    return undefined;
-  }
-}

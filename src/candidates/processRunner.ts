@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
+import { sandboxWasMade } from '../containment/bwrapArgs.js';
 import { containCommand } from '../containment/containCommand.js';
 import type { SandboxView } from '../containment/sandboxView.js';
 import { createLineReader, type LineCut } from './lineReader.js';
@@ -146,8 +147,7 @@ function runDirect(request: ProcessRequest, command: string, args: string[], sta
           const reason = failedExec[1]!.trim();
           result = { exitCode: null, signal: null, spawnError: /no such file/i.test(reason) ? `${request.command}: not found` : `${request.command}: ${reason}` };
         }
-      } else if (!sandboxStatus.includes('"child-pid"') && !aborted && !timedOut) {
-        // Reported before the command starts: what the command prints cannot forge or hide it.
+      } else if (!sandboxWasMade(sandboxStatus) && !aborted && !timedOut) {
         result = { exitCode: null, signal: null, spawnError: whySandboxFailed(stderrTail) };
       }
       resolve({ ...result, stderrTail, stdoutTail, timedOut, aborted, durationMs: Date.now() - started });

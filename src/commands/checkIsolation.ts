@@ -1,5 +1,5 @@
 import type { CandidateSpec } from '../candidates/adapter.js';
-import { whyCannotContain } from '../containment/index.js';
+import { isolationOf, whyCannotContain } from '../containment/index.js';
 import { ConfigError } from '../errors.js';
 import type { CommandIo } from './io.js';
 
@@ -11,7 +11,7 @@ import type { CommandIo } from './io.js';
  */
 export function checkIsolation(candidates: CandidateSpec[], io: CommandIo, options: { probe: boolean }): void {
   const named = new Map(candidates.map((candidate) => [candidate.name, candidate]));
-  const contained = [...named.values()].filter((candidate) => (candidate.isolation ?? 'none') === 'sandbox');
+  const contained = [...named.values()].filter((candidate) => isolationOf(candidate) === 'sandbox');
   if (options.probe && contained.length > 0) {
     const why = whyCannotContain();
     if (why) throw new ConfigError(`candidate ${contained.map((c) => `"${c.name}"`).join(', ')} cannot be contained (isolation: sandbox): ${why}`);

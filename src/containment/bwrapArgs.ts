@@ -1,3 +1,14 @@
+/** Where bubblewrap reports the sandbox's status (`--json-status-fd`), in the spawned process's stdio. */
+export const STATUS_FD = 3;
+
+/**
+ * Whether the sandbox was made, from what bubblewrap wrote on STATUS_FD: it reports the
+ * child's pid before the command starts, so nothing the command prints can forge or hide it.
+ */
+export function sandboxWasMade(status: string): boolean {
+  return status.includes('"child-pid"');
+}
+
 /** A view of the host resolved to real paths, each with what it is: what bubblewrap is told. */
 export interface ResolvedView {
   /** Folders to empty (an empty tmpfs over each). */
@@ -23,12 +34,12 @@ export interface ResolvedView {
  * Every namespace is new (user, pid, ipc, uts, cgroup, and network unless `host`), every
  * capability is dropped (as root too: the user namespace's root holds none), the session is
  * new (no terminal to inject into) and the whole tree dies with its parent. The status of the
- * sandbox goes to fd 3, so a sandbox that could not be made is told from the command failing.
+ * sandbox goes to STATUS_FD, so a sandbox that could not be made is told from the command failing.
  */
 export function bwrapArgs(view: ResolvedView): string[] {
   const args = ['--unshare-user', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try'];
   if (view.network === 'loopback') args.push('--unshare-net');
-  args.push('--die-with-parent', '--new-session', '--cap-drop', 'ALL', ...(view.bindLowPorts ? ['--cap-add', 'CAP_NET_BIND_SERVICE'] : []), '--json-status-fd', '3');
+  args.push('--die-with-parent', '--new-session', '--cap-drop', 'ALL', ...(view.bindLowPorts ? ['--cap-add', 'CAP_NET_BIND_SERVICE'] : []), '--json-status-fd', String(STATUS_FD));
   args.push('--ro-bind', '/', '/', '--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp');
   // /tmp is the process's own already; every other hidden place is empty and read-only.
   const hidden = byDepth(view.hiddenDirs.filter((dir) => dir !== '/tmp'));

@@ -1,7 +1,8 @@
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { delimiter, dirname, isAbsolute, join, resolve, sep } from 'node:path';
-import { bwrapArgs, type ResolvedView } from './bwrapArgs.js';
+import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
+import { bwrapArgs, STATUS_FD, type ResolvedView } from './bwrapArgs.js';
+import { isInside } from './isInside.js';
 import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { insideRelayScript, loopbackTargets, openPortRelay, type RelayTarget } from './relay.js';
@@ -36,7 +37,7 @@ export async function containCommand(
   const resolved = resolveView(view, request.cwd, program ? [program, node] : [node]);
   const targets = view.network === 'loopback' ? [...loopbackTargets(request.forwardPorts ?? []), ...remoteTargets(view.allow ?? [])] : [];
   if (targets.length === 0) {
-    return { command: bwrapPath(), args: [...bwrapArgs(resolved), request.command, ...request.args], statusFd: 3, close: async () => undefined };
+    return { command: bwrapPath(), args: [...bwrapArgs(resolved), request.command, ...request.args], statusFd: STATUS_FD, close: async () => undefined };
   }
   const dir = await mkdtemp(join(request.scratchRoot, 'relay-'));
   const relay = await openPortRelay(dir, targets);
@@ -54,7 +55,7 @@ export async function containCommand(
   return {
     command: bwrapPath(),
     args: [...bwrapArgs(resolved), '/bin/sh', '-c', script, 'evalflow-sandbox', request.command, ...request.args],
-    statusFd: 3,
+    statusFd: STATUS_FD,
     async close() {
       await relay.close();
       await rm(dir, { recursive: true, force: true });
@@ -100,10 +101,6 @@ function isHidden(path: string, dirs: string[], files: string[]): boolean {
   return files.includes(path) || dirs.some((dir) => isInside(path, dir));
 }
 
-/** Whether `path` is `dir` or below it. */
-export function isInside(path: string, dir: string): boolean {
-  return path === dir || path.startsWith(dir.endsWith(sep) ? dir : `${dir}${sep}`);
-}
 
 /** Each allowed endpoint at a loopback address of its own host (127.0.1.1, 127.0.1.2, …), its port kept. */
 function remoteTargets(allow: Endpoint[]): RelayTarget[] {

@@ -13,11 +13,22 @@ export function parseEndpoint(value: string): Endpoint {
 
 /** The remote `host:port` a base URL names (https defaults to 443), or undefined for a loopback or unreadable one. */
 export function remoteEndpointOf(baseUrl: string | undefined): string | undefined {
+  const endpoint = endpointOfUrl(baseUrl);
+  return endpoint && !endpoint.loopback ? `${endpoint.host}:${endpoint.port}` : undefined;
+}
+
+/** The loopback port of a base URL (127.0.0.1, localhost, ::1), if it has one: what is relayed into a sandbox. */
+export function loopbackPort(baseUrl: string | undefined): number | undefined {
+  const endpoint = endpointOfUrl(baseUrl);
+  return endpoint?.loopback ? endpoint.port : undefined;
+}
+
+function endpointOfUrl(baseUrl: string | undefined): (Endpoint & { loopback: boolean }) | undefined {
   if (!baseUrl) return undefined;
   try {
     const url = new URL(baseUrl);
-    if (['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)) return undefined;
-    return `${url.hostname}:${url.port || (url.protocol === 'https:' ? 443 : 80)}`;
+    const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+    return { host: url.hostname, port, loopback: ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname) };
   } catch {
     return undefined;
   }

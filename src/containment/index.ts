@@ -1,6 +1,7 @@
-export { bwrapArgs, type ResolvedView } from './bwrapArgs.js';
-export { containCommand, isInside, resolveView, type ContainedCommand } from './containCommand.js';
-export { DEFAULT_ISOLATION, IsolationSchema, type Isolation } from './isolation.js';
+export { bwrapArgs, sandboxWasMade, STATUS_FD, type ResolvedView } from './bwrapArgs.js';
+export { containCommand, resolveView, type ContainedCommand } from './containCommand.js';
+export { isInside } from './isInside.js';
+export { DEFAULT_ISOLATION, isolationOf, IsolationSchema, type Isolation } from './isolation.js';
 export { forgetContainmentProbe, whyCannotContain } from './probeContainment.js';
 export { candidateView, checkView, privatePlaces, type HostPlaces } from './runViews.js';
 export type { SandboxView } from './sandboxView.js';

@@ -9,7 +9,7 @@ import { FormatError, InternalError } from '../errors.js';
 import { CheckResultSchema } from '../evalset/checkResult.js';
 import { RestoredPathSchema } from '../sandbox/restoredPath.js';
 import { parseOrThrow } from '../format.js';
-import { IsolationSchema } from '../containment/isolation.js';
+import { IsolationSchema, isolationOf } from '../containment/isolation.js';
 import { RunFactsSchema } from './runFacts.js';
 import { judgingOf } from './judging.js';
 import type { RunSpec } from './runSpec.js';
@@ -92,7 +92,7 @@ export function runConfig(spec: RunSpec): RunConfigFile {
       env_names: Object.keys(spec.candidate.env).sort(),
       base_url: spec.candidate.baseUrl ?? null,
       api_key_env: spec.candidate.apiKeyEnv ?? null,
-      isolation: spec.candidate.isolation ?? 'none',
+      isolation: isolationOf(spec.candidate),
     },
     examiner: { model: spec.examiner.model, base_url: spec.examiner.baseUrl ?? null, adapter: spec.examiner.adapter ?? null },
     judge: { model: spec.judge.model, base_url: spec.judge.baseUrl ?? null, adapter: spec.judge.adapter ?? null },

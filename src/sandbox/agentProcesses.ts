@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
-import { join, sep } from 'node:path';
+import { join } from 'node:path';
+import { isInside } from '../containment/isInside.js';
 
 /**
  * Records of the agent processes a run started, one file per process group under the run's
@@ -96,7 +97,7 @@ export async function killLeftovers(request: KillRequest): Promise<KillReport> {
     const after = request.scan === 'all' ? null : request.scan.startedAfter.getTime();
     const boot = after === null ? 0 : bootTimeMs();
     for (const p of table) {
-      if (!request.dirs.some((dir) => isInside(p.cwd, dir))) continue;
+      if (!request.dirs.some((dir) => cwdInside(p.cwd, dir))) continue;
       if (after !== null && boot + ticksToMs(p.start) < after) continue;
       targets.add(p.pid);
     }
@@ -193,10 +194,9 @@ function startTimeSync(pid: number): string | null {
   }
 }
 
-function isInside(path: string | null, dir: string): boolean {
-  if (!path) return false;
-  const clean = path.replace(/ \(deleted\)$/, '');
-  return clean === dir || clean.startsWith(dir.endsWith(sep) ? dir : `${dir}${sep}`);
+/** A working directory (as /proc shows it, ` (deleted)` when it was removed) inside `dir`. */
+function cwdInside(path: string | null, dir: string): boolean {
+  return path !== null && isInside(path.replace(/ \(deleted\)$/, ''), dir);
 }
 
 function signalGroup(pgid: number): void {

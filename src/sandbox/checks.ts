@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
+import { sandboxWasMade } from '../containment/bwrapArgs.js';
 import { containCommand } from '../containment/containCommand.js';
 import type { SandboxView } from '../containment/sandboxView.js';
 import { SandboxError } from '../errors.js';
@@ -76,7 +77,7 @@ async function runShell(command: string, options: CheckOptions, timeoutMs: numbe
   const launched = contained ? dieWithParent(contained.command, contained.args) : dieWithParent('bash', ['-c', command]);
   const child = spawn(launched.command, launched.args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe', contained ? 'pipe' : 'ignore'] });
   let status = '';
-  child.stdio[3]?.on('data', (chunk: Buffer) => (status += chunk.toString('utf8')));
+  if (contained) child.stdio[contained.statusFd]?.on('data', (chunk: Buffer) => (status += chunk.toString('utf8')));
   let chunks: Buffer[] = [];
   let size = 0;
   const keep = (chunk: Buffer) => {
@@ -104,8 +105,8 @@ async function runShell(command: string, options: CheckOptions, timeoutMs: numbe
       child.once('close', (code) => resolve(code));
     });
     const output = Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
-    // Reported before the command starts: a check that never ran is ours, not a failed check.
-    if (contained && !timedOut && !status.includes('"child-pid"')) {
+    // A check that never ran is ours, not a failed check.
+    if (contained && !timedOut && !sandboxWasMade(status)) {
       throw new SandboxError(`the sandbox for a check could not be made: ${/^bwrap: (.+)$/m.exec(output)?.[1] ?? (output.trim() || `exit ${exitCode}`)}`);
     }
     return { exitCode: timedOut ? null : exitCode, output, timedOut };
