@@ -185,7 +185,7 @@ withSelection(
   schedule
     .command('create')
     .description('a schedule that runs a batch as `run` would, then compares it with the previous one and the baseline')
-    .argument('<name>', 'schedule name (lowercase letters, digits, _ .)')
+    .argument('<name>', 'schedule name (lowercase letters, digits, - _ .), e.g. nightly-main')
     .argument('[paths...]', 'eval bank folders or case folders (default: eval_sets)')
     .addOption(configOption)
     .option('--cron <expr>', "when, as cron in UTC, e.g. '0 2 * * *'")

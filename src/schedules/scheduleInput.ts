@@ -5,10 +5,10 @@ import { PricesSchema } from '../summaries/prices.js';
 import { ScheduleTimingSchema } from './timing.js';
 
 /** A schedule's name: its Temporal schedule id and part of its batches' ids. */
-export const SCHEDULE_NAME = /^[a-z0-9][a-z0-9_.]{0,39}$/;
+export const SCHEDULE_NAME = /^[a-z0-9][a-z0-9_.-]{0,39}$/;
 
 export function checkScheduleName(name: string): string {
-  if (!SCHEDULE_NAME.test(name)) throw new ConfigError(`schedule name: expected lowercase letters, digits, '_' or '.' (at most 40, starting with a letter or digit), found ${JSON.stringify(name)}`);
+  if (!SCHEDULE_NAME.test(name)) throw new ConfigError(`schedule name: expected lowercase letters, digits, '-', '_' or '.' (at most 40, starting with a letter or digit, e.g. nightly-main), found ${JSON.stringify(name)}`);
   return name;
 }
 

@@ -146,16 +146,16 @@ describe('evalflow schedule, on the dev server', () => {
   });
 
   it('backfill over two intervals starts exactly two batches, one after the other', { timeout: 180_000 }, async () => {
-    expect((await cli({ action: 'create', name: 'filler', every: '1m', only: 'tiny', candidate: 'quick', paused: true })).code).toBe(0);
-    const filled = await cli({ action: 'backfill', name: 'filler', from: '2026-11-30T10:00:30Z', to: '2026-11-30T10:02:30Z' });
-    expect(filled.out).toEqual(['schedule filler: backfilling the firings due from 2026-11-30T10:00:30.000Z to 2026-11-30T10:02:30.000Z, one after the other']);
-    const batches = await concluded('filler', 2);
-    expect(batches.map((b) => b.batch_id).sort()).toEqual(['batch-20261130T100100-filler', 'batch-20261130T100200-filler']);
+    expect((await cli({ action: 'create', name: 'nightly-main', every: '1m', only: 'tiny', candidate: 'quick', paused: true })).code).toBe(0);
+    const filled = await cli({ action: 'backfill', name: 'nightly-main', from: '2026-11-30T10:00:30Z', to: '2026-11-30T10:02:30Z' });
+    expect(filled.out).toEqual(['schedule nightly-main: backfilling the firings due from 2026-11-30T10:00:30.000Z to 2026-11-30T10:02:30.000Z, one after the other']);
+    const batches = await concluded('nightly-main', 2);
+    expect(batches.map((b) => b.batch_id).sort()).toEqual(['batch-20261130T100100-nightly-main', 'batch-20261130T100200-nightly-main']);
     await new Promise((r) => setTimeout(r, 2_000));
-    expect(await startedBy('filler')).toEqual(['scheduled-filler-2026-11-30T10:01:00Z', 'scheduled-filler-2026-11-30T10:02:00Z']);
+    expect(await startedBy('nightly-main')).toEqual(['scheduled-nightly-main-2026-11-30T10:01:00Z', 'scheduled-nightly-main-2026-11-30T10:02:00Z']);
     // The later one compares with the earlier.
-    expect((batches.find((b) => b.batch_id.includes('T100200'))!.report as unknown as ScheduleReport).previous?.against).toBe('batch-20261130T100100-filler');
-    await cli({ action: 'delete', name: 'filler' });
+    expect((batches.find((b) => b.batch_id.includes('T100200'))!.report as unknown as ScheduleReport).previous?.against).toBe('batch-20261130T100100-nightly-main');
+    await cli({ action: 'delete', name: 'nightly-main' });
   });
 
   it('a scheduled batch with zero completed runs is reported as failed, loudly', { timeout: 180_000 }, async () => {
