@@ -1,4 +1,5 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { DESCRIBE_ONLY } from './cliReference.js';
 import { COMMAND_MODULES, type CommandName } from './commandModules.js';
 import { EXIT } from './commands/exitCodes.js';
 import { INTERRUPT_MODES } from './commands/interrupts.js';
@@ -11,7 +12,7 @@ import { BATCH_STATUSES } from './store/batchStatuses.js';
  * The evalflow CLI: every command and flag on one screen. Each action lazily loads
  * `commands/<name>.ts` and calls its `run(options, io)`, which returns the exit code.
  */
-const program = new Command('evalflow')
+export const program = new Command('evalflow')
   .description('Reproducible evals for AI agent workflows, run as durable Temporal workflows')
   .version(process.env.npm_package_version ?? '0.1.0')
   .showHelpAfterError();
@@ -246,7 +247,7 @@ program
 
 program
   .command('demo')
-  .description('run the three example cases offline against the scripted mock model server')
+  .description('run the five example cases offline, two arms, against the scripted mock model server')
   .option('--runs-dir <dir>', 'where run directories go (default: runs)')
   .action((options) => dispatch('demo', options));
 
@@ -340,4 +341,4 @@ function parseCount(value: string): number {
   return n;
 }
 
-await program.parseAsync(process.argv);
+if (!(DESCRIBE_ONLY in globalThis)) await program.parseAsync(process.argv);
