@@ -1,8 +1,8 @@
-// `npm run bench [-- NAME...] [--table] [--readme]`: every benchmark, one after another, each in its own process;
+// `npm run bench [-- NAME...] [--table] [--docs]`: every benchmark, one after another, each in its own process;
 // each writes bench/results/<name>.json, and this prints one table of them all. Every figure
 // is a ratio against a baseline measured in the same run (these machines are noisy), except
 // those marked as reported only. `--table` prints the table of the results already there;
-// `--readme` also writes it into README.md between its bench markers.
+// `--docs` also writes it into docs/benchmarks.md between its bench markers.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -10,7 +10,7 @@ import { BenchResultSchema, formatValue, RESULTS_DIR, type BenchResult } from '.
 
 const ROOT = resolve(import.meta.dirname, '..');
 
-/** In the order of the benchmark list in the README. */
+/** In the order of the benchmark list in docs/benchmarks.md. */
 const BENCHMARKS = [
   { name: 'orchestration', file: 'orchestration.ts' },
   { name: 'crash-cost', file: 'crashCost.ts' },
@@ -25,7 +25,7 @@ const BENCHMARKS = [
 ] as const;
 
 const tableOnly = process.argv.includes('--table');
-const intoReadme = process.argv.includes('--readme');
+const intoDocs = process.argv.includes('--docs');
 const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
 const unknown = wanted.filter((name) => !BENCHMARKS.some((b) => b.name === name));
 if (unknown.length > 0) {
@@ -52,22 +52,22 @@ const results: BenchResult[] = selected
   .filter((file) => existsSync(file))
   .map((file) => BenchResultSchema.parse(JSON.parse(readFileSync(file, 'utf8'))));
 console.log(`\n${table(results)}`);
-if (intoReadme) writeReadmeTable(table(results));
+if (intoDocs) writeDocsTable(table(results));
 console.log(`\n${selected.length} benchmarks in ${Math.round((Date.now() - started) / 1000)} s${failed.length > 0 ? `; FAILED: ${failed.join(', ')}` : ''}`);
 process.exitCode = failed.length > 0 ? 1 : 0;
 
-/** Replaces the table between the README's bench markers. */
-function writeReadmeTable(text: string): void {
-  const readme = join(ROOT, 'README.md');
-  const content = readFileSync(readme, 'utf8');
+/** Replaces the table between the bench markers of docs/benchmarks.md. */
+function writeDocsTable(text: string): void {
+  const page = join(ROOT, 'docs/benchmarks.md');
+  const content = readFileSync(page, 'utf8');
   const start = '<!-- bench:start -->';
   const end = '<!-- bench:end -->';
-  if (!content.includes(start) || !content.includes(end)) throw new Error(`README.md: expected the markers ${start} and ${end} around the benchmark table`);
-  writeFileSync(readme, `${content.slice(0, content.indexOf(start) + start.length)}\n${text}\n${content.slice(content.indexOf(end))}`);
-  console.log('README.md: benchmark table updated');
+  if (!content.includes(start) || !content.includes(end)) throw new Error(`docs/benchmarks.md: expected the markers ${start} and ${end} around the benchmark table`);
+  writeFileSync(page, `${content.slice(0, content.indexOf(start) + start.length)}\n${text}\n${content.slice(content.indexOf(end))}`);
+  console.log('docs/benchmarks.md: benchmark table updated');
 }
 
-/** One Markdown table, as the README carries it. */
+/** One Markdown table, as docs/benchmarks.md carries it. */
 function table(all: BenchResult[]): string {
   const lines = ['| benchmark | figure | measured | goal |', '|---|---|---|---|'];
   for (const result of all) {
