@@ -76,7 +76,8 @@ describe('evalflow runs --query', () => {
 
   it("every query in the README's Web UI table is one Temporal reads", { timeout: 60_000 }, async () => {
     const readme = await readFile(resolve(import.meta.dirname, '../../README.md'), 'utf8');
-    const table = readme.slice(readme.indexOf('## The Web UI: runs that read like a story'), readme.indexOf('## Docker Compose'));
+    const start = readme.indexOf('## The Web UI: runs that read like a story');
+    const table = readme.slice(start, readme.indexOf('\n## ', start + 1));
     const queries = [...table.matchAll(/^\| [^|]+ \| `(.+)` \|$/gm)].map((m) => m[1]!.replace(/…/g, 'x'));
     expect(queries.length).toBeGreaterThanOrEqual(8);
     for (const q of queries) expect((await query(q)).code, q).toBe(0);
