@@ -32,7 +32,7 @@ withSelection(
   .option('--junit <file>', 'write a JUnit XML report, one testcase per run')
   .option('--max-infra-errors <n>', 'gate: exit 2 when more runs than this end infra_error or judge_failed', parseCount)
   .addOption(new Option('--review <when>', "a verdict in doubt: wait for a person's decision inside the run, or record needs_review (default later)").choices(['wait', 'later']))
-  .option('--judges <n>', 'independent judge samples per run; samples that disagree need a person (default 1)', parseInteger)
+  .option('--judges <n>', 'independent judge samples per run, 1-9; samples that disagree need a person (default 1)', parseInteger)
   .option('--allow-self-judge', "let the judge use the candidate's own model or agent")
   .option('--no-worker', 'do not run a worker in this process (workers run elsewhere)')
   .addOption(onInterruptOption)
@@ -89,7 +89,7 @@ program
 
 program
   .command('rejudge')
-  .description('judge finished runs again from their stored transcripts (the candidate is not re-run)')
+  .description('judge finished runs again from their stored transcripts (the candidate is not re-run); the old verdict stays in the score history')
   .argument('[run_ids...]')
   .addOption(configOption)
   .option('--batch <id>', 'every run of a batch (with --status: only those)')
@@ -172,7 +172,7 @@ program
 
 const candidates = program
   .command('candidates')
-  .description('list candidate adapters and whether their CLI is installed')
+  .description('list candidate adapters, whether their CLI is installed, and its version')
   .action(() => dispatch('candidates', {}));
 candidates
   .command('normalize')
