@@ -5,6 +5,7 @@ import { EXIT } from './commands/exitCodes.js';
 import { INTERRUPT_MODES } from './commands/interrupts.js';
 import { processIo, type CommandIo } from './commands/io.js';
 import { EvalflowError, FormatError, TemporalUnreachableError } from './errors.js';
+import { ARM_GRAMMAR } from './run/armChanges.js';
 import { RUN_STATES } from './run/runStates.js';
 import { BATCH_STATUSES } from './store/batchStatuses.js';
 
@@ -315,7 +316,7 @@ function withSelection(command: Command): Command {
     .option('--runs-dir <dir>', 'where run directories go (default: runs)')
     .option('--runs-per-case <k>', 'attempts per case (run ids get -1..-k)', parseInteger)
     .option('--parallelism <n>', 'runs at the same time', parseInteger)
-    .option('--arm <name=spec>', 'an A/B arm, twice or more: base, workflow_rev=REV, workflow=DIR|none, candidate=NAME, model=M', collect, []);
+    .option('--arm <name=spec>', `an A/B arm, twice or more: ${ARM_GRAMMAR}`, collect, []);
 }
 
 /** A repeatable option's values, in order. */

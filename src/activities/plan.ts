@@ -1,6 +1,7 @@
 import { FormatError } from '../errors.js';
 import { loadEvalBank, loadEvalCase } from '../evalset/index.js';
 import type { BatchArm, BatchCounts, BatchSelection, RunTemplate } from '../run/batchInput.js';
+import { applyArm } from '../run/arms.js';
 import { planEntries, selectionDigest } from '../run/batchPlan.js';
 import { toCaseSnapshot } from '../run/caseSnapshot.js';
 import { makeRunId } from '../run/runId.js';
@@ -58,20 +59,17 @@ export function planActivities(deps: ActivityDeps) {
         const k = entry.k ?? undefined;
         const arm = entry.arm ? arms.find((a) => a.name === entry.arm) : undefined;
         if (entry.arm && !arm) throw new FormatError(`batch ${batchId}: plan entry ${entry.idx} names arm ${entry.arm}, which the batch does not have`);
-        const candidate = arm?.candidate ?? template.candidate;
+        const armed = applyArm(template, arm);
         specs.push({
-          runId: makeRunId(evalCase.id, candidate.name, stamp, k, arm?.name),
+          runId: makeRunId(evalCase.id, armed.candidate.name, stamp, k, arm?.name),
           batchId,
           ...(k !== undefined ? { k } : {}),
           ...(arm ? { arm: arm.name } : {}),
           evalCase: toCaseSnapshot(evalCase),
-          candidate,
+          ...armed,
           examiner: template.examiner,
           judge: template.judge,
           project: template.project,
-          workflowDir: arm?.workflowDir ?? template.workflowDir,
-          ...(workflowRevOf(template, arm) ? { workflowRev: workflowRevOf(template, arm) } : {}),
-          ...(arm?.noWorkflow ? { noWorkflow: true } : {}),
           runsDir: template.runsDir,
           turnTimeoutS: template.turnTimeoutS,
           ...(template.recovery ? { recovery: template.recovery } : {}),
@@ -94,11 +92,4 @@ export function planActivities(deps: ActivityDeps) {
       else await deps.store.upsertBatch({ batch_id: batchId, status, counts, spec: summary });
     },
   };
-}
-
-/** The arm's own rev; else the template's, unless the arm swaps the workflow folder or drops the workflow. */
-function workflowRevOf(template: RunTemplate, arm: BatchArm | undefined): string | undefined {
-  if (arm?.workflowRev) return arm.workflowRev;
-  if (arm?.workflowDir || arm?.noWorkflow) return undefined;
-  return template.workflowRev;
 }

@@ -5,7 +5,7 @@ import { checkIsolation } from './checkIsolation.js';
 import { loadEvalBank } from '../evalset/index.js';
 import { loadMockScript } from '../llm/mock/scriptFile.js';
 import { startMockServer } from '../llm/mock/server.js';
-import { resolveArms } from './arms.js';
+import { resolveArms } from '../run/arms.js';
 import { reportArms } from './armsReport.js';
 import { executeBatch } from './executeBatch.js';
 import { formatRunTable } from './runTable.js';
@@ -48,7 +48,12 @@ export async function run(options: { runsDir?: string }, io: CommandIo): Promise
       return 1;
     }
     const candidate = resolveCandidate(settings, 'builtin', knownAdapterNames, env);
-    const arms = await resolveArms(['with_workflow=base', 'no_workflow=workflow=none'], settings, candidate, env, io.cwd);
+    const arms = await resolveArms(['with_workflow=base', 'no_workflow=workflow=none'], {
+      workflowDir: settings.workflowDir,
+      base: candidate,
+      candidateNamed: (name) => resolveCandidate(settings, name, knownAdapterNames, env),
+      cwd: io.cwd,
+    });
     checkIsolation([candidate], io, { probe: true });
     const runtime = await openRuntime(settings, { ...io, env }, { worker: true });
     try {

@@ -1,10 +1,8 @@
-import { relative, resolve } from 'node:path';
+import { relative } from 'node:path';
 import { checkCandidateCanStart, knownAdapterNames } from '../candidates/index.js';
 import { loadSettings, resolveCandidate } from '../config.js';
 import { checkIsolation } from './checkIsolation.js';
-import { loadEvalBank } from '../evalset/index.js';
 import { uncommittedChanges } from '../sandbox/projectRepo.js';
-import { resolveArms } from './arms.js';
 import { reportArms } from './armsReport.js';
 import { checkLocalFolders } from './checkLocalFolders.js';
 import { reportGate } from './gateReport.js';
@@ -16,25 +14,16 @@ import type { InterruptMode } from './interrupts.js';
 import type { CommandIo } from './io.js';
 import { checkJudging, judgingOverrides, type JudgingFlags } from './judging.js';
 import { openRuntime } from './runtime.js';
+import { resolveArms } from '../run/arms.js';
+import { selectCases, selectionOverrides, type SelectionFlags } from '../run/selection.js';
 
-/** The flags of `evalflow run`; the judging ones (--review, --judges, --allow-self-judge) come from `JudgingFlags`. */
-export interface RunOptions extends JudgingFlags {
-  paths?: string[];
+/** The flags of `evalflow run`: what it runs (`SelectionFlags`, shared with schedules), how it is judged (`JudgingFlags`), and these. */
+export interface RunOptions extends SelectionFlags, JudgingFlags {
   config?: string;
-  only?: string;
-  candidate?: string;
-  candidateModel?: string;
-  project?: string;
-  workflowDir?: string;
-  runsDir?: string;
-  runsPerCase?: number;
-  parallelism?: number;
   /** commander's --no-worker gives `worker: false`. */
   worker?: boolean;
   /** What the first Ctrl-C does: ask on a terminal (else detach), detach, or cancel. */
   onInterrupt?: InterruptMode;
-  /** `--arm NAME=SPEC`, twice or more: an A/B batch. */
-  arm?: string[];
   /** `--gate 'pass_rate>=0.8'`, `--baseline`, `--junit`, `--max-infra-errors`: a CI gate. */
   gate?: string;
   baseline?: string;
@@ -50,16 +39,10 @@ export interface RunOptions extends JudgingFlags {
 export async function run(options: RunOptions, io: CommandIo): Promise<number> {
   const settings = await loadSettings(io.cwd, io.env, {
     ...(options.config ? { configPath: options.config } : {}),
-    ...(options.project ? { project: options.project } : {}),
-    ...(options.workflowDir ? { workflowDir: options.workflowDir } : {}),
-    ...(options.runsDir ? { runsDir: options.runsDir } : {}),
-    ...(options.candidate ? { candidate: options.candidate } : {}),
-    ...(options.candidateModel ? { candidateModel: options.candidateModel } : {}),
+    ...selectionOverrides(options),
     ...judgingOverrides(options),
   });
-  const paths = options.paths?.length ? options.paths.map((p) => resolve(io.cwd, p)) : [settings.evalSets];
-  const only = options.only?.split(',').map((s) => s.trim()).filter(Boolean);
-  const bank = await loadEvalBank(paths, { cwd: io.cwd, ...(only ? { only } : {}) });
+  const { paths, only, bank } = await selectCases(options, settings.evalSets, io.cwd);
   if (bank.problems.length > 0) {
     for (const problem of bank.problems) io.err(`error: ${problem}`);
     io.err(`nothing was run: fix the problems above (\`evalflow validate\` checks a bank without running it)`);
@@ -70,7 +53,12 @@ export async function run(options: RunOptions, io: CommandIo): Promise<number> {
     return 1;
   }
   const candidate = resolveCandidate(settings, settings.defaultCandidate, knownAdapterNames, io.env);
-  const arms = await resolveArms(options.arm ?? [], settings, candidate, io.env, io.cwd);
+  const arms = await resolveArms(options.arm ?? [], {
+    workflowDir: settings.workflowDir,
+    base: candidate,
+    candidateNamed: (name) => resolveCandidate(settings, name, knownAdapterNames, io.env),
+    cwd: io.cwd,
+  });
   // A gate that cannot be read is refused before anything runs.
   if (options.gate) parseGate(options.gate);
   checkJudging(settings, candidate, io);

@@ -1,38 +1,28 @@
-import { resolve } from 'node:path';
 import { ScheduleAlreadyRunning, ScheduleNotFoundError, ScheduleOverlapPolicy, type ScheduleDescription } from '@temporalio/client';
 import { knownAdapterNames } from '../candidates/index.js';
 import { loadSettings, resolveCandidate, type Settings } from '../config.js';
 import { ConfigError } from '../errors.js';
-import { loadEvalBank } from '../evalset/index.js';
 import { checkScheduleName, SCHEDULED_PRIORITY, ScheduledBatchInputSchema, type ScheduledBatchInput } from '../schedules/scheduleInput.js';
 import { describeTiming, parseEvery, timingOf, type ScheduleTiming } from '../schedules/timing.js';
 import { openStore, type Store } from '../store/index.js';
 import { connectTemporal, type TemporalHandle } from '../temporal/connection.js';
 import { SHARED_TASK_QUEUE } from '../temporal/names.js';
-import { resolveArms } from './arms.js';
 import { runTemplateOf } from './executeBatch.js';
 import type { CommandIo } from './io.js';
 import { storeOptions } from './runtime.js';
+import { resolveArms } from '../run/arms.js';
+import { selectCases, selectionOverrides, type SelectionFlags } from '../run/selection.js';
 
 export type ScheduleAction = 'create' | 'list' | 'describe' | 'trigger' | 'pause' | 'unpause' | 'delete' | 'backfill';
 
-export interface ScheduleOptions {
+/** The flags of `evalflow schedule …`; create selects what it runs as `evalflow run` does (`SelectionFlags`). */
+export interface ScheduleOptions extends SelectionFlags {
   action: ScheduleAction;
   name?: string;
   config?: string;
-  /** create: when it fires, and what `evalflow run` would select and run. */
+  /** create: when it fires. */
   cron?: string;
   every?: string;
-  paths?: string[];
-  only?: string;
-  candidate?: string;
-  candidateModel?: string;
-  project?: string;
-  workflowDir?: string;
-  runsDir?: string;
-  runsPerCase?: number;
-  parallelism?: number;
-  arm?: string[];
   baseline?: string;
   notify?: string;
   catchupWindow?: string;
@@ -55,11 +45,7 @@ const DEFAULT_CATCHUP = '24h';
 export async function run(options: ScheduleOptions, io: CommandIo): Promise<number> {
   const settings = await loadSettings(io.cwd, io.env, {
     ...(options.config ? { configPath: options.config } : {}),
-    ...(options.project ? { project: options.project } : {}),
-    ...(options.workflowDir ? { workflowDir: options.workflowDir } : {}),
-    ...(options.runsDir ? { runsDir: options.runsDir } : {}),
-    ...(options.candidate ? { candidate: options.candidate } : {}),
-    ...(options.candidateModel ? { candidateModel: options.candidateModel } : {}),
+    ...selectionOverrides(options),
   });
   const store = await openStore(storeOptions(settings));
   try {
@@ -103,13 +89,16 @@ async function scheduleInput(options: ScheduleOptions, settings: Settings, store
   const name = checkScheduleName(options.name ?? '');
   const timing = timingOf(options);
   if (options.catchupWindow) parseEvery(options.catchupWindow);
-  const paths = options.paths?.length ? options.paths.map((p) => resolve(io.cwd, p)) : [settings.evalSets];
-  const only = options.only?.split(',').map((s) => s.trim()).filter(Boolean);
-  const bank = await loadEvalBank(paths, { cwd: io.cwd, ...(only ? { only } : {}) });
+  const { paths, only, bank } = await selectCases(options, settings.evalSets, io.cwd);
   if (bank.problems.length > 0) throw new ConfigError(`schedule create: the eval bank has ${bank.problems.length} problem(s), first: ${bank.problems[0]} (\`evalflow validate\` lists them)`);
   if (bank.cases.length === 0) throw new ConfigError(`schedule create: no eval cases found under ${paths.join(', ')}`);
   const candidate = resolveCandidate(settings, settings.defaultCandidate, knownAdapterNames, io.env);
-  const arms = await resolveArms(options.arm ?? [], settings, candidate, io.env, io.cwd);
+  const arms = await resolveArms(options.arm ?? [], {
+    workflowDir: settings.workflowDir,
+    base: candidate,
+    candidateNamed: (armCandidate) => resolveCandidate(settings, armCandidate, knownAdapterNames, io.env),
+    cwd: io.cwd,
+  });
   const baseline = options.baseline ?? 'previous';
   if (baseline !== 'previous' && !(await store.getBatch(baseline))) {
     const recent = (await store.listBatches({ limit: 3 })).map((b) => b.batch_id);

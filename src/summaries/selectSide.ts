@@ -1,4 +1,5 @@
 import { ConfigError } from '../errors.js';
+import { parseArmRef } from '../run/arms.js';
 import type { RunWithVerdict, Store } from '../store/index.js';
 import type { ComparisonSide } from './comparison.js';
 import { loadRunsWithVerdicts } from './loadRuns.js';
@@ -10,7 +11,7 @@ import { loadRunsWithVerdicts } from './loadRuns.js';
  * name is a ConfigError saying what it looked for.
  */
 export async function selectSide(store: Store, name: string, inBatch?: string): Promise<ComparisonSide> {
-  const [batchPart, armPart] = splitArm(name, inBatch);
+  const { batch: batchPart, arm: armPart } = parseArmRef(name, inBatch);
   if (batchPart && (await store.getBatch(batchPart))) {
     const entries = await loadRunsWithVerdicts(store, { batchId: batchPart, ...(armPart ? { arm: armPart } : {}) });
     if (armPart && entries.length === 0) {
@@ -25,12 +26,6 @@ export async function selectSide(store: Store, name: string, inBatch?: string): 
   }
   const recent = (await store.listBatches({ limit: 5 })).map((b) => b.batch_id);
   throw new ConfigError(`compare: '${name}' is no batch, batch:arm or workflow_rev in the store${recent.length ? `; recent batches: ${recent.join(', ')}` : ''}`);
-}
-
-function splitArm(name: string, inBatch: string | undefined): [string | undefined, string | undefined] {
-  if (inBatch) return [inBatch, name];
-  const colon = name.lastIndexOf(':');
-  return colon === -1 ? [name, undefined] : [name.slice(0, colon), name.slice(colon + 1)];
 }
 
 /** The runs of the latest batch that ran workflow_rev `rev` (or a rev starting with it). */
