@@ -72,6 +72,7 @@ plan=()
 summary=$(printf '%s, ' "${plan[@]}")
 echo "evalflow: npm test provisions what it needs, once: ${summary%, }" >&2
 
+apt_install() { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "$@"; }
 if [ ${#missing_packages[@]} -gt 0 ]; then
   cache_lock apt "installing Debian packages"
   still=() # another run may have installed some while this one waited
@@ -79,7 +80,7 @@ if [ ${#missing_packages[@]} -gt 0 ]; then
   if [ ${#still[@]} -gt 0 ]; then
     echo "evalflow: installing ${still[*]} with apt-get" >&2
     run_logged "installing ${still[*]} with apt-get" "$EVALFLOW_CACHE/logs/apt-get.log" \
-      sh -c 'apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "$@"' apt-get "${still[@]}" || exit 1
+      apt_install "${still[@]}" || exit 1
   fi
   exec 9>&- # the apt lock
 fi
