@@ -23,12 +23,15 @@ package_present() {
 missing_packages=()
 for package in "${PACKAGES[@]}"; do package_present "$package" || missing_packages+=("$package"); done
 
-# The tests' PostgreSQL: TEST_DATABASE_URL's host and port, else 127.0.0.1:5432.
+# The tests' PostgreSQL: TEST_DATABASE_URL's host and port, else 127.0.0.1:5432. A URL without
+# a TCP host (a Unix socket) is taken on trust.
 pg_host=127.0.0.1 pg_port=5432
 if [[ "${TEST_DATABASE_URL:-}" =~ ^postgres(ql)?://([^@/]*@)?([^:/?]+)(:([0-9]+))? ]]; then
   pg_host=${BASH_REMATCH[3]} pg_port=${BASH_REMATCH[5]:-5432}
+elif [ -n "${TEST_DATABASE_URL:-}" ]; then
+  pg_host=""
 fi
-postgres_up() { (exec 3<>"/dev/tcp/$pg_host/$pg_port") 2>/dev/null; }
+postgres_up() { [ -z "$pg_host" ] || (exec 3<>"/dev/tcp/$pg_host/$pg_port") 2>/dev/null; }
 
 agents=$(bash "$HERE/agent-clis.sh" --check) || true
 temporal=$(bash "$HERE/temporal-binary.sh" --check) || true

@@ -14,6 +14,7 @@ CHECK=false; [ "${1:-}" = "--check" ] && CHECK=true
 
 if [ -n "${EVALFLOW_TEMPORAL_BIN:-}" ]; then
   if [ -x "$EVALFLOW_TEMPORAL_BIN" ]; then $CHECK || echo "$EVALFLOW_TEMPORAL_BIN"; exit 0; fi
+  if $CHECK; then echo "missing: the Temporal CLI at EVALFLOW_TEMPORAL_BIN=$EVALFLOW_TEMPORAL_BIN (not an executable file)"; exit 1; fi
   echo "evalflow: EVALFLOW_TEMPORAL_BIN=$EVALFLOW_TEMPORAL_BIN is not an executable file" >&2
   exit 1
 fi
