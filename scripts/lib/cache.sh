@@ -29,7 +29,7 @@ run_logged() { # label log command...
   wait "$ticker" 2>/dev/null || true
   [ "$status" -eq 0 ] && return 0
   local network
-  network=$(grep -m 1 -E 'dial tcp|no such host|i/o timeout|TLS handshake timeout|connection refused|network is unreachable|ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENETUNREACH' "$log" || true)
+  network=$(grep -m 1 -E 'dial tcp|no such host|i/o timeout|TLS handshake timeout|connection refused|network is unreachable|ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENETUNREACH|Temporary failure resolving|Could not resolve|Unable to connect' "$log" || true)
   if [ -n "$network" ]; then
     echo "evalflow: $label failed: the network is unreachable ($network); connect and run again (log: $log)" >&2
   else
