@@ -71,7 +71,7 @@ plan=()
 [ ${#missing_packages[@]} -eq 0 ] || plan+=("Debian packages ${missing_packages[*]} (a minute)")
 [ -z "$agents" ] || plan+=("$(grep -c . <<<"$agents") agent CLIs (a minute or two)")
 [ -z "$temporal" ] || plan+=("the Temporal CLI (3-6 minutes with Go)")
-[ -z "$team" ] || plan+=("the team-mode server binaries (5-10 minutes with Go)")
+[ -z "$team" ] || plan+=("the team-mode server binaries (15-30 minutes with Go)")
 summary=$(printf '%s, ' "${plan[@]}")
 echo "evalflow: npm test provisions what it needs, once: ${summary%, }" >&2
 

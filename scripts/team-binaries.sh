@@ -30,15 +30,15 @@ MODULE=$(module_dir)
 
 if $CHECK; then
   missing=0
-  server_built || { echo "missing: the Temporal server $SERVER_VERSION and its SQL tool ($SERVER_BIN; built with Go, several minutes once)"; missing=1; }
-  ui_built || { echo "missing: the Temporal Web UI server $UI_VERSION ($UI_BIN; built with Go, a few minutes once)"; missing=1; }
+  server_built || { echo "missing: the Temporal server $SERVER_VERSION and its SQL tool ($SERVER_BIN; built with Go, 10-25 minutes once)"; missing=1; }
+  ui_built || { echo "missing: the Temporal Web UI server $UI_VERSION ($UI_BIN; built with Go, about 3 minutes once)"; missing=1; }
   [ -d "$MODULE/schema/postgresql/v12" ] || { echo "missing: the Temporal server's SQL schemas ($MODULE; go mod download)"; missing=1; }
   exit $missing
 fi
 
-build() { # dir label package...
-  local dir=$1 label=$2; shift 2
-  echo "evalflow: building $label with $(go version | cut -d' ' -f3) into $dir (several minutes, once)..." >&2
+build() { # dir label how-long package...
+  local dir=$1 label=$2 estimate=$3; shift 3
+  echo "evalflow: building $label with $(go version | cut -d' ' -f3) into $dir ($estimate, once)..." >&2
   local start; start=$(date +%s)
   mkdir -p "$dir"
   CGO_ENABLED=0 GOBIN="$dir" run_logged "building $label" "$EVALFLOW_CACHE/logs/$(basename "$dir").log" \
@@ -47,8 +47,8 @@ build() { # dir label package...
 }
 if ! server_built || ! ui_built; then
   cache_lock team "building the team-mode binaries into $EVALFLOW_CACHE"
-  server_built || build "$SERVER_BIN" "the Temporal server $SERVER_VERSION and its SQL tool" "go.temporal.io/server/cmd/server@$SERVER_VERSION" "go.temporal.io/server/cmd/tools/sql@$SERVER_VERSION"
-  ui_built || build "$UI_BIN" "the Temporal Web UI server $UI_VERSION" "github.com/temporalio/ui-server/v2/cmd/server@$UI_VERSION"
+  server_built || build "$SERVER_BIN" "the Temporal server $SERVER_VERSION and its SQL tool" "10-25 minutes on 2 cores" "go.temporal.io/server/cmd/server@$SERVER_VERSION" "go.temporal.io/server/cmd/tools/sql@$SERVER_VERSION"
+  ui_built || build "$UI_BIN" "the Temporal Web UI server $UI_VERSION" "about 3 minutes" "github.com/temporalio/ui-server/v2/cmd/server@$UI_VERSION"
 fi
 if [ ! -d "$MODULE/schema/postgresql/v12" ]; then
   run_logged "downloading the Temporal server's SQL schemas" "$EVALFLOW_CACHE/logs/server-module.log" go mod download "go.temporal.io/server@$SERVER_VERSION" || exit 1
