@@ -50,7 +50,7 @@ for entry in "${CLIS[@]}"; do
   if installed "$prefix" "$packages" "$executable"; then
     echo "evalflow: $name already installed ($packages)" >&2
   else
-    echo "evalflow: installing $name ($packages) into $prefix (under a minute)" >&2
+    echo "evalflow: installing $name ($packages) into $prefix (about a minute)" >&2
     rm -rf "$prefix"
     mkdir -p "$prefix"
     started=$(date +%s)

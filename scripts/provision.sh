@@ -69,7 +69,7 @@ if [ ${#stop[@]} -gt 0 ]; then printf '%s\n' "${stop[@]}" >&2; exit 1; fi
 started=$(date +%s)
 plan=()
 [ ${#missing_packages[@]} -eq 0 ] || plan+=("Debian packages ${missing_packages[*]} (a minute)")
-[ -z "$agents" ] || plan+=("$(grep -c . <<<"$agents") agent CLIs (a minute or two)")
+[ -z "$agents" ] || plan+=("$(grep -c . <<<"$agents") agent CLIs (about 5 minutes)")
 [ -z "$temporal" ] || plan+=("the Temporal CLI (3-6 minutes with Go)")
 [ -z "$team" ] || plan+=("the team-mode server binaries (15-30 minutes with Go)")
 summary=$(printf '%s, ' "${plan[@]}")

@@ -48,7 +48,7 @@ describe('scripts/provision.sh (the pretest step)', () => {
     expect(first.stdout).toBe('');
     // The long steps are announced, with their times, before they start.
     expect(first.stderr.split('\n')[0]).toBe(
-      'evalflow: npm test provisions what it needs, once: Debian packages bubblewrap ripgrep (a minute), 6 agent CLIs (a minute or two), the Temporal CLI (3-6 minutes with Go), the team-mode server binaries (15-30 minutes with Go)',
+      'evalflow: npm test provisions what it needs, once: Debian packages bubblewrap ripgrep (a minute), 6 agent CLIs (about 5 minutes), the Temporal CLI (3-6 minutes with Go), the team-mode server binaries (15-30 minutes with Go)',
     );
     expect(first.stderr).toMatch(/building the Temporal CLI v1\.5\.1 with go1\.26\.0 into .* \(3-6 minutes, once\)/);
     expect(downloads(await box.calls())).toEqual([
