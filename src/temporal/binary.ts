@@ -8,7 +8,7 @@ const SCRIPT = join(packageRoot(), 'scripts/temporal-binary.sh');
 
 /**
  * Path of the `temporal` CLI: $EVALFLOW_TEMPORAL_BIN, PATH, the cache, else built with Go
- * (about 2 minutes cold). Build progress is forwarded to `onProgress`.
+ * (3–6 minutes cold). Build progress is forwarded to `onProgress`.
  */
 export async function locateTemporalBinary(options: { onProgress?: (line: string) => void; env?: NodeJS.ProcessEnv } = {}): Promise<string> {
   // A given env is the whole environment (a command's io.env), not additions to process.env.
