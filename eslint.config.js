@@ -31,6 +31,11 @@ export default tseslint.config(
     },
   },
   {
+    // No file over 400 lines, every line counted (blank lines and comments too): a file past that holds more than one concept.
+    files: ['src/**', 'bench/**', 'scripts/**', 'test/**'],
+    rules: { 'max-lines': ['error', { max: 400, skipBlankLines: false, skipComments: false }] },
+  },
+  {
     // Workflow code is replayed deterministically inside Temporal's sandbox: no Node builtins,
     // no activity values, no domain modules that could do I/O.
     files: ['src/workflows/**/*.ts'],

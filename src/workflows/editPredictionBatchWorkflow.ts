@@ -1,4 +1,4 @@
-import { ActivityFailure, ApplicationFailure, continueAsNew, isCancellation, proxyActivities, setHandler } from '@temporalio/workflow';
+import { continueAsNew, isCancellation, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 // epBatch.ts has no imports at all, so its constant is safe in the workflow bundle.
 import {
@@ -10,6 +10,7 @@ import {
   type EpExampleFailure,
 } from '../editprediction/epBatch.js';
 import { epBatchProgressQuery, type EpBatchProgress } from './definitions.js';
+import { causeText } from './failureText.js';
 import { epLoadProfile, epPredictProfile, epScoreProfile, sharedProfile } from './profiles.js';
 
 const shared = proxyActivities<Activities>(sharedProfile);
@@ -109,7 +110,7 @@ async function runExample(example: EpBatchExample, input: EpBatchInput, host: Ac
     return { detail: `${detail}; delta chrF ${scored.deltaChrF.map((value) => value.toFixed(2)).join(', ')}`, reused };
   } catch (err) {
     if (isCancellation(err)) throw err;
-    const error = describeFailure(err);
+    const error = briefly(causeText(err));
     return { failure: { key: example.key, name: example.name, stage, error }, detail: `failed at ${stage}: ${error}`, reused };
   }
 }
@@ -125,8 +126,7 @@ function groupsOf(page: EpBatchExample[]): EpBatchExample[][] {
   return [...groups.values()];
 }
 
-function describeFailure(err: unknown): string {
-  const cause = err instanceof ActivityFailure ? err.cause : err;
-  const message = cause instanceof ApplicationFailure && cause.type ? `${cause.type}: ${cause.message}` : cause instanceof Error ? cause.message : String(err);
+/** A failure's text as a batch keeps it: the first thousand characters. */
+function briefly(message: string): string {
   return message.length > 1_000 ? `${message.slice(0, 1_000)}…` : message;
 }

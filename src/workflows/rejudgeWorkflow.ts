@@ -1,8 +1,9 @@
-import { ActivityFailure, ApplicationFailure, proxyActivities } from '@temporalio/workflow';
+import { ApplicationFailure, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import type { RunOutcome } from '../run/runOutcome.js';
 import type { RunSpec } from '../run/runSpec.js';
 import type { RunVerdict } from '../run/runVerdict.js';
+import { causeText } from './failureText.js';
 import { upsertOutcomeAttributes } from './outcomeAttributes.js';
 import { recoveryOf } from '../run/recovery.js';
 import { hostProfile, modelProfile, sharedProfile } from './profiles.js';
@@ -36,8 +37,7 @@ export async function rejudgeWorkflow(request: RejudgeRequest): Promise<RunOutco
   try {
     verdict = (await judge.judgeRun({ spec, facts, postconditions: stored.postconditions, round: stored.round })).verdict;
   } catch (err) {
-    const cause = err instanceof ActivityFailure ? err.cause : err;
-    error = `judgeRun failed: ${cause instanceof ApplicationFailure && cause.type ? `${cause.type}: ` : ''}${cause instanceof Error ? cause.message : String(cause)}`;
+    error = `judgeRun failed: ${causeText(err)}`;
   }
   if (request.sample) {
     if (!verdict) throw ApplicationFailure.nonRetryable(error ?? 'the judge gave no verdict', 'JudgeSampleFailed');

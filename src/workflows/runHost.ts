@@ -1,0 +1,57 @@
+import { type ActivityInterfaceFor, patched, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
+import type { Activities, HostStage, HostStageResult, HostStages } from '../activities/index.js';
+import { hostLocalProfile, localProfile, sharedProfile } from './profiles.js';
+import { runPatch } from './runPatches.js';
+import { asStageFailure, isOtherHost } from './stageFailures.js';
+
+const shared = proxyActivities<Activities>(sharedProfile);
+const local = proxyLocalActivities<Activities>(localProfile);
+const hostLocal = proxyLocalActivities<Activities>(hostLocalProfile);
+
+/** The activities of one host: its queue, with the run's timeouts. */
+export interface Host {
+  /** Null until the run's first host stage claims the host of the worker running it (nothing is queued before). */
+  queue: string | null;
+  run: ActivityInterfaceFor<Activities>;
+  candidate: ActivityInterfaceFor<Activities>;
+  /** Host stages are tried inside the workflow task first (until a worker that is not the host refuses one). */
+  here: boolean;
+  /** Makes `queue` the run's host, once its first host stage has claimed it. */
+  claim(queue: string): void;
+}
+
+/**
+ * The host is claimed by the worker that runs the workflow task: a local activity, no round
+ * trip through a task queue. Runs started before this change keep the queued activity. Runs
+ * started with fewer writes claim locally without asking the older patch (each patch asked
+ * is a marker and a search attribute write).
+ */
+export function claimHost(fewerWrites: boolean): Promise<string> {
+  return fewerWrites || patched(runPatch.claimHostLocally) ? local.claimHost() : shared.claimHost();
+}
+
+/**
+ * A stage on the run's host: inside this workflow task (a local activity, no round trip
+ * through the host's queue) while the worker running it is that host, else on the host's
+ * queue. A worker that is not the host refuses at once, and the run stops asking. A run
+ * with no host yet has its first host stage run here, and this worker's host becomes its own.
+ */
+export async function hostStage<K extends HostStage>(host: Host, stage: K, options: { summary?: string }, args: Parameters<HostStages[K]>): Promise<HostStageResult<K>> {
+  if (host.queue === null) {
+    const claimed = await hostLocal.claimHostStage.executeWithOptions(options, [{ stage, args }]).catch((err: unknown) => {
+      throw asStageFailure(stage, err);
+    });
+    host.claim(claimed.queue);
+    return claimed.result as HostStageResult<K>;
+  }
+  if (host.here) {
+    try {
+      return (await hostLocal.runHostStage.executeWithOptions(options, [{ queue: host.queue, stage, args }])) as HostStageResult<K>;
+    } catch (err) {
+      if (!isOtherHost(err)) throw asStageFailure(stage, err);
+      host.here = false;
+    }
+  }
+  const queued = host.run[stage] as unknown as { executeWithOptions(options: { summary?: string }, args: Parameters<HostStages[K]>): Promise<HostStageResult<K>> };
+  return queued.executeWithOptions(options, args);
+}

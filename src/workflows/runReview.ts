@@ -1,0 +1,98 @@
+import { allHandlersFinished, ApplicationFailure, CancellationScope, condition, isCancellation, proxyActivities, setCurrentDetails, setHandler } from '@temporalio/workflow';
+import type { Activities } from '../activities/index.js';
+import type { RunProgress } from '../run/progress.js';
+import type { ReviewDecision } from '../run/reviewDecision.js';
+import { reviewCommand, secondDecisionRefused, waitingDetails } from '../run/reviewText.js';
+import type { RunOutcome } from '../run/runOutcome.js';
+import type { RunRecordInput } from '../run/runRecord.js';
+import type { RunSpec } from '../run/runSpec.js';
+import { reviewRunUpdate } from './definitions.js';
+import { causeMessage, describeFailure } from './failureText.js';
+import { upsertOutcomeAttributes } from './outcomeAttributes.js';
+import { sharedProfile } from './profiles.js';
+import type { StageMove } from './runDisplay.js';
+import { type Host, hostStage } from './runHost.js';
+
+const shared = proxyActivities<Activities>(sharedProfile);
+
+/** Where a person's review of the run stands (`--review wait`). */
+export interface ReviewState {
+  /** The run has recorded needs_review and waits for the decision. */
+  waiting: boolean;
+  decision: ReviewDecision | null;
+  /** How recording the decision ended: the outcome, or why it was refused. */
+  settled: { outcome: RunOutcome } | { refused: string } | null;
+}
+
+/**
+ * Takes a person's decision (the `reviewRun` update) from the run's start: it answers with the
+ * run's outcome once the decision is recorded, and is refused unless the run waits for one.
+ */
+export function acceptReview(runId: string, progress: RunProgress): ReviewState {
+  const review: ReviewState = { waiting: false, decision: null, settled: null };
+  setHandler(
+    reviewRunUpdate,
+    async (decision) => {
+      review.decision = decision;
+      await condition(() => review.settled !== null);
+      if (review.settled && 'refused' in review.settled) throw ApplicationFailure.nonRetryable(review.settled.refused, 'ReviewError');
+      return (review.settled as { outcome: RunOutcome }).outcome;
+    },
+    { validator: (decision) => validateDecision(runId, review, progress.stage, decision) },
+  );
+  return review;
+}
+
+/**
+ * `--review wait`: the run has recorded needs_review and now waits, durably and for as long
+ * as it takes, for a person's decision (the `reviewRun` update); its current details in the
+ * Web UI say so. The decision goes to the store on the shared queue first, so it survives a
+ * host that is gone by then; then the host rewrites the run's files and row as completed. A
+ * cancellation while waiting leaves the run needs_review, to be decided later from the store.
+ */
+export async function awaitReview(spec: RunSpec, host: Host, input: RunRecordInput, recorded: RunOutcome, review: ReviewState, stage: StageMove): Promise<RunOutcome> {
+  stage('review');
+  upsertOutcomeAttributes(recorded);
+  setCurrentDetails(waitingDetails(spec.runId, input.verdict?.score.review_reasons ?? []));
+  review.waiting = true;
+  try {
+    await condition(() => review.decision !== null);
+  } catch (err) {
+    if (!isCancellation(err)) throw err;
+    review.waiting = false;
+    setCurrentDetails(`cancelled while waiting for a person's review: the run stays needs_review; decide later with ${reviewCommand(spec.runId)}`);
+    return recorded;
+  }
+  review.waiting = false;
+  const decision = review.decision;
+  if (!decision) return recorded;
+  let outcome = recorded;
+  let details = `reviewed: ${decision.result} by ${decision.author}`;
+  await CancellationScope.nonCancellable(async () => {
+    try {
+      outcome = await shared.recordReview({ runId: spec.runId, decision });
+    } catch (err) {
+      details = `a person's decision was refused: ${causeMessage(err)}`;
+      review.settled = { refused: causeMessage(err) };
+      return;
+    }
+    try {
+      outcome = await hostStage(host, 'recordRun', {}, [input]);
+    } catch (err) {
+      // The decision is in the store; only the run directory's files could not be rewritten.
+      details += `; review.md not rewritten: ${describeFailure(err)}`;
+    }
+    review.settled = { outcome };
+  });
+  setCurrentDetails(details);
+  await condition(allHandlersFinished);
+  return outcome;
+}
+
+/** The update's validator: throws (so the update is refused, unrecorded) unless the run waits and has no decision yet. */
+function validateDecision(runId: string, review: ReviewState, stage: string, decision: ReviewDecision): void {
+  if (review.decision) throw new Error(secondDecisionRefused(runId, review.decision));
+  if (!review.waiting) throw new Error(`run ${runId} is not waiting for a person's review (it is at stage ${stage}); decide once it waits for one, or once it has ended needs_review`);
+  if (decision.result !== 'pass' && decision.result !== 'fail') throw new Error(`a decision's result must be pass or fail, found ${JSON.stringify(decision.result)}`);
+  if (!decision.author || !decision.note) throw new Error('a decision needs its author and a note saying why');
+}
