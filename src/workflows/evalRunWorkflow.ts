@@ -18,6 +18,7 @@ import {
 import { type SearchAttributeUpdatePair, TimeoutType } from '@temporalio/common';
 import type { Activities, HostStage, HostStageResult, HostStages } from '../activities/index.js';
 import type { CandidateSession } from '../candidates/adapter.js';
+import { isolationOf } from '../containment/isolationOf.js';
 import type { CheckResult } from '../evalset/checkResult.js';
 import type { RunAnomaly } from '../run/anomaly.js';
 import { judgingOf } from '../run/judging.js';
@@ -399,7 +400,7 @@ function said(summary: string, generation: number): { summary: string } {
 }
 
 function initialFacts(spec: RunSpec): RunFacts {
-  return { turnsUsed: 0, maxTurns: spec.evalCase.maxTurns, turnLimitHit: false, examinerEnded: false };
+  return { turnsUsed: 0, maxTurns: spec.evalCase.maxTurns, turnLimitHit: false, examinerEnded: false, isolation: isolationOf(spec.candidate) };
 }
 
 /** A stage that runs again on the same host (its worker came back) reports the same anomalies again: keep one. */
