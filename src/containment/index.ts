@@ -1,4 +1,4 @@
-export { bwrapArgs, sandboxWasMade, STATUS_FD, type ResolvedView } from './bwrapArgs.js';
+export { bwrapArgs, sandboxWasMade, STATUS_FD, stdioWithStatus, type ResolvedView } from './bwrapArgs.js';
 export { containCommand, resolveView, type ContainedCommand } from './containCommand.js';
 export { isInside } from './isInside.js';
 export { DEFAULT_ISOLATION, IsolationSchema, type Isolation } from './isolation.js';
