@@ -70,7 +70,7 @@ sub pump {
 }`;
 
 /** Perl where Debian puts it; a host without it runs the Node relay instead. */
-const PERL = ['/usr/bin/perl', '/bin/perl'].find((path) => existsSync(path));
+const PERL = ['/usr/bin/perl', '/bin/perl'].find((path) => existsSync(path)) ?? null;
 
 /** Inside the namespace, without Perl: listen on each port, relay to its socket, then mark readiness. */
 const INSIDE_NODE = `const net=require('net'),fs=require('fs');const [ready,...pairs]=process.argv.slice(1);let up=0;const parent=process.ppid;
@@ -112,9 +112,9 @@ export async function openPortRelay(dir: string, targets: RelayTarget[]): Promis
 /**
  * The shell lines that start the inside relay in the background, listening, before the script
  * goes on to `exec "$@"`: Perl's returns once it listens; Node's is waited for (up to 10 s).
- * `node` is the Node binary to use without Perl.
+ * `node` is the Node binary to use without Perl (`perl` null).
  */
-export function insideRelayScript(node: string, dir: string, relay: PortRelay, perl: string | undefined = PERL): string[] {
+export function insideRelayScript(node: string, dir: string, relay: PortRelay, perl: string | null = PERL): string[] {
   const pairs = relay.pairs.map(shellQuote).join(' ');
   // The candidate's own Perl settings are not the relay's.
   if (perl) return [`PERL5LIB= PERL5OPT= ${shellQuote(perl)} -e ${shellQuote(INSIDE_PERL)} "$$" ${pairs} </dev/null >/dev/null`];

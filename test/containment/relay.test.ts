@@ -29,7 +29,7 @@ function listens(port: number): Promise<boolean> {
 // and carries each connection to the host side's socket, which carries it to `upstream`.
 describe.each([
   ['Perl', '/usr/bin/perl'],
-  ['Node, without Perl', undefined],
+  ['Node, without Perl', null],
 ])('the inside port relay in %s', (_name, perl) => {
   let dir: string;
   let upstream: Server;
