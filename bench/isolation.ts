@@ -1,7 +1,7 @@
 // Candidate containment (bubblewrap, `isolation: sandbox`) against the same work uncontained
 // (`isolation: none`), in the same process, alternated round by round:
 // (a) A process start: `/bin/true` through runProcess with a candidate's view and without,
-//     and the same with a host loopback port relayed in (a small Node relay starts inside).
+//     and the same with a host loopback port relayed in (a small relay starts inside: Perl's, Node's without Perl).
 //     Reported (ms each).
 // (b) A candidate turn's process: bash writing a few files and running `git status` in a clone
 //     of a generated repository of a few thousand files. Reported (ratio).
@@ -155,7 +155,7 @@ async function startCost(host: Host): Promise<BenchRow[]> {
   return [
     row('process start, /bin/true, uncontained', median(plain.b), 'ms', { detail: `runProcess without a view: ${spread(plain.b)}, median (min–max) of ${START_ROUNDS}` }),
     row('process start, /bin/true, contained', median(plain.a), 'ms', { detail: `bubblewrap with a candidate's view: ${spread(plain.a)}, ${(median(plain.a) / median(plain.b)).toFixed(2)}× uncontained, alternated ${START_ROUNDS} rounds` }),
-    row('process start, /bin/true, contained with a port relayed', median(relay.a), 'ms', { detail: `one host loopback port relayed in (a Node relay starts inside first): ${spread(relay.a, 0)}, against ${spread(relay.b)} uncontained in the same ${RELAY_ROUNDS} rounds` }),
+    row('process start, /bin/true, contained with a port relayed', median(relay.a), 'ms', { detail: `one host loopback port relayed in (the relay starts inside first, listening before the command): ${spread(relay.a, 0)}, against ${spread(relay.b)} uncontained in the same ${RELAY_ROUNDS} rounds` }),
   ];
 }
 

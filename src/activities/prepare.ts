@@ -17,7 +17,7 @@ import { transcriptAttempt } from '../transcript/attempts.js';
 import { createRedactor } from '../transcript/redact.js';
 import { checkExpectedItemsExist, listWorkflowItems, type WorkflowPlacement } from '../workflowUsage/index.js';
 import { join } from 'node:path';
-import { isolationOf } from '../containment/isolation.js';
+import { isolationOf } from '../containment/isolationOf.js';
 import type { ActivityDeps } from './deps.js';
 import { runViewsOf } from './runViews.js';
 import { activityAttempt, temporalIds } from './temporalContext.js';

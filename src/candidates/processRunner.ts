@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
-import { sandboxWasMade } from '../containment/bwrapArgs.js';
+import { sandboxWasMade, stdioWithStatus } from '../containment/bwrapArgs.js';
 import { containCommand } from '../containment/containCommand.js';
 import type { SandboxView } from '../containment/sandboxView.js';
 import { createLineReader, type LineCut } from './lineReader.js';
@@ -106,7 +106,7 @@ function runDirect(request: ProcessRequest, command: string, args: string[], sta
       detached: true,
       // stdin is always a pipe, ended at once when there is no input: the agent sees EOF.
       // A contained process's sandbox reports on the pipe after them whether it was made.
-      stdio: statusFd === undefined ? ['pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe', 'pipe'],
+      stdio: statusFd === undefined ? ['pipe', 'pipe', 'pipe'] : stdioWithStatus(['pipe', 'pipe', 'pipe'], statusFd),
     });
     let sandboxStatus = '';
     const status = statusFd === undefined ? undefined : child.stdio[statusFd];

@@ -1,5 +1,15 @@
+import type { IOType } from 'node:child_process';
+
 /** Where bubblewrap reports the sandbox's status (`--json-status-fd`), in the spawned process's stdio. */
 export const STATUS_FD = 3;
+
+/**
+ * A contained spawn's stdio: `std` for fds 0–2, a pipe at `statusFd` for bubblewrap's report,
+ * and Node's default for any fd between (undefined: not opened, as 'ignore', and still typed as a pipe array).
+ */
+export function stdioWithStatus<T extends IOType>(std: readonly [T, T, T], statusFd: number = STATUS_FD): (T | 'pipe' | undefined)[] {
+  return [...std, ...Array<undefined>(Math.max(0, statusFd - std.length)).fill(undefined), 'pipe'];
+}
 
 /**
  * Whether the sandbox was made, from what bubblewrap wrote on STATUS_FD: it reports the

@@ -32,7 +32,7 @@ export async function containCommand(
   request: { command: string; args: string[]; cwd: string; env: Record<string, string>; forwardPorts?: number[]; scratchRoot: string },
 ): Promise<ContainedCommand> {
   const program = locate(request.command, request.env.PATH, request.cwd);
-  // Node's own install: the port relay runs on it, and so do most agent CLIs.
+  // Node's own install: most agent CLIs run on it, and so does the port relay on a host without Perl.
   const node = dirname(dirname(process.execPath));
   const resolved = resolveView(view, request.cwd, program ? [program, node] : [node]);
   const targets = view.network === 'loopback' ? [...loopbackTargets(request.forwardPorts ?? []), ...remoteTargets(view.allow ?? [])] : [];

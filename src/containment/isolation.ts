@@ -8,10 +8,5 @@ import * as z from 'zod';
 export const IsolationSchema = z.enum(['sandbox', 'none']);
 export type Isolation = z.infer<typeof IsolationSchema>;
 
-/** A candidate's isolation as its spec records it: specs of earlier versions record none, and ran uncontained. */
-export function isolationOf(candidate: { isolation?: Isolation | undefined }): Isolation {
-  return candidate.isolation ?? 'none';
-}
-
 /** bubblewrap is Linux's; elsewhere nothing contains a candidate yet. */
 export const DEFAULT_ISOLATION: Isolation = process.platform === 'linux' ? 'sandbox' : 'none';

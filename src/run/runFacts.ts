@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { IsolationSchema } from '../containment/isolation.js';
 
 /** What happened in a run's dialogue, as the run workflow saw it; the judge is told these. */
 export const RunFactsSchema = z.object({
@@ -11,6 +12,8 @@ export const RunFactsSchema = z.object({
   examinerEnded: z.boolean(),
   /** Set when the candidate failed its own turn (crash, non-zero exit, timeout): `turn 2: …`. */
   candidateFailure: z.string().optional(),
+  /** How the candidate was contained, from its spec; absent in facts of earlier versions (their spec says). */
+  isolation: IsolationSchema.optional(),
 });
 export type RunFacts = z.infer<typeof RunFactsSchema>;
 

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
-import { sandboxWasMade } from '../containment/bwrapArgs.js';
+import { sandboxWasMade, stdioWithStatus } from '../containment/bwrapArgs.js';
 import { containCommand } from '../containment/containCommand.js';
 import type { SandboxView } from '../containment/sandboxView.js';
 import { SandboxError } from '../errors.js';
@@ -75,7 +75,7 @@ async function runShell(command: string, options: CheckOptions, timeoutMs: numbe
   const contained = view ? await containCommand(view, { command: 'bash', args: ['-c', command], cwd, env: { PATH: env.PATH ?? '' }, scratchRoot: tmpdir() }) : undefined;
   // It dies with the worker, so a check interrupted by a crash does not run on beside its retry.
   const launched = contained ? dieWithParent(contained.command, contained.args) : dieWithParent('bash', ['-c', command]);
-  const child = spawn(launched.command, launched.args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe', contained ? 'pipe' : 'ignore'] });
+  const child = spawn(launched.command, launched.args, { cwd, env, detached: true, stdio: contained ? stdioWithStatus(['ignore', 'pipe', 'pipe'], contained.statusFd) : ['ignore', 'pipe', 'pipe'] });
   let status = '';
   if (contained) child.stdio[contained.statusFd]?.on('data', (chunk: Buffer) => (status += chunk.toString('utf8')));
   let chunks: Buffer[] = [];

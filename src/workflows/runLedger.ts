@@ -1,3 +1,4 @@
+import { isolationOf } from '../containment/isolationOf.js';
 import type { RunAnomaly } from '../run/anomaly.js';
 import type { RunFacts } from '../run/runFacts.js';
 import type { RunSpec } from '../run/runSpec.js';
@@ -11,7 +12,7 @@ export interface RunLedger {
 }
 
 export function initialFacts(spec: RunSpec): RunFacts {
-  return { turnsUsed: 0, maxTurns: spec.evalCase.maxTurns, turnLimitHit: false, examinerEnded: false };
+  return { turnsUsed: 0, maxTurns: spec.evalCase.maxTurns, turnLimitHit: false, examinerEnded: false, isolation: isolationOf(spec.candidate) };
 }
 
 /** A stage that runs again on the same host (its worker came back) reports the same anomalies again: keep one. */

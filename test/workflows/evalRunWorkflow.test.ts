@@ -132,6 +132,8 @@ describe.each<Backend>(['pglite', 'postgres'])('evalRunWorkflow on the real dev 
 
     const row = await harness.store.getRun(spec.runId);
     expect(row).toMatchObject({ status: 'completed', result: 'pass', overall: 4, case_id: 'write-greeting', temporal_workflow_id: spec.runId });
+    // The judge's facts say how the candidate ran: this spec names no isolation, so uncontained.
+    expect(row?.judge_input).toMatchObject({ facts: { turnsUsed: 1, isolation: 'none' } });
     // What a comparison groups by is on the row, and the tokens of each role, as the mock
     // counts them (100 in per call, a token per 4 characters out): one examiner call ('<<END>>'),
     // three candidate calls, one judge call.
@@ -159,7 +161,7 @@ describe.each<Backend>(['pglite', 'postgres'])('evalRunWorkflow on the real dev 
     expect(found).toContain(spec.runId);
   });
 
-  it('runs a command candidate whose stream-json output is normalised', async () => {
+  it('runs a contained command candidate whose stream-json output is normalised', async () => {
     judgeMode = 'good';
     const agent = join(harness.root, 'agent.sh');
     await writeFile(
@@ -176,8 +178,9 @@ describe.each<Backend>(['pglite', 'postgres'])('evalRunWorkflow on the real dev 
       ].join('\n'),
     );
     await chmod(agent, 0o755);
-    const { outcome, spec } = await harness.runCase('write-greeting', { name: 'script', adapter: 'command', args: [agent], env: {} });
+    const { outcome, spec } = await harness.runCase('write-greeting', { name: 'script', adapter: 'command', args: [agent], env: {}, isolation: 'sandbox' });
     expect(outcome).toMatchObject({ status: 'completed', result: 'pass' });
+    expect((await harness.store.getRun(spec.runId))?.judge_input).toMatchObject({ facts: { isolation: 'sandbox' } });
     const events = await harness.store.getTranscript(spec.runId, { attempts: 'all' });
     expect(events.filter((e) => e.role.startsWith('candidate')).map((e) => [e.role, e.content])).toEqual([
       ['candidate.tool_call.started', 'shell: cat greeting.txt'],
