@@ -2,7 +2,7 @@
 // (static summary and details, current details, activity summaries). Needs Debian's chromium.
 import { resolve } from 'node:path';
 import { execa } from 'execa';
-import { memoryIo } from '../src/commands/io.js';
+import { memoryIo } from '../src/cli/io.js';
 import { run } from '../src/commands/run.js';
 import { createBatchFixture } from '../test/support/batchFixture.js';
 import { startTestTemporal } from '../test/support/temporalServer.js';

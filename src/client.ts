@@ -1,9 +1,9 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { DESCRIBE_ONLY } from './cliReference.js';
 import { COMMAND_MODULES, type CommandName } from './commandModules.js';
-import { EXIT } from './commands/exitCodes.js';
-import { INTERRUPT_MODES } from './commands/interrupts.js';
-import { processIo, type CommandIo } from './commands/io.js';
+import { EXIT } from './cli/exitCodes.js';
+import { INTERRUPT_MODES } from './cli/batch/interrupts.js';
+import { processIo, type CommandIo } from './cli/io.js';
 import { EvalflowError, FormatError, TemporalUnreachableError } from './errors.js';
 import { ARM_GRAMMAR } from './run/armChanges.js';
 import { RUN_STATES } from './run/runStates.js';

@@ -1,4 +1,4 @@
-import type { CommandIo } from './commands/io.js';
+import type { CommandIo } from './cli/io.js';
 
 /** What every `commands/<name>.ts` exports: run the command, return the exit code. */
 export interface CommandModule {

@@ -3,13 +3,13 @@ import type { BatchProgress } from '../run/progress.js';
 import { isUnfinished } from '../run/runStatus.js';
 import type { Batch, Store } from '../store/index.js';
 import { batchProgressQuery } from '../workflows/definitions.js';
-import { describeBatch, formatCounts, plannedTotal, unknownBatchMessage } from './batchLookup.js';
-import { EXIT } from './exitCodes.js';
-import { closedStatus, collectBatchReport, createProgressPrinter, followToEnd, printBatchReport, sayDetached } from './followBatch.js';
-import type { InterruptMode } from './interrupts.js';
-import type { CommandIo } from './io.js';
-import { createReconnectingCalls } from './reconnecting.js';
-import { openRuntime, type EvalRuntime } from './runtime.js';
+import { describeBatch, formatCounts, plannedTotal, unknownBatchMessage } from '../cli/batch/lookup.js';
+import { EXIT } from '../cli/exitCodes.js';
+import { closedStatus, collectBatchReport, createProgressPrinter, followToEnd, printBatchReport, sayDetached } from '../cli/batch/follow.js';
+import type { InterruptMode } from '../cli/batch/interrupts.js';
+import type { CommandIo } from '../cli/io.js';
+import { createReconnectingCalls } from '../cli/batch/reconnects.js';
+import { openRuntime, type EvalRuntime } from '../cli/runtime.js';
 
 export interface AttachOptions {
   batchId: string;

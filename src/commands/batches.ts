@@ -1,9 +1,9 @@
 import { loadSettings } from '../config.js';
 import { openStore, type Batch, type BatchStatus } from '../store/index.js';
-import { formatCounts, plannedTotal } from './batchLookup.js';
-import { EXIT } from './exitCodes.js';
-import type { CommandIo } from './io.js';
-import { storeOptions } from './runtime.js';
+import { formatCounts, plannedTotal } from '../cli/batch/lookup.js';
+import { EXIT } from '../cli/exitCodes.js';
+import type { CommandIo } from '../cli/io.js';
+import { storeOptions } from '../cli/runtime.js';
 
 export interface BatchesOptions {
   config?: string;

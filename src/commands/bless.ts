@@ -3,8 +3,8 @@ import { loadSettings } from '../config.js';
 import { ConfigError } from '../errors.js';
 import { checkScheduleName } from '../schedules/scheduleInput.js';
 import { openStore } from '../store/index.js';
-import type { CommandIo } from './io.js';
-import { storeOptions } from './runtime.js';
+import type { CommandIo } from '../cli/io.js';
+import { storeOptions } from '../cli/runtime.js';
 
 export interface BlessOptions {
   batchId: string;

@@ -2,14 +2,14 @@ import { loadSettings, type Settings } from '../config.js';
 import { StoreError } from '../errors.js';
 import type { Store } from '../store/index.js';
 import { connectTemporal, type TemporalHandle } from '../temporal/connection.js';
-import { describeBatch, unknownBatchMessage } from './batchLookup.js';
-import { batchWorkers, hasWorkers } from './batchWorkers.js';
-import { EXIT } from './exitCodes.js';
-import { createProgressPrinter, followBatch } from './followBatch.js';
-import { handleInterrupts } from './interrupts.js';
-import type { CommandIo } from './io.js';
-import { createReconnectingCalls } from './reconnecting.js';
-import { openRuntime } from './runtime.js';
+import { describeBatch, unknownBatchMessage } from '../cli/batch/lookup.js';
+import { batchWorkers, hasWorkers } from '../cli/batch/workers.js';
+import { EXIT } from '../cli/exitCodes.js';
+import { createProgressPrinter, followBatch } from '../cli/batch/follow.js';
+import { handleInterrupts } from '../cli/batch/interrupts.js';
+import type { CommandIo } from '../cli/io.js';
+import { createReconnectingCalls } from '../cli/batch/reconnects.js';
+import { openRuntime } from '../cli/runtime.js';
 
 export interface CancelOptions {
   batchId: string;

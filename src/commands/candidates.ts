@@ -3,7 +3,7 @@ import { basename, resolve } from 'node:path';
 import { CANDIDATE_ADAPTER_NAMES, createLineReader, findCliInstallation, getCandidateAdapter, type CandidateSession } from '../candidates/index.js';
 import { ConfigError } from '../errors.js';
 import type { CandidateEvent, TranscriptEvent } from '../transcript/schema.js';
-import type { CommandIo } from './io.js';
+import type { CommandIo } from '../cli/io.js';
 
 export interface CandidatesOptions {
   /** `evalflow candidates normalize <adapter> <stream.jsonl>...`: several files are consecutive turns. */

@@ -2,8 +2,8 @@ import { loadSettings } from '../config.js';
 import { openStore } from '../store/index.js';
 import { compareSides, comparisonLines, loadTriggerObservations, triggerQuality, triggerQualityFields, triggerQualityLines } from '../summaries/index.js';
 import { selectSide } from '../summaries/selectSide.js';
-import type { CommandIo } from './io.js';
-import { storeOptions } from './runtime.js';
+import type { CommandIo } from '../cli/io.js';
+import { storeOptions } from '../cli/runtime.js';
 
 export interface CompareOptions {
   a: string;

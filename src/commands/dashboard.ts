@@ -2,8 +2,8 @@ import { join, relative } from 'node:path';
 import { loadSettings } from '../config.js';
 import { writeDashboard } from '../dashboard/index.js';
 import { openStore } from '../store/index.js';
-import type { CommandIo } from './io.js';
-import { storeOptions } from './runtime.js';
+import type { CommandIo } from '../cli/io.js';
+import { storeOptions } from '../cli/runtime.js';
 
 /**
  * `evalflow dashboard [--out FILE]`: rebuilds the one-file offline dashboard from the store

@@ -1,16 +1,16 @@
 import { relative, resolve } from 'node:path';
 import { knownAdapterNames } from '../candidates/index.js';
 import { loadSettings, resolveCandidate } from '../config.js';
-import { checkIsolation } from './checkIsolation.js';
+import { checkIsolation } from '../cli/checks/checkIsolation.js';
 import { loadEvalBank } from '../evalset/index.js';
 import { loadMockScript } from '../llm/mock/scriptFile.js';
 import { startMockServer } from '../llm/mock/server.js';
 import { resolveArms } from '../run/arms.js';
-import { reportArms } from './armsReport.js';
-import { executeBatch } from './executeBatch.js';
-import { formatRunTable } from './runTable.js';
-import type { CommandIo } from './io.js';
-import { openRuntime } from './runtime.js';
+import { reportArms } from '../cli/output/armsReport.js';
+import { executeBatch } from '../cli/batch/start.js';
+import { formatRunTable } from '../cli/output/runTable.js';
+import type { CommandIo } from '../cli/io.js';
+import { openRuntime } from '../cli/runtime.js';
 import { packageRoot } from '../packageRoot.js';
 
 const PACKAGE_ROOT = packageRoot();

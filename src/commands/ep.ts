@@ -7,7 +7,7 @@ import { selectExamples } from '../editprediction/selection.js';
 import type { Example } from '../editprediction/format/schema.js';
 import { ConfigError } from '../errors.js';
 import { writeExamples } from './epOutput.js';
-import type { CommandIo } from './io.js';
+import type { CommandIo } from '../cli/io.js';
 
 const SUBCOMMANDS = ['read', 'predict', 'score', 'eval'] as const;
 export type Subcommand = (typeof SUBCOMMANDS)[number];

@@ -21,8 +21,8 @@ import { SHARED_TASK_QUEUE, searchAttributes } from '../temporal/names.js';
 import { epBatchProgressQuery } from '../workflows/definitions.js';
 import type { EpOptions, FailedMode, Subcommand } from './ep.js';
 import { writeExamples } from './epOutput.js';
-import type { CommandIo } from './io.js';
-import { openRuntime, type EvalRuntime } from './runtime.js';
+import type { CommandIo } from '../cli/io.js';
+import { openRuntime, type EvalRuntime } from '../cli/runtime.js';
 
 export interface EpBatchRequest {
   subcommand: Exclude<Subcommand, 'read'>;

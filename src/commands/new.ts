@@ -1,7 +1,7 @@
 import { mkdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CASE_ID_EXPECTED, CASE_ID_PATTERN, scaffoldEvalCase } from '../evalset/index.js';
-import type { CommandIo } from './io.js';
+import type { CommandIo } from '../cli/io.js';
 
 export interface NewOptions {
   /** The id of the new case; also its folder name. */

@@ -6,11 +6,11 @@ import type { RunOutcome } from '../run/runOutcome.js';
 import { RunStateSchema } from '../run/runStatus.js';
 import type { Run } from '../store/index.js';
 import { SHARED_TASK_QUEUE, searchAttributes } from '../temporal/names.js';
-import { formatRunTable } from './runTable.js';
+import { formatRunTable } from '../cli/output/runTable.js';
 import { caseStability, loadRunsWithVerdicts } from '../summaries/index.js';
-import type { EvalRuntime } from './runtime.js';
-import type { CommandIo } from './io.js';
-import { openRuntime } from './runtime.js';
+import type { EvalRuntime } from '../cli/runtime.js';
+import type { CommandIo } from '../cli/io.js';
+import { openRuntime } from '../cli/runtime.js';
 
 export interface RejudgeOptions {
   runIds?: string[];

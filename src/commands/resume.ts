@@ -7,9 +7,9 @@ import type { RunOutcome } from '../run/runOutcome.js';
 import { RunSpecSchema, type RunSpec } from '../run/runSpec.js';
 import type { Store } from '../store/index.js';
 import { SHARED_TASK_QUEUE, searchAttributes } from '../temporal/names.js';
-import { formatRunTable } from './runTable.js';
-import type { CommandIo } from './io.js';
-import { openRuntime } from './runtime.js';
+import { formatRunTable } from '../cli/output/runTable.js';
+import type { CommandIo } from '../cli/io.js';
+import { openRuntime } from '../cli/runtime.js';
 
 /**
  * `evalflow resume RUN_ID`: continues a run that the infrastructure stopped after its

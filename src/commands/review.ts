@@ -12,8 +12,8 @@ import { openStore, type Store } from '../store/index.js';
 import { connectTemporal } from '../temporal/connection.js';
 import { searchAttributes } from '../temporal/names.js';
 import { reviewRunUpdate } from '../workflows/definitions.js';
-import type { CommandIo } from './io.js';
-import { storeOptions } from './runtime.js';
+import type { CommandIo } from '../cli/io.js';
+import { storeOptions } from '../cli/runtime.js';
 
 export interface ReviewOptions {
   runId?: string;

@@ -2,11 +2,11 @@ import { loadSettings } from '../config.js';
 import type { RunState } from '../run/runStatus.js';
 import { openStore } from '../store/index.js';
 import { connectTemporal } from '../temporal/connection.js';
-import { EXIT } from './exitCodes.js';
-import type { CommandIo } from './io.js';
-import { formatRunTable } from './runTable.js';
-import { storeOptions } from './runtime.js';
-import { runsMatching } from './runsQuery.js';
+import { EXIT } from '../cli/exitCodes.js';
+import type { CommandIo } from '../cli/io.js';
+import { formatRunTable } from '../cli/output/runTable.js';
+import { storeOptions } from '../cli/runtime.js';
+import { runsMatching } from '../cli/runsQuery.js';
 
 export interface RunsOptions {
   config?: string;

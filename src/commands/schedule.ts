@@ -7,9 +7,9 @@ import { describeTiming, parseEvery, timingOf, type ScheduleTiming } from '../sc
 import { openStore, type Store } from '../store/index.js';
 import { connectTemporal, type TemporalHandle } from '../temporal/connection.js';
 import { SHARED_TASK_QUEUE } from '../temporal/names.js';
-import { runTemplateOf } from './executeBatch.js';
-import type { CommandIo } from './io.js';
-import { storeOptions } from './runtime.js';
+import { runTemplateOf } from '../cli/batch/start.js';
+import type { CommandIo } from '../cli/io.js';
+import { storeOptions } from '../cli/runtime.js';
 import { resolveArms } from '../run/arms.js';
 import { selectCases, selectionOverrides, type SelectionFlags } from '../run/selection.js';
 

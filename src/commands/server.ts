@@ -5,8 +5,8 @@ import { locateTemporalBinary } from '../temporal/binary.js';
 import { startDevServer } from '../temporal/devServer.js';
 import { teamDatabaseOf } from '../temporal/teamSchema.js';
 import { locateTeamBinaries, startTeamServer } from '../temporal/teamServer.js';
-import type { CommandIo } from './io.js';
-import { openRuntime, type EvalRuntime } from './runtime.js';
+import type { CommandIo } from '../cli/io.js';
+import { openRuntime, type EvalRuntime } from '../cli/runtime.js';
 
 export interface ServerOptions {
   config?: string;

@@ -6,8 +6,8 @@ import { loadSettings } from '../config.js';
 import { describeAnomaly } from '../run/anomaly.js';
 import { openStore } from '../store/index.js';
 import { runIsolation } from '../summaries/index.js';
-import type { CommandIo } from './io.js';
-import { storeOptions } from './runtime.js';
+import type { CommandIo } from '../cli/io.js';
+import { storeOptions } from '../cli/runtime.js';
 import { run as showBatch } from './status.js';
 
 /**

@@ -4,10 +4,10 @@ import type { Batch } from '../store/index.js';
 import { SHARED_TASK_QUEUE } from '../temporal/names.js';
 import { isUnreachable } from '../temporal/unreachable.js';
 import { batchProgressQuery } from '../workflows/definitions.js';
-import { describeBatch, formatCounts, newestBatchId, openBatchSources, plannedTotal, unknownBatchMessage, type BatchSources } from './batchLookup.js';
-import { batchWorkers, hasWorkers, type BatchWorkers } from './batchWorkers.js';
-import { EXIT } from './exitCodes.js';
-import type { CommandIo } from './io.js';
+import { describeBatch, formatCounts, newestBatchId, openBatchSources, plannedTotal, unknownBatchMessage, type BatchSources } from '../cli/batch/lookup.js';
+import { batchWorkers, hasWorkers, type BatchWorkers } from '../cli/batch/workers.js';
+import { EXIT } from '../cli/exitCodes.js';
+import type { CommandIo } from '../cli/io.js';
 
 export interface StatusOptions {
   batchId?: string;

@@ -3,8 +3,8 @@ import { loadSettings } from '../config.js';
 import { ConfigError } from '../errors.js';
 import { openStore } from '../store/index.js';
 import { writeSummaries } from '../summaries/index.js';
-import type { CommandIo } from './io.js';
-import { storeOptions } from './runtime.js';
+import type { CommandIo } from '../cli/io.js';
+import { storeOptions } from '../cli/runtime.js';
 
 /**
  * `evalflow summarize [--batch ID] [--out DIR]`: rebuilds summaries/ from the store (latest.md,

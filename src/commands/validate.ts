@@ -1,6 +1,6 @@
 import { isEvalflowError } from '../errors.js';
 import { checkEvalBank } from '../evalset/index.js';
-import type { CommandIo } from './io.js';
+import type { CommandIo } from '../cli/io.js';
 
 export interface ValidateOptions {
   /** Bank folders or case folders; default `eval_sets` (relative to io.cwd). */

@@ -5,9 +5,9 @@ import { openStore } from '../store/index.js';
 import { connectTemporal } from '../temporal/connection.js';
 import { SHARED_TASK_QUEUE } from '../temporal/names.js';
 import { startWorkers } from '../worker.js';
-import type { CommandIo } from './io.js';
-import { storeOptions } from './runtime.js';
-import { superviseWorkers } from './superviseWorkers.js';
+import type { CommandIo } from '../cli/io.js';
+import { storeOptions } from '../cli/runtime.js';
+import { superviseWorkers } from '../cli/batch/superviseWorkers.js';
 
 /**
  * `evalflow worker`: serves the shared queue and this host's queue until Ctrl-C (or SIGTERM),

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run as attach } from '../../src/commands/attach.js';
-import { memoryIo } from '../../src/commands/io.js';
+import { memoryIo } from '../../src/cli/io.js';
 import { run as status } from '../../src/commands/status.js';
 import { openStore } from '../../src/store/index.js';
 import { createBatchFixture, type BatchFixture } from '../support/batchFixture.js';

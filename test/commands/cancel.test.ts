@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run as batches } from '../../src/commands/batches.js';
 import { run as cancel } from '../../src/commands/cancel.js';
-import { memoryIo } from '../../src/commands/io.js';
+import { memoryIo } from '../../src/cli/io.js';
 import { run as runs } from '../../src/commands/runs.js';
 import { run as show } from '../../src/commands/show.js';
 import { run as status } from '../../src/commands/status.js';

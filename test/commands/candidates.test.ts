@@ -2,7 +2,7 @@ import { chmod } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run } from '../../src/commands/candidates.js';
-import { memoryIo } from '../../src/commands/io.js';
+import { memoryIo } from '../../src/cli/io.js';
 import { ConfigError } from '../../src/errors.js';
 import { TranscriptEventSchema } from '../../src/transcript/schema.js';
 import { writeTempFiles } from '../candidates/tempFiles.js';

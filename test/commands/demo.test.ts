@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { run } from '../../src/commands/demo.js';
-import { memoryIo } from '../../src/commands/io.js';
+import { memoryIo } from '../../src/cli/io.js';
 import { startTestTemporal, type TestTemporal } from '../support/temporalServer.js';
 
 describe('evalflow demo', () => {

@@ -4,7 +4,7 @@ import { copyFile, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run, type EpOptions } from '../../src/commands/ep.js';
-import { memoryIo } from '../../src/commands/io.js';
+import { memoryIo } from '../../src/cli/io.js';
 import { formatEvalReport, formatJsonl, parseExampleText, scoreExample, summaryJson } from '../../src/editprediction/index.js';
 import type { Example } from '../../src/editprediction/index.js';
 import { startMockServer, type MockServer } from '../../src/llm/mock/server.js';

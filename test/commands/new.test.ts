@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { memoryIo } from '../../src/commands/io.js';
+import { memoryIo } from '../../src/cli/io.js';
 import { run } from '../../src/commands/new.js';
 import { run as validate } from '../../src/commands/validate.js';
 import { writeTree } from '../evalset/caseFixture.js';

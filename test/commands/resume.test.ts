@@ -3,7 +3,7 @@ import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { memoryIo } from '../../src/commands/io.js';
+import { memoryIo } from '../../src/cli/io.js';
 import { run as resume } from '../../src/commands/resume.js';
 import { run } from '../../src/commands/run.js';
 import { startMockServer, type MockServer } from '../../src/llm/mock/server.js';

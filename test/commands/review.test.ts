@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { WorkflowUpdateStage } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { memoryIo } from '../../src/commands/io.js';
+import { memoryIo } from '../../src/cli/io.js';
 import { run as review } from '../../src/commands/review.js';
 import type { MockRequest } from '../../src/llm/mock/types.js';
 import type { RunOutcome } from '../../src/run/runOutcome.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { memoryIo } from '../../src/commands/io.js';
+import { memoryIo } from '../../src/cli/io.js';
 import { run } from '../../src/commands/run.js';
 import { anthropicMessagesDialect } from '../../src/llm/mock/anthropicMessages.js';
 import { startMockServer, type MockServer } from '../../src/llm/mock/server.js';

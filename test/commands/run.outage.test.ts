@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { memoryIo } from '../../src/commands/io.js';
+import { memoryIo } from '../../src/cli/io.js';
 import { run as status } from '../../src/commands/status.js';
 import { openStore } from '../../src/store/index.js';
 import { createBatchFixture, type BatchFixture } from '../support/batchFixture.js';

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { memoryIo } from '../../src/commands/io.js';
+import { memoryIo } from '../../src/cli/io.js';
 import { run } from '../../src/commands/run.js';
 import type { RunOptions } from '../../src/commands/run.js';
 import { aCase, ENV_YAML, TASK_MD, writeTree } from '../evalset/caseFixture.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { memoryIo } from '../../src/commands/io.js';
+import { memoryIo } from '../../src/cli/io.js';
 import { run } from '../../src/commands/run.js';
 import { run as rejudge } from '../../src/commands/rejudge.js';
 import { run as show } from '../../src/commands/show.js';

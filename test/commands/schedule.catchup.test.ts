@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { memoryIo } from '../../src/commands/io.js';
-import { openRuntime, type EvalRuntime } from '../../src/commands/runtime.js';
+import { memoryIo } from '../../src/cli/io.js';
+import { openRuntime, type EvalRuntime } from '../../src/cli/runtime.js';
 import { run as schedule } from '../../src/commands/schedule.js';
 import { loadSettings } from '../../src/config.js';
 import { createBatchFixture, type BatchFixture } from '../support/batchFixture.js';

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { memoryIo } from '../../src/commands/io.js';
+import { memoryIo } from '../../src/cli/io.js';
 import { run as show } from '../../src/commands/show.js';
 import { openStore } from '../../src/store/index.js';
 import { tempDir } from '../sandbox/sandboxFixture.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { memoryIo } from '../../src/commands/io.js';
+import { memoryIo } from '../../src/cli/io.js';
 import { run } from '../../src/commands/validate.js';
 import { aCase, ENV_YAML, META_YAML, RUBRIC_MD, TASK_MD, writeTree } from '../evalset/caseFixture.js';
 

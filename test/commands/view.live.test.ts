@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { memoryIo } from '../../src/commands/io.js';
-import { openRuntime, type EvalRuntime } from '../../src/commands/runtime.js';
-import { runTemplateOf } from '../../src/commands/executeBatch.js';
+import { memoryIo } from '../../src/cli/io.js';
+import { openRuntime, type EvalRuntime } from '../../src/cli/runtime.js';
+import { runTemplateOf } from '../../src/cli/batch/start.js';
 import { run as view } from '../../src/commands/view.js';
 import { knownAdapterNames } from '../../src/candidates/index.js';
 import { loadSettings, resolveCandidate } from '../../src/config.js';

@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { expect } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { cachedExecutable } from '../../src/candidates/agentCache.js';
-import { memoryIo } from '../../src/commands/io.js';
+import { memoryIo } from '../../src/cli/io.js';
 import { run } from '../../src/commands/run.js';
 import { startMockServer, type MockServer } from '../../src/llm/mock/server.js';
 import type { MockDialect, MockReply, MockRequest } from '../../src/llm/mock/types.js';

@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run } from '../../../src/commands/candidates.js';
-import { memoryIo } from '../../../src/commands/io.js';
+import { memoryIo } from '../../../src/cli/io.js';
 import { TranscriptEventSchema } from '../../../src/transcript/schema.js';
 
 /** Copies of shared/corpus/agent-streams (real captures), beside the transcripts they must become. */

@@ -1,7 +1,7 @@
-import type { CandidateSpec } from '../candidates/adapter.js';
-import { isolationOf, whyCannotContain } from '../containment/index.js';
-import { ConfigError } from '../errors.js';
-import type { CommandIo } from './io.js';
+import type { CandidateSpec } from '../../candidates/adapter.js';
+import { isolationOf, whyCannotContain } from '../../containment/index.js';
+import { ConfigError } from '../../errors.js';
+import type { CommandIo } from '../io.js';
 
 /**
  * Before anything runs: a contained candidate on a host that cannot contain it is refused with

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { memoryIo } from '../../src/commands/io.js';
-import { superviseWorkers } from '../../src/commands/superviseWorkers.js';
-import { loadSettings } from '../../src/config.js';
-import { TemporalUnreachableError } from '../../src/errors.js';
-import { connectTemporal, type TemporalHandle } from '../../src/temporal/connection.js';
-import type { RunningWorkers } from '../../src/worker.js';
-import { startTestTemporal, type TestTemporal } from '../support/temporalServer.js';
+import { memoryIo } from '../../../src/cli/io.js';
+import { superviseWorkers } from '../../../src/cli/batch/superviseWorkers.js';
+import { loadSettings } from '../../../src/config.js';
+import { TemporalUnreachableError } from '../../../src/errors.js';
+import { connectTemporal, type TemporalHandle } from '../../../src/temporal/connection.js';
+import type { RunningWorkers } from '../../../src/worker.js';
+import { startTestTemporal, type TestTemporal } from '../../support/temporalServer.js';
 
 /** Stand-ins for the SDK workers (ours to fake); the server they would serve is real. */
 function workersThatStop(stopped: Promise<void>): RunningWorkers & { shutdowns: number } {

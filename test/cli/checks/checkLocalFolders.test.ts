@@ -1,9 +1,9 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkLocalFolders } from '../../src/commands/checkLocalFolders.js';
-import { loadSettings } from '../../src/config.js';
-import { writeTree } from '../evalset/caseFixture.js';
+import { checkLocalFolders } from '../../../src/cli/checks/checkLocalFolders.js';
+import { loadSettings } from '../../../src/config.js';
+import { writeTree } from '../../evalset/caseFixture.js';
 
 const PROJECT_EXPECTED = 'expected a folder (a git repository or a plain folder)';
 const WORKFLOW_EXPECTED = 'expected a folder holding at least one of agents/, commands/, rules/, skills/';

@@ -1,4 +1,4 @@
-import type { CommandIo } from './io.js';
+import type { CommandIo } from '../io.js';
 
 /** What the first Ctrl-C does to a followed batch: ask (on a terminal; else detach), detach, or cancel. */
 export const INTERRUPT_MODES = ['ask', 'detach', 'cancel'] as const;

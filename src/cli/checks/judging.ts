@@ -1,9 +1,9 @@
-import type { CandidateSpec } from '../candidates/adapter.js';
-import type { ConfigOverrides, Settings } from '../config.js';
-import { ConfigError } from '../errors.js';
-import type { Judging } from '../run/runSpec.js';
-import { refuseSelfJudging } from '../run/selfJudging.js';
-import type { CommandIo } from './io.js';
+import type { CandidateSpec } from '../../candidates/adapter.js';
+import type { ConfigOverrides, Settings } from '../../config.js';
+import { ConfigError } from '../../errors.js';
+import type { Judging } from '../../run/runSpec.js';
+import { refuseSelfJudging } from '../../run/selfJudging.js';
+import type { CommandIo } from '../io.js';
 
 /** The judging flags of `evalflow run`. */
 export interface JudgingFlags {

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import type { BatchArm } from '../run/batchInput.js';
-import type { Store } from '../store/index.js';
-import { compareSides, comparisonLines, comparisonMarkdown, loadRunsWithVerdicts, loadTriggerObservations, triggerQuality, triggerQualityLines, workflowImpact } from '../summaries/index.js';
-import type { CommandIo } from './io.js';
+import type { BatchArm } from '../../run/batchInput.js';
+import type { Store } from '../../store/index.js';
+import { compareSides, comparisonLines, comparisonMarkdown, loadRunsWithVerdicts, loadTriggerObservations, triggerQuality, triggerQualityLines, workflowImpact } from '../../summaries/index.js';
+import type { CommandIo } from '../io.js';
 
 /**
  * The end of an A/B batch: each arm compared with the first (regressions first), printed and

@@ -1,10 +1,10 @@
 import { WorkflowNotFoundError, type WorkflowExecutionDescription } from '@temporalio/client';
-import type { Settings } from '../config.js';
-import { StoreError, TemporalUnreachableError } from '../errors.js';
-import { openStore, type Batch, type Store } from '../store/index.js';
-import { connectTemporal, type TemporalHandle } from '../temporal/connection.js';
-import type { CommandIo } from './io.js';
-import { storeOptions } from './runtime.js';
+import type { Settings } from '../../config.js';
+import { StoreError, TemporalUnreachableError } from '../../errors.js';
+import { openStore, type Batch, type Store } from '../../store/index.js';
+import { connectTemporal, type TemporalHandle } from '../../temporal/connection.js';
+import type { CommandIo } from '../io.js';
+import { storeOptions } from '../runtime.js';
 
 /**
  * What the commands that look a batch up (`status`, `cancel`, `show`) can reach: each of the

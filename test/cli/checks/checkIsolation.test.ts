@@ -2,10 +2,10 @@ import { chmod, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkIsolation } from '../../src/commands/checkIsolation.js';
-import { memoryIo } from '../../src/commands/io.js';
-import { forgetContainmentProbe } from '../../src/containment/index.js';
-import { ConfigError } from '../../src/errors.js';
+import { checkIsolation } from '../../../src/cli/checks/checkIsolation.js';
+import { memoryIo } from '../../../src/cli/io.js';
+import { forgetContainmentProbe } from '../../../src/containment/index.js';
+import { ConfigError } from '../../../src/errors.js';
 
 const spec = (isolation?: 'sandbox' | 'none') => ({ name: 'agent', adapter: 'command', args: ['./a.sh'], env: {}, ...(isolation ? { isolation } : {}) });
 const path = process.env.PATH;

@@ -1,6 +1,6 @@
-import type { Settings } from '../config.js';
-import { checkProjectFolder } from '../sandbox/projectRepo.js';
-import { checkWorkflowFolder } from '../sandbox/workflowSnapshot.js';
+import type { Settings } from '../../config.js';
+import { checkProjectFolder } from '../../sandbox/projectRepo.js';
+import { checkWorkflowFolder } from '../../sandbox/workflowSnapshot.js';
 
 /**
  * Problems with the project and workflow folders of `settings`, one line each, ending with the

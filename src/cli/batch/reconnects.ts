@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ConnectionLike } from '@temporalio/client';
-import { isUnreachable } from '../temporal/unreachable.js';
-import type { CommandIo } from './io.js';
+import { isUnreachable } from '../../temporal/unreachable.js';
+import type { CommandIo } from '../io.js';
 
 /** Client calls to Temporal that ride out an outage of the server. */
 export interface ReconnectingCalls {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createProgressPrinter } from '../../src/commands/followBatch.js';
-import { memoryIo } from '../../src/commands/io.js';
-import type { BatchProgress } from '../../src/run/progress.js';
-import type { Run } from '../../src/store/index.js';
+import { createProgressPrinter } from '../../../src/cli/batch/follow.js';
+import { memoryIo } from '../../../src/cli/io.js';
+import type { BatchProgress } from '../../../src/run/progress.js';
+import type { Run } from '../../../src/store/index.js';
 
 const outcome = (runId: string, status = 'completed', result: string | null = 'pass') => ({ runId, caseId: 'c', status, result, overall: result ? 4 : null });
 const progress = (outcomes: BatchProgress['outcomes'], total = 4): BatchProgress => ({ batchId: 'b', total, started: total, finished: outcomes.length, running: [], outcomes });

@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { RunningWorkers } from '../worker.js';
-import type { TemporalHandle } from '../temporal/connection.js';
-import { isUnreachable } from '../temporal/unreachable.js';
-import type { CommandIo } from './io.js';
+import type { RunningWorkers } from '../../worker.js';
+import type { TemporalHandle } from '../../temporal/connection.js';
+import { isUnreachable } from '../../temporal/unreachable.js';
+import type { CommandIo } from '../io.js';
 
 export interface SuperviseOptions {
   temporal: TemporalHandle;

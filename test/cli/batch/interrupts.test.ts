@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { handleInterrupts, interruptChoice, type InterruptMode } from '../../src/commands/interrupts.js';
-import { memoryIo, type CommandIo } from '../../src/commands/io.js';
+import { handleInterrupts, interruptChoice, type InterruptMode } from '../../../src/cli/batch/interrupts.js';
+import { memoryIo, type CommandIo } from '../../../src/cli/io.js';
 
 describe('handleInterrupts', () => {
   let stop: (() => void) | undefined;

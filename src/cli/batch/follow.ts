@@ -1,17 +1,17 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isGrpcServiceError, WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
-import type { BatchProgress } from '../run/progress.js';
-import { isUnfinished } from '../run/runStatus.js';
-import type { Run, Store } from '../store/index.js';
-import type { TemporalHandle } from '../temporal/connection.js';
-import { SHARED_TASK_QUEUE } from '../temporal/names.js';
-import { batchProgressQuery } from '../workflows/definitions.js';
-import type { CommandIo } from './io.js';
-import { EXIT } from './exitCodes.js';
+import type { BatchProgress } from '../../run/progress.js';
+import { isUnfinished } from '../../run/runStatus.js';
+import type { Run, Store } from '../../store/index.js';
+import type { TemporalHandle } from '../../temporal/connection.js';
+import { SHARED_TASK_QUEUE } from '../../temporal/names.js';
+import { batchProgressQuery } from '../../workflows/definitions.js';
+import type { CommandIo } from '../io.js';
+import { EXIT } from '../exitCodes.js';
 import { handleInterrupts, type InterruptMode } from './interrupts.js';
-import type { ReconnectingCalls } from './reconnecting.js';
-import type { EvalRuntime } from './runtime.js';
-import { formatRunProblems, formatRunTable, formatUncontained } from './runTable.js';
+import type { ReconnectingCalls } from './reconnects.js';
+import type { EvalRuntime } from '../runtime.js';
+import { formatRunProblems, formatRunTable, formatUncontained } from '../output/runTable.js';
 
 /** How a followed batch ended: closed in Temporal, or left running because the user detached. */
 export type FollowEnd =

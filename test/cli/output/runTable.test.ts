@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatRunProblems, formatUncontained } from '../../src/commands/runTable.js';
-import type { Run } from '../../src/store/index.js';
+import { formatRunProblems, formatUncontained } from '../../../src/cli/output/runTable.js';
+import type { Run } from '../../../src/store/index.js';
 
 describe('formatRunProblems', () => {
   it('gives the reason of every run that did not complete, and where to look further', () => {

@@ -1,8 +1,8 @@
 import type { ConnectionLike } from '@temporalio/client';
 import { ServiceError } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
-import { memoryIo } from '../../src/commands/io.js';
-import { createReconnectingCalls } from '../../src/commands/reconnecting.js';
+import { memoryIo } from '../../../src/cli/io.js';
+import { createReconnectingCalls } from '../../../src/cli/batch/reconnects.js';
 
 const unavailable = () => new ServiceError('Failed to describe workflow', { cause: Object.assign(new Error('14 UNAVAILABLE: No connection established'), { code: 14, details: 'No connection established', metadata: {} }) });
 /** Calls without a signal never touch the connection. */

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import type { Client } from '@temporalio/client';
-import { SHARED_TASK_QUEUE } from '../temporal/names.js';
+import { SHARED_TASK_QUEUE } from '../../temporal/names.js';
 
 /** Workers seen polling the shared queue, by their identity (`pid@host`, the SDK's default). */
 export interface BatchWorkers {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { judgingOverrides } from '../../src/commands/judging.js';
+import { judgingOverrides } from '../../../src/cli/checks/judging.js';
 
 describe('judgingOverrides', () => {
   it('passes the flags given, and refuses more judge samples than a run may ask for', () => {

@@ -1,18 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
-import type { CandidateSpec } from '../candidates/adapter.js';
-import type { Settings } from '../config.js';
-import type { EvalCase } from '../evalset/index.js';
-import type { BatchArm, BatchInput, RunTemplate } from '../run/batchInput.js';
-import { selectionDigest } from '../run/batchPlan.js';
-import { makeBatchId, makeRunId, runStamp } from '../run/runId.js';
-import { batchDetails, batchSummaryLine } from '../run/story.js';
-import { SHARED_TASK_QUEUE, searchAttributes } from '../temporal/names.js';
-import { followToEnd, type BatchExecution } from './followBatch.js';
+import type { CandidateSpec } from '../../candidates/adapter.js';
+import type { Settings } from '../../config.js';
+import type { EvalCase } from '../../evalset/index.js';
+import type { BatchArm, BatchInput, RunTemplate } from '../../run/batchInput.js';
+import { selectionDigest } from '../../run/batchPlan.js';
+import { makeBatchId, makeRunId, runStamp } from '../../run/runId.js';
+import { batchDetails, batchSummaryLine } from '../../run/story.js';
+import { SHARED_TASK_QUEUE, searchAttributes } from '../../temporal/names.js';
+import { followToEnd, type BatchExecution } from './follow.js';
 import type { InterruptMode } from './interrupts.js';
-import type { CommandIo } from './io.js';
-import { createReconnectingCalls } from './reconnecting.js';
-import type { EvalRuntime } from './runtime.js';
+import type { CommandIo } from '../io.js';
+import { createReconnectingCalls } from './reconnects.js';
+import type { EvalRuntime } from '../runtime.js';
 
 export interface BatchRequest {
   /** The bank folders (or case folders) and ids the cases were selected from, as the workers will see them. */
