@@ -1,48 +1,19 @@
 import path from 'node:path';
-import { exampleKey } from '../editprediction/format/exampleKey.js';
-import { readExamples } from '../editprediction/format/readExamples.js';
-import { PROVIDER_NAMES } from '../editprediction/predict/providerNames.js';
-import { resumeOutput } from '../editprediction/report/resumeOutput.js';
-import { selectExamples } from '../editprediction/selection.js';
-import type { Example } from '../editprediction/format/schema.js';
-import { ConfigError } from '../errors.js';
-import { writeExamples } from './epOutput.js';
-import type { CommandIo } from '../cli/io.js';
-
-const SUBCOMMANDS = ['read', 'predict', 'score', 'eval'] as const;
-export type Subcommand = (typeof SUBCOMMANDS)[number];
-const FAILED_MODES = ['keep', 'skip', 'skip-no-files'] as const;
-export type FailedMode = (typeof FAILED_MODES)[number];
-
-export interface EpOptions {
-  subcommand: string;
-  inputs?: string[];
-  name?: string;
-  repo?: string;
-  limit?: number;
-  offset?: number;
-  maxParallelism?: number;
-  output?: string;
-  inPlace?: boolean;
-  markdown?: boolean;
-  failfast?: boolean;
-  failed?: string;
-  provider?: string;
-  model?: string;
-  summaryJson?: string;
-  beta?: number;
-  verbose?: boolean;
-  config?: string;
-  /** commander's --no-worker gives `worker: false`. */
-  worker?: boolean;
-  /** What `-` reads (default: this process's standard input). */
-  stdin?: NodeJS.ReadableStream | string;
-}
+import { exampleKey } from '../../editprediction/format/exampleKey.js';
+import { readExamples } from '../../editprediction/format/readExamples.js';
+import { PROVIDER_NAMES } from '../../editprediction/predict/providerNames.js';
+import { resumeOutput } from '../../editprediction/report/resumeOutput.js';
+import { selectExamples } from '../../editprediction/selection.js';
+import type { Example } from '../../editprediction/format/schema.js';
+import { ConfigError } from '../../errors.js';
+import { FAILED_MODES, SUBCOMMANDS, type EpOptions, type FailedMode, type Subcommand } from './options.js';
+import { writeExamples } from './output.js';
+import type { CommandIo } from '../../cli/io.js';
 
 /**
  * `evalflow ep read|predict|score|eval INPUTS...`, mirroring the subcommands of Zed's `ep` CLI:
  * read and select the examples, skip those a previous `-o` run finished, then (except for
- * `read`) run them as one durable edit-prediction batch (epBatchRun.ts, loaded only then, so
+ * `read`) run them as one durable edit-prediction batch (batch.ts, loaded only then, so
  * `read` starts without Temporal, the store or a model client) and write the examples, the
  * report (`eval`) and the summary JSON. Exit 1 when an example failed.
  */
@@ -69,7 +40,7 @@ export async function run(options: EpOptions, io: CommandIo): Promise<number> {
     io.err(`nothing to ${subcommand}: no example is left after the filters${output ? ` and those already in ${options.output}` : ''}`);
     return 0;
   }
-  const { runEpBatch } = await import('./epBatchRun.js');
+  const { runEpBatch } = await import('./batch.js');
   return runEpBatch({ subcommand, todo, failedMode, output, options, io });
 }
 

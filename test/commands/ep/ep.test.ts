@@ -3,17 +3,18 @@ import { existsSync } from 'node:fs';
 import { copyFile, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run, type EpOptions } from '../../src/commands/ep.js';
-import { memoryIo } from '../../src/cli/io.js';
-import { formatEvalReport, formatJsonl, parseExampleText, scoreExample, summaryJson } from '../../src/editprediction/index.js';
-import type { Example } from '../../src/editprediction/index.js';
-import { startMockServer, type MockServer } from '../../src/llm/mock/server.js';
-import type { MockReply, MockRequest } from '../../src/llm/mock/types.js';
-import { createEpRepo, epExampleMarkdown, exampleOf, rewriteReply, writeTree } from '../support/epExamples.js';
-import { startTestTemporal, type TestTemporal } from '../support/temporalServer.js';
-import { dropSchema, postgresUrl, randomSchema } from '../store/testBackends.js';
+import { run } from '../../../src/commands/ep/ep.js';
+import type { EpOptions } from '../../../src/commands/ep/options.js';
+import { memoryIo } from '../../../src/cli/io.js';
+import { formatEvalReport, formatJsonl, parseExampleText, scoreExample, summaryJson } from '../../../src/editprediction/index.js';
+import type { Example } from '../../../src/editprediction/index.js';
+import { startMockServer, type MockServer } from '../../../src/llm/mock/server.js';
+import type { MockReply, MockRequest } from '../../../src/llm/mock/types.js';
+import { createEpRepo, epExampleMarkdown, exampleOf, rewriteReply, writeTree } from '../../support/epExamples.js';
+import { startTestTemporal, type TestTemporal } from '../../support/temporalServer.js';
+import { dropSchema, postgresUrl, randomSchema } from '../../store/testBackends.js';
 
-const REPO = resolve(import.meta.dirname, '../..');
+const REPO = resolve(import.meta.dirname, '../../..');
 
 /**
  * Five examples over three local repositories: one.md, two.md (alpha, examples 1 and 2),

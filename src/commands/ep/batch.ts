@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { WorkflowFailedError } from '@temporalio/client';
-import { loadSettings } from '../config.js';
-import type { Settings } from '../config.js';
+import { loadSettings } from '../../config.js';
+import type { Settings } from '../../config.js';
 import {
   DEFAULT_DELTA_CHRF_BETA,
   exampleFromRows,
@@ -14,15 +14,15 @@ import {
   predictionRows,
   summaryJson,
   writeFailureArtifacts,
-} from '../editprediction/index.js';
-import type { EpBatchInput, EpBatchResult, EpBatchStage, Example } from '../editprediction/index.js';
-import { makeBatchId, runStamp } from '../run/runId.js';
-import { SHARED_TASK_QUEUE, searchAttributes } from '../temporal/names.js';
-import { epBatchProgressQuery } from '../workflows/definitions.js';
-import type { EpOptions, FailedMode, Subcommand } from './ep.js';
-import { writeExamples } from './epOutput.js';
-import type { CommandIo } from '../cli/io.js';
-import { openRuntime, type EvalRuntime } from '../cli/runtime.js';
+} from '../../editprediction/index.js';
+import type { EpBatchInput, EpBatchResult, EpBatchStage, Example } from '../../editprediction/index.js';
+import { makeBatchId, runStamp } from '../../run/runId.js';
+import { SHARED_TASK_QUEUE, searchAttributes } from '../../temporal/names.js';
+import { epBatchProgressQuery } from '../../workflows/definitions.js';
+import type { EpOptions, FailedMode, Subcommand } from './options.js';
+import { writeExamples } from './output.js';
+import type { CommandIo } from '../../cli/io.js';
+import { openRuntime, type EvalRuntime } from '../../cli/runtime.js';
 
 export interface EpBatchRequest {
   subcommand: Exclude<Subcommand, 'read'>;

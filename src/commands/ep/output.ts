@@ -1,9 +1,9 @@
 import { rename } from 'node:fs/promises';
 import path from 'node:path';
-import { formatJsonl, writeJsonl, writeMarkdownDir } from '../editprediction/format/writeExamples.js';
-import type { Example } from '../editprediction/format/schema.js';
-import type { EpOptions } from './ep.js';
-import type { CommandIo } from '../cli/io.js';
+import { formatJsonl, writeJsonl, writeMarkdownDir } from '../../editprediction/format/writeExamples.js';
+import type { Example } from '../../editprediction/format/schema.js';
+import type { EpOptions } from './options.js';
+import type { CommandIo } from '../../cli/io.js';
 
 /** `-o` appends JSONL (or writes .md files with --markdown), `--in-place` replaces the input, else stdout. */
 export async function writeExamples(examples: Example[], options: EpOptions, output: string | undefined, io: CommandIo): Promise<void> {
