@@ -4,6 +4,7 @@ import { formatCounts, plannedTotal } from '../cli/batch/lookup.js';
 import { EXIT } from '../cli/exitCodes.js';
 import type { CommandIo } from '../cli/io.js';
 import { storeOptions } from '../cli/runtime.js';
+import { formatTable } from '../cli/output/table.js';
 
 export interface BatchesOptions {
   config?: string;
@@ -40,7 +41,5 @@ export function formatBatchTable(batches: Batch[]): string[] {
     b.created_at.replace('T', ' ').replace(/\.\d+Z$|Z$/, 'Z'),
   ]);
   const header = ['batch', 'status', 'runs', 'candidate', 'started'];
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ');
-  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)];
+  return formatTable(header, rows);
 }

@@ -4,6 +4,7 @@ import { CANDIDATE_ADAPTER_NAMES, createLineReader, findCliInstallation, getCand
 import { ConfigError } from '../errors.js';
 import type { CandidateEvent, TranscriptEvent } from '../transcript/schema.js';
 import type { CommandIo } from '../cli/io.js';
+import { formatTable } from '../cli/output/table.js';
 
 export interface CandidatesOptions {
   /** `evalflow candidates normalize <adapter> <stream.jsonl>...`: several files are consecutive turns. */
@@ -37,9 +38,7 @@ async function list(io: CommandIo, timeoutMs: number): Promise<number> {
       return [name, `${cli.cli} [${cli.executables.join(', ')}]`, installed, found.path ? (found.version ?? 'unknown') : '-'];
     }),
   );
-  const table = [['adapter', 'agent', 'installed', 'version'], ...rows];
-  const widths = [0, 1, 2].map((column) => Math.max(...table.map((row) => (row[column] ?? '').length)));
-  for (const row of table) io.out(row.map((cell, column) => (column < 3 ? cell.padEnd(widths[column] ?? 0) : cell)).join('  ').trimEnd());
+  for (const line of formatTable(['adapter', 'agent', 'installed', 'version'], rows, { rule: false })) io.out(line);
   return 0;
 }
 

@@ -3,6 +3,7 @@ import { openStore } from '../store/index.js';
 import { loadRunsWithVerdicts, revHistory } from '../summaries/index.js';
 import type { CommandIo } from '../cli/io.js';
 import { storeOptions } from '../cli/runtime.js';
+import { formatTable } from '../cli/output/table.js';
 
 /** `evalflow history [--case ID] [--candidate C]`: per workflow_rev in time order, how the bank (or one case) fared. */
 export async function run(options: { case?: string; candidate?: string; config?: string }, io: CommandIo): Promise<number> {
@@ -24,11 +25,7 @@ export async function run(options: { case?: string; candidate?: string; config?:
       !r.versusPrevious ? '' : `${r.versusPrevious.difference === null ? '–' : `${r.versusPrevious.difference >= 0 ? '+' : '−'}${Math.abs(Math.round(r.versusPrevious.difference * 100))} pts`}, ${r.versusPrevious.regressions} regressed, ${r.versusPrevious.improvements} improved`,
     ]);
     const header = ['workflow_rev', 'first run', 'judged/runs', 'pass rate (95%)', 'overall', 'vs previous rev'];
-    const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => row[i]!.length)));
-    const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ');
-    io.out(line(header));
-    io.out(line(widths.map((w) => '-'.repeat(w))));
-    for (const row of table) io.out(line(row));
+    for (const line of formatTable(header, table)) io.out(line);
     return 0;
   } finally {
     await store.close();

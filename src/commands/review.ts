@@ -14,6 +14,7 @@ import { searchAttributes } from '../temporal/names.js';
 import { reviewRunUpdate } from '../workflows/definitions.js';
 import type { CommandIo } from '../cli/io.js';
 import { storeOptions } from '../cli/runtime.js';
+import { formatTable } from '../cli/output/table.js';
 
 export interface ReviewOptions {
   runId?: string;
@@ -182,7 +183,5 @@ async function listPending(settings: Settings, io: CommandIo): Promise<number> {
 function table(rows: readonly PendingRow[]): string[] {
   const cells = rows.map((r) => [r.runId, r.caseId, r.state, r.judgeSaid, r.why]);
   const header = ['run', 'case', 'state', 'judge said', 'why'];
-  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((row) => row[i]!.length)));
-  const line = (row: string[]) => row.map((c, i) => (i === row.length - 1 ? c : c.padEnd(widths[i]!))).join('  ');
-  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line)];
+  return formatTable(header, cells);
 }

@@ -1,6 +1,7 @@
 import { relative } from 'node:path';
 import type { Run } from '../../store/index.js';
 import { runIsolation, uncontainedLine } from '../../summaries/index.js';
+import { formatTable } from './table.js';
 
 /** One line per run that did not complete, with why: the table alone says only `infra_error`. */
 export function formatRunProblems(runs: Run[]): string[] {
@@ -13,9 +14,7 @@ export function formatRunProblems(runs: Run[]): string[] {
 export function formatRunTable(runs: Run[], cwd: string): string[] {
   const rows = runs.map((r) => [r.case_id, r.status, r.result ?? '-', r.overall === null ? '-' : r.overall.toFixed(1), relative(cwd, r.run_dir) || '.']);
   const header = ['case', 'status', 'result', 'overall', 'run dir'];
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ');
-  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)];
+  return formatTable(header, rows);
 }
 
 /**
