@@ -65,6 +65,7 @@ export default tseslint.config(
           patterns: [
             { group: ['@temporalio/*'], message: 'Domain code never imports Temporal.' },
             { group: ['../workflows', '../workflows/*', '**/workflows/**'], message: 'Nothing below the workflows imports them.' },
+            { group: ['../cli', '../cli/*', '**/cli/**', '../commands', '../commands/*', '**/commands/**'], message: 'Nothing below the CLI imports src/cli or src/commands.' },
           ],
         },
       ],
@@ -76,7 +77,12 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['../workflows', '../workflows/*', '**/workflows/**'], message: 'Nothing below the workflows imports them; shared names live in temporal/names.ts.' }] },
+        {
+          patterns: [
+            { group: ['../workflows', '../workflows/*', '**/workflows/**'], message: 'Nothing below the workflows imports them; shared names live in temporal/names.ts.' },
+            { group: ['../cli', '../cli/*', '**/cli/**', '../commands', '../commands/*', '**/commands/**'], message: 'Nothing below the CLI imports src/cli or src/commands.' },
+          ],
+        },
       ],
     },
   },
