@@ -1,6 +1,6 @@
 import { WorkflowNotFoundError, type WorkflowExecutionDescription } from '@temporalio/client';
 import type { Settings } from '../config.js';
-import { StoreError, TemporalUnreachableError } from '../errors.js';
+import { StoreBusyError, TemporalUnreachableError } from '../errors.js';
 import { openStore, type Batch, type Store } from '../store/index.js';
 import { connectTemporal, type TemporalHandle } from '../temporal/connection.js';
 import type { CommandIo } from './io.js';
@@ -27,8 +27,8 @@ export async function openBatchSources(settings: Settings, io: CommandIo): Promi
   try {
     store = await openStore(storeOptions(settings));
   } catch (err) {
-    // PGlite allows one process: the one that holds it is the one running the batch.
-    if (!(err instanceof StoreError) || !/already open by/.test(err.message)) throw err;
+    // The process holding the embedded store does not serve it (another host, or stuck).
+    if (!(err instanceof StoreBusyError)) throw err;
     storeBusy = err.message;
   }
   let temporal: TemporalHandle | null = null;

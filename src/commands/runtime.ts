@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { Settings } from '../config.js';
 import { openStore, type OpenStoreOptions, type Store } from '../store/index.js';
 import { connectTemporal, type TemporalHandle } from '../temporal/connection.js';
@@ -12,10 +13,13 @@ export interface EvalRuntime {
   close(): Promise<void>;
 }
 
-/** The store the settings name: PostgreSQL when DATABASE_URL is set, else PGlite in the state folder. */
+/**
+ * The store the settings name: PostgreSQL when DATABASE_URL is set, else PGlite in the state
+ * folder, served to other commands on a socket under EVALFLOW_HOME while one holds it.
+ */
 export function storeOptions(settings: Settings): OpenStoreOptions {
   return {
-    ...(settings.databaseUrl ? { databaseUrl: settings.databaseUrl } : { pgliteDir: settings.pgliteDir }),
+    ...(settings.databaseUrl ? { databaseUrl: settings.databaseUrl } : { pgliteDir: settings.pgliteDir, serviceDir: join(settings.stateDir, 'store-service') }),
     ...(settings.storeSchema ? { schema: settings.storeSchema } : {}),
   };
 }
@@ -24,7 +28,8 @@ export async function openRuntime(
   settings: Settings,
   io: CommandIo,
   options: {
-    worker: boolean | 'auto';
+    /** 'auto': unless Temporal is a team cluster; 'ifHolder': also not when another process serves the store (it runs the worker). */
+    worker: boolean | 'auto' | 'ifHolder';
     sandboxRoot?: string;
     /** Reads what must be seen before this process's worker moves anything on (attach's starting point). */
     beforeWorker?: (store: Store) => Promise<void>;
@@ -39,7 +44,7 @@ export async function openRuntime(
     throw err;
   }
   // A team cluster has its own workers; a local or embedded server gets one in this process.
-  const wantWorker = options.worker === 'auto' ? temporal.mode !== 'cluster' : options.worker;
+  const wantWorker = typeof options.worker === 'boolean' ? options.worker : temporal.mode !== 'cluster' && (options.worker === 'auto' || store.servedBy === null);
   let workers: RunningWorkers | null = null;
   if (wantWorker) {
     try {
