@@ -1,9 +1,9 @@
 import { loadSettings } from '../config.js';
 import { openStore, type Batch, type BatchStatus } from '../store/index.js';
-import { formatCounts, plannedTotal } from './batchLookup.js';
+import { formatCounts, plannedTotal } from './batchCounts.js';
 import { EXIT } from './exitCodes.js';
 import type { CommandIo } from './io.js';
-import { storeOptions } from './runtime.js';
+import { storeOptions } from './storeOptions.js';
 
 export interface BatchesOptions {
   config?: string;

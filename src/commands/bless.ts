@@ -4,7 +4,7 @@ import { ConfigError } from '../errors.js';
 import { checkScheduleName } from '../schedules/scheduleInput.js';
 import { openStore } from '../store/index.js';
 import type { CommandIo } from './io.js';
-import { storeOptions } from './runtime.js';
+import { storeOptions } from './storeOptions.js';
 
 export interface BlessOptions {
   batchId: string;

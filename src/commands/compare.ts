@@ -3,7 +3,7 @@ import { openStore } from '../store/index.js';
 import { compareSides, comparisonLines, loadTriggerObservations, triggerQuality, triggerQualityFields, triggerQualityLines } from '../summaries/index.js';
 import { selectSide } from '../summaries/selectSide.js';
 import type { CommandIo } from './io.js';
-import { storeOptions } from './runtime.js';
+import { storeOptions } from './storeOptions.js';
 
 export interface CompareOptions {
   a: string;

@@ -2,7 +2,7 @@ import { loadSettings } from '../config.js';
 import { openStore } from '../store/index.js';
 import { loadRunsWithVerdicts, revHistory } from '../summaries/index.js';
 import type { CommandIo } from './io.js';
-import { storeOptions } from './runtime.js';
+import { storeOptions } from './storeOptions.js';
 
 /** `evalflow history [--case ID] [--candidate C]`: per workflow_rev in time order, how the bank (or one case) fared. */
 export async function run(options: { case?: string; candidate?: string; config?: string }, io: CommandIo): Promise<number> {

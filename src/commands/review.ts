@@ -13,7 +13,7 @@ import { connectTemporal } from '../temporal/connection.js';
 import { searchAttributes } from '../temporal/names.js';
 import { reviewRunUpdate } from '../workflows/definitions.js';
 import type { CommandIo } from './io.js';
-import { storeOptions } from './runtime.js';
+import { storeOptions } from './storeOptions.js';
 
 export interface ReviewOptions {
   runId?: string;

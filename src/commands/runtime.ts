@@ -1,9 +1,9 @@
-import { join } from 'node:path';
 import type { Settings } from '../config.js';
-import { openStore, type OpenStoreOptions, type Store } from '../store/index.js';
+import { openStore, type Store } from '../store/index.js';
 import { connectTemporal, type TemporalHandle } from '../temporal/connection.js';
 import { startWorkers, type RunningWorkers } from '../worker.js';
 import type { CommandIo } from './io.js';
+import { storeOptions } from './storeOptions.js';
 
 /** What a command that runs evals holds open: the store, Temporal, and maybe an in-process worker. */
 export interface EvalRuntime {
@@ -11,17 +11,6 @@ export interface EvalRuntime {
   temporal: TemporalHandle;
   workers: RunningWorkers | null;
   close(): Promise<void>;
-}
-
-/**
- * The store the settings name: PostgreSQL when DATABASE_URL is set, else PGlite in the state
- * folder, served to other commands on a socket under EVALFLOW_HOME while one holds it.
- */
-export function storeOptions(settings: Settings): OpenStoreOptions {
-  return {
-    ...(settings.databaseUrl ? { databaseUrl: settings.databaseUrl } : { pgliteDir: settings.pgliteDir, serviceDir: join(settings.stateDir, 'store-service') }),
-    ...(settings.storeSchema ? { schema: settings.storeSchema } : {}),
-  };
 }
 
 export async function openRuntime(

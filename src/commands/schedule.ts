@@ -9,7 +9,7 @@ import { connectTemporal, type TemporalHandle } from '../temporal/connection.js'
 import { SHARED_TASK_QUEUE } from '../temporal/names.js';
 import { runTemplateOf } from './executeBatch.js';
 import type { CommandIo } from './io.js';
-import { storeOptions } from './runtime.js';
+import { storeOptions } from './storeOptions.js';
 import { resolveArms } from '../run/arms.js';
 import { selectCases, selectionOverrides, type SelectionFlags } from '../run/selection.js';
 

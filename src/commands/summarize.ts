@@ -4,7 +4,7 @@ import { ConfigError } from '../errors.js';
 import { openStore } from '../store/index.js';
 import { writeSummaries } from '../summaries/index.js';
 import type { CommandIo } from './io.js';
-import { storeOptions } from './runtime.js';
+import { storeOptions } from './storeOptions.js';
 
 /**
  * `evalflow summarize [--batch ID] [--out DIR]`: rebuilds summaries/ from the store (latest.md,

@@ -6,7 +6,7 @@ import { connectTemporal } from '../temporal/connection.js';
 import { SHARED_TASK_QUEUE } from '../temporal/names.js';
 import { startWorkers } from '../worker.js';
 import type { CommandIo } from './io.js';
-import { storeOptions } from './runtime.js';
+import { storeOptions } from './storeOptions.js';
 import { superviseWorkers } from './superviseWorkers.js';
 
 /**

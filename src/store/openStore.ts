@@ -5,7 +5,7 @@ import { createBatchRepository } from './batchRepository.js';
 import { createEditPredictionRepository } from './editPredictionRepository.js';
 import { migrate, schemaVersion } from './migrate.js';
 import { createPgExecutor } from './pgExecutor.js';
-import { createPgliteExecutor, type PgliteExecutorOptions } from './pgliteExecutor.js';
+import type { PgliteExecutorOptions } from './pgliteExecutor.js';
 import { claimPgliteDir, describeHolder, type PgliteLock } from './pgliteLock.js';
 import { createReviewRepository } from './reviewRepository.js';
 import { createScheduleRepository } from './scheduleRepository.js';
@@ -140,6 +140,8 @@ async function openPglite(dataDir: string | undefined, serviceDir: string | unde
 
 async function pgliteOrFail(options: PgliteExecutorOptions, what: string): Promise<SqlExecutor> {
   try {
+    // Loaded only by the process that opens PGlite: one served by another never pays for it.
+    const { createPgliteExecutor } = await import('./pgliteExecutor.js');
     return await createPgliteExecutor(options);
   } catch (err) {
     throw storeFailure({ redact: (text) => text }, `open ${what}`, err);
