@@ -5,7 +5,7 @@ import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { storeOptions } from '../../src/commands/runtime.js';
+import { storeOptions } from '../../src/commands/storeOptions.js';
 import { loadSettings } from '../../src/config.js';
 import { StoreError } from '../../src/errors.js';
 import { openStore } from '../../src/store/index.js';

@@ -4,7 +4,7 @@
  * store the settings name (so it serves it), seeds a finished scheduled batch `batch-held`
  * with runs `run-held-1..3`, prints `holding <pid>`, and closes at SIGTERM.
  */
-import { storeOptions } from '../../src/commands/runtime.js';
+import { storeOptions } from '../../src/commands/storeOptions.js';
 import { loadSettings } from '../../src/config.js';
 import { openStore } from '../../src/store/index.js';
 import { aRun, aScore } from '../store/builders.js';
