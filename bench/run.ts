@@ -22,6 +22,7 @@ const BENCHMARKS = [
   { name: 'startup', file: 'startup.ts' },
   { name: 'normalize', file: 'normalize.ts' },
   { name: 'isolation', file: 'isolation.ts' },
+  { name: 'store-service', file: 'storeService.ts' },
 ] as const;
 
 const tableOnly = process.argv.includes('--table');

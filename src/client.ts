@@ -4,7 +4,7 @@ import { COMMAND_MODULES, type CommandName } from './commandModules.js';
 import { EXIT } from './cli/exitCodes.js';
 import { INTERRUPT_MODES } from './cli/batch/interrupts.js';
 import { processIo, type CommandIo } from './cli/io.js';
-import { EvalflowError, FormatError, TemporalUnreachableError } from './errors.js';
+import { EvalflowError, FormatError, StoreBusyError, TemporalUnreachableError } from './errors.js';
 import { ARM_GRAMMAR } from './run/armChanges.js';
 import { RUN_STATES } from './run/runStates.js';
 import { BATCH_STATUSES } from './store/batchStatuses.js';
@@ -291,6 +291,10 @@ function reportError(err: unknown, io: CommandIo): number {
   if (err instanceof TemporalUnreachableError) {
     io.err(`error: ${err.message}`);
     return EXIT.unreachable;
+  }
+  if (err instanceof StoreBusyError) {
+    io.err(`error: ${err.message}`);
+    return EXIT.storeBusy;
   }
   if (err instanceof FormatError) {
     for (const problem of err.problems) io.err(`error: ${problem}`);

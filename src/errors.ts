@@ -111,6 +111,15 @@ export class StoreError extends EvalflowError {
 }
 
 /**
+ * The embedded store is held by another process that cannot serve it to this one (it serves
+ * no socket, runs on another host, or does not answer). The message names the holder and
+ * what to do; the command may well work later (exit 75, sysexits' EX_TEMPFAIL).
+ */
+export class StoreBusyError extends StoreError {
+  override readonly retryable = true;
+}
+
+/**
  * Temporal's frontend does not answer at `address`: nothing listens there, or it is not a
  * Temporal server. The message says which address and what to do.
  */

@@ -11,6 +11,8 @@ export const EXIT = {
   unknownBatch: 3,
   /** Temporal does not answer at the configured address (sysexits' EX_UNAVAILABLE). */
   unreachable: 69,
+  /** The embedded store is held by a process that cannot serve it to this one (sysexits' EX_TEMPFAIL). */
+  storeBusy: 75,
   /** A bug in evalflow (sysexits' EX_SOFTWARE). */
   internal: 70,
   /** Ctrl-C detached from the batch, which goes on in Temporal (128 + SIGINT). */

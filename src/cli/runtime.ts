@@ -1,8 +1,9 @@
 import type { Settings } from '../config.js';
-import { openStore, type OpenStoreOptions, type Store } from '../store/index.js';
+import { openStore, type Store } from '../store/index.js';
 import { connectTemporal, type TemporalHandle } from '../temporal/connection.js';
 import { startWorkers, type RunningWorkers } from '../worker.js';
 import type { CommandIo } from './io.js';
+import { storeOptions } from './storeOptions.js';
 
 /** What a command that runs evals holds open: the store, Temporal, and maybe an in-process worker. */
 export interface EvalRuntime {
@@ -12,19 +13,12 @@ export interface EvalRuntime {
   close(): Promise<void>;
 }
 
-/** The store the settings name: PostgreSQL when DATABASE_URL is set, else PGlite in the state folder. */
-export function storeOptions(settings: Settings): OpenStoreOptions {
-  return {
-    ...(settings.databaseUrl ? { databaseUrl: settings.databaseUrl } : { pgliteDir: settings.pgliteDir }),
-    ...(settings.storeSchema ? { schema: settings.storeSchema } : {}),
-  };
-}
-
 export async function openRuntime(
   settings: Settings,
   io: CommandIo,
   options: {
-    worker: boolean | 'auto';
+    /** 'auto': unless Temporal is a team cluster; 'ifHolder': also not when another process serves the store (it runs the worker). */
+    worker: boolean | 'auto' | 'ifHolder';
     sandboxRoot?: string;
     /** Reads what must be seen before this process's worker moves anything on (attach's starting point). */
     beforeWorker?: (store: Store) => Promise<void>;
@@ -39,7 +33,7 @@ export async function openRuntime(
     throw err;
   }
   // A team cluster has its own workers; a local or embedded server gets one in this process.
-  const wantWorker = options.worker === 'auto' ? temporal.mode !== 'cluster' : options.worker;
+  const wantWorker = typeof options.worker === 'boolean' ? options.worker : temporal.mode !== 'cluster' && (options.worker === 'auto' || store.servedBy === null);
   let workers: RunningWorkers | null = null;
   if (wantWorker) {
     try {

@@ -1,9 +1,9 @@
 import { loadSettings } from '../config.js';
 import { openStore, type Batch, type BatchStatus } from '../store/index.js';
-import { formatCounts, plannedTotal } from '../cli/batch/lookup.js';
+import { formatCounts, plannedTotal } from '../cli/batch/counts.js';
 import { EXIT } from '../cli/exitCodes.js';
 import type { CommandIo } from '../cli/io.js';
-import { storeOptions } from '../cli/runtime.js';
+import { storeOptions } from '../cli/storeOptions.js';
 import { formatTable } from '../cli/output/table.js';
 
 export interface BatchesOptions {

@@ -4,7 +4,7 @@ import { ConfigError } from '../errors.js';
 import { checkScheduleName } from '../schedules/scheduleInput.js';
 import { openStore } from '../store/index.js';
 import type { CommandIo } from '../cli/io.js';
-import { storeOptions } from '../cli/runtime.js';
+import { storeOptions } from '../cli/storeOptions.js';
 
 export interface BlessOptions {
   batchId: string;

@@ -1,5 +1,5 @@
 import { loadSettings, type Settings } from '../config.js';
-import { StoreError } from '../errors.js';
+import { StoreBusyError } from '../errors.js';
 import type { Store } from '../store/index.js';
 import { connectTemporal, type TemporalHandle } from '../temporal/connection.js';
 import { describeBatch, unknownBatchMessage } from '../cli/batch/lookup.js';
@@ -83,10 +83,10 @@ interface CancelSources {
  */
 async function openForCancel(settings: Settings, io: CommandIo): Promise<CancelSources> {
   try {
-    const runtime = await openRuntime(settings, io, { worker: 'auto' });
+    const runtime = await openRuntime(settings, io, { worker: 'ifHolder' });
     return { temporal: runtime.temporal, store: runtime.store, localWorker: runtime.workers !== null, close: () => runtime.close() };
   } catch (err) {
-    if (!(err instanceof StoreError) || !/already open by/.test(err.message)) throw err;
+    if (!(err instanceof StoreBusyError)) throw err;
     const temporal = await connectTemporal(settings, (line) => io.err(line), { startEmbedded: false });
     return { temporal, store: null, localWorker: false, close: () => temporal.close() };
   }

@@ -3,7 +3,7 @@ import { openStore } from '../store/index.js';
 import { compareSides, comparisonLines, loadTriggerObservations, triggerQuality, triggerQualityFields, triggerQualityLines } from '../summaries/index.js';
 import { selectSide } from '../summaries/selectSide.js';
 import type { CommandIo } from '../cli/io.js';
-import { storeOptions } from '../cli/runtime.js';
+import { storeOptions } from '../cli/storeOptions.js';
 
 export interface CompareOptions {
   a: string;

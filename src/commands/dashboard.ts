@@ -3,7 +3,7 @@ import { loadSettings } from '../config.js';
 import { writeDashboard } from '../dashboard/index.js';
 import { openStore } from '../store/index.js';
 import type { CommandIo } from '../cli/io.js';
-import { storeOptions } from '../cli/runtime.js';
+import { storeOptions } from '../cli/storeOptions.js';
 
 /**
  * `evalflow dashboard [--out FILE]`: rebuilds the one-file offline dashboard from the store

@@ -2,7 +2,7 @@ import { loadSettings } from '../config.js';
 import { openStore } from '../store/index.js';
 import { loadRunsWithVerdicts, revHistory } from '../summaries/index.js';
 import type { CommandIo } from '../cli/io.js';
-import { storeOptions } from '../cli/runtime.js';
+import { storeOptions } from '../cli/storeOptions.js';
 import { formatTable } from '../cli/output/table.js';
 
 /** `evalflow history [--case ID] [--candidate C]`: per workflow_rev in time order, how the bank (or one case) fared. */

@@ -13,7 +13,7 @@ import { connectTemporal } from '../temporal/connection.js';
 import { searchAttributes } from '../temporal/names.js';
 import { reviewRunUpdate } from '../workflows/definitions.js';
 import type { CommandIo } from '../cli/io.js';
-import { storeOptions } from '../cli/runtime.js';
+import { storeOptions } from '../cli/storeOptions.js';
 import { formatTable } from '../cli/output/table.js';
 
 export interface ReviewOptions {

@@ -1,11 +1,10 @@
 import { loadSettings } from '../config.js';
 import type { RunState } from '../run/runStatus.js';
 import { openStore } from '../store/index.js';
-import { connectTemporal } from '../temporal/connection.js';
 import { EXIT } from '../cli/exitCodes.js';
 import type { CommandIo } from '../cli/io.js';
 import { formatRunTable } from '../cli/output/runTable.js';
-import { storeOptions } from '../cli/runtime.js';
+import { storeOptions } from '../cli/storeOptions.js';
 import { runsMatching } from '../cli/runsQuery.js';
 
 export interface RunsOptions {
@@ -50,6 +49,8 @@ export async function run(options: RunsOptions, io: CommandIo): Promise<number> 
   }
 
   async function queried(query: string, limit: number): Promise<number> {
+    // Only a --query needs Temporal: the plain listing reads the store and never loads it.
+    const { connectTemporal } = await import('../temporal/connection.js');
     const temporal = await connectTemporal(settings, (line) => io.err(line));
     try {
       const { runs, notInStore } = await runsMatching(temporal, store, query, limit);

@@ -9,7 +9,7 @@ import { connectTemporal, type TemporalHandle } from '../temporal/connection.js'
 import { SHARED_TASK_QUEUE } from '../temporal/names.js';
 import { runTemplateOf } from '../cli/batch/start.js';
 import type { CommandIo } from '../cli/io.js';
-import { storeOptions } from '../cli/runtime.js';
+import { storeOptions } from '../cli/storeOptions.js';
 import { resolveArms } from '../run/arms.js';
 import { selectCases, selectionOverrides, type SelectionFlags } from '../run/selection.js';
 

@@ -7,8 +7,7 @@ import { describeAnomaly } from '../run/anomaly.js';
 import { openStore } from '../store/index.js';
 import { runIsolation } from '../summaries/index.js';
 import type { CommandIo } from '../cli/io.js';
-import { storeOptions } from '../cli/runtime.js';
-import { run as showBatch } from './status.js';
+import { storeOptions } from '../cli/storeOptions.js';
 
 /**
  * `evalflow show <run_id>`: the run's row (with how its candidate was contained), its score,
@@ -16,7 +15,8 @@ import { run as showBatch } from './status.js';
  * status` does.
  */
 export async function run(options: { runId: string; config?: string }, io: CommandIo): Promise<number> {
-  if (options.runId.startsWith('batch-')) return showBatch({ batchId: options.runId, ...(options.config ? { config: options.config } : {}) }, io);
+  // A batch is shown by `status`, which loads Temporal; a run needs only the store.
+  if (options.runId.startsWith('batch-')) return (await import('./status.js')).run({ batchId: options.runId, ...(options.config ? { config: options.config } : {}) }, io);
   const settings = await loadSettings(io.cwd, io.env, options.config ? { configPath: options.config } : {});
   const store = await openStore(storeOptions(settings));
   try {

@@ -4,7 +4,7 @@ import { ConfigError } from '../errors.js';
 import { openStore } from '../store/index.js';
 import { writeSummaries } from '../summaries/index.js';
 import type { CommandIo } from '../cli/io.js';
-import { storeOptions } from '../cli/runtime.js';
+import { storeOptions } from '../cli/storeOptions.js';
 
 /**
  * `evalflow summarize [--batch ID] [--out DIR]`: rebuilds summaries/ from the store (latest.md,

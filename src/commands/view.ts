@@ -6,7 +6,7 @@ import { openStore } from '../store/index.js';
 import { connectTemporal, type TemporalHandle } from '../temporal/connection.js';
 import { batchProgressQuery } from '../workflows/definitions.js';
 import type { CommandIo } from '../cli/io.js';
-import { storeOptions } from '../cli/runtime.js';
+import { storeOptions } from '../cli/storeOptions.js';
 
 /**
  * `evalflow view [--port 8300] [--host 127.0.0.1]`: a local, read-only web app over the store

@@ -6,7 +6,7 @@ import { connectTemporal } from '../temporal/connection.js';
 import { SHARED_TASK_QUEUE } from '../temporal/names.js';
 import { startWorkers } from '../worker.js';
 import type { CommandIo } from '../cli/io.js';
-import { storeOptions } from '../cli/runtime.js';
+import { storeOptions } from '../cli/storeOptions.js';
 import { superviseWorkers } from '../cli/batch/superviseWorkers.js';
 
 /**

@@ -5,17 +5,18 @@ import { createBatchRepository } from './batchRepository.js';
 import { createEditPredictionRepository } from './editPredictionRepository.js';
 import { migrate, schemaVersion } from './migrate.js';
 import { createPgExecutor } from './pgExecutor.js';
-import { createPgliteExecutor } from './pgliteExecutor.js';
-import { acquirePgliteLock } from './pgliteLock.js';
-import type { PgliteLock } from './pgliteLock.js';
+import type { PgliteExecutorOptions } from './pgliteExecutor.js';
+import { claimPgliteDir, describeHolder, type PgliteLock } from './pgliteLock.js';
 import { createReviewRepository } from './reviewRepository.js';
 import { createScheduleRepository } from './scheduleRepository.js';
+import { connectServedStore } from './servedStore.js';
 import { createWorkflowUsageRepository } from './workflowUsageRepository.js';
 import { createRunRepository } from './runRepository.js';
 import { createScoreRepository } from './scoreRepository.js';
 import { createStepRepository } from './stepRepository.js';
 import type { SqlExecutor } from './sqlExecutor.js';
 import type { Store } from './store.js';
+import { serviceSocketPath } from './storeService.js';
 import { redactConnectionString, storeFailure, storeOperation } from './storeOperation.js';
 import { createTranscriptRepository } from './transcriptRepository.js';
 
@@ -24,10 +25,15 @@ export interface OpenStoreOptions {
   databaseUrl?: string;
   /**
    * PGlite data directory (e.g. `.evalflow/pglite`), used when there is no databaseUrl.
-   * Omitted → an in-memory PGlite, gone at close (tests). Only one process may open a data
-   * dir at a time (see `pgliteLock.ts`).
+   * Omitted → an in-memory PGlite, gone at close (tests). Only one process opens a data dir
+   * (see `pgliteLock.ts`); it serves the store to the others, which connect to it.
    */
   pgliteDir?: string;
+  /**
+   * Where the store service's socket goes (EVALFLOW_HOME: hidden from candidates, like the
+   * store). Default: next to the PGlite data dir.
+   */
+  serviceDir?: string;
   /** PostgreSQL schema to keep every table in; created if missing. Isolates tests and teams. */
   schema?: string;
   /** Apply missing migrations while opening (default true). */
@@ -47,8 +53,8 @@ export interface OpenStoreOptions {
  */
 export async function openStore(options: OpenStoreOptions = {}): Promise<Store> {
   const schema = options.schema === undefined ? undefined : checkSchemaName(options.schema);
-  const opened = options.databaseUrl ? await openPostgres(options.databaseUrl, schema) : await openPglite(options.pgliteDir, schema);
-  const { sql, lock } = opened;
+  const opened = options.databaseUrl ? await openPostgres(options.databaseUrl, schema) : await openPglite(options.pgliteDir, options.serviceDir, schema);
+  const { sql, lock, servedBy } = opened;
   try {
     if (options.migrate ?? true) await migrate(sql, schema);
   } catch (err) {
@@ -60,6 +66,7 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Store> 
   let closing: Promise<void> | undefined;
   return {
     backend: sql.backend,
+    servedBy: servedBy ?? null,
     migrate: () => migrate(sql, schema),
     schemaVersion: () => schemaVersion(sql),
     ...createRunRepository(sql),
@@ -87,6 +94,7 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Store> 
 interface Opened {
   sql: SqlExecutor;
   lock?: PgliteLock;
+  servedBy?: string;
 }
 
 async function openPostgres(databaseUrl: string, schema: string | undefined): Promise<Opened> {
@@ -101,26 +109,40 @@ async function openPostgres(databaseUrl: string, schema: string | undefined): Pr
   return { sql };
 }
 
-async function openPglite(dataDir: string | undefined, schema: string | undefined): Promise<Opened> {
+/**
+ * The process that finds the data dir free opens PGlite and serves it; one that finds a live
+ * holder connects to that holder's socket; when the holder exits meanwhile, it tries again.
+ */
+async function openPglite(dataDir: string | undefined, serviceDir: string | undefined, schema: string | undefined): Promise<Opened> {
   if (dataDir === undefined) {
-    return { sql: await pgliteOrFail(undefined, schema, 'in-memory PGlite') };
+    return { sql: await pgliteOrFail({ ...(schema ? { schema } : {}) }, 'in-memory PGlite') };
   }
   const dir = resolve(dataDir);
   await mkdir(dir, { recursive: true }).catch((err: unknown) => {
     throw new ConfigError(`store: cannot create the PGlite data dir ${dir}: ${(err as Error).message}`, { cause: err });
   });
-  const lock = await acquirePgliteLock(dir);
-  try {
-    return { sql: await pgliteOrFail(dir, schema, `PGlite at ${dir}`), lock };
-  } catch (err) {
-    await lock.release();
-    throw err;
+  const serveAt = serviceSocketPath(dir, serviceDir);
+  for (;;) {
+    const claim = await claimPgliteDir(dir, serveAt);
+    if ('holder' in claim) {
+      const served = await connectServedStore(dir, claim.holder, schema);
+      if (served) return { sql: served, servedBy: describeHolder(claim.holder) };
+      continue;
+    }
+    try {
+      return { sql: await pgliteOrFail({ dataDir: dir, ...(schema ? { schema } : {}), ...(serveAt ? { serveAt } : {}) }, `PGlite at ${dir}`), lock: claim.lock };
+    } catch (err) {
+      await claim.lock.release();
+      throw err;
+    }
   }
 }
 
-async function pgliteOrFail(dataDir: string | undefined, schema: string | undefined, what: string): Promise<SqlExecutor> {
+async function pgliteOrFail(options: PgliteExecutorOptions, what: string): Promise<SqlExecutor> {
   try {
-    return await createPgliteExecutor({ ...(dataDir ? { dataDir } : {}), ...(schema ? { schema } : {}) });
+    // Loaded only by the process that opens PGlite: one served by another never pays for it.
+    const { createPgliteExecutor } = await import('./pgliteExecutor.js');
+    return await createPgliteExecutor(options);
   } catch (err) {
     throw storeFailure({ redact: (text) => text }, `open ${what}`, err);
   }

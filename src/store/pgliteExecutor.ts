@@ -1,6 +1,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import type { Transaction } from '@electric-sql/pglite';
 import { normalizeRow } from './sqlExecutor.js';
+import { serveStore, type StoreService } from './storeService.js';
 import type { SqlExecutor } from './sqlExecutor.js';
 
 export interface PgliteExecutorOptions {
@@ -8,23 +9,26 @@ export interface PgliteExecutorOptions {
   dataDir?: string;
   /** Validated schema name, set as the session's search_path (PGlite has one session). */
   schema?: string;
+  /** Serve the database to other processes on this Unix socket while it is open (see `storeService.ts`). */
+  serveAt?: string;
 }
 
 /**
  * A SqlExecutor over embedded PGlite (PostgreSQL compiled to WASM, in this process). PGlite
  * has a single connection and serialises queries itself; `transaction` holds it exclusively.
- * It does not lock its data directory against other processes: see `pgliteLock.ts`.
+ * It does not lock its data directory against other processes: see `pgliteLock.ts`; with
+ * `serveAt`, the others reach it through this process instead.
  */
 export async function createPgliteExecutor(options: PgliteExecutorOptions): Promise<SqlExecutor> {
   const db = options.dataDir === undefined ? await PGlite.create() : await PGlite.create({ dataDir: options.dataDir });
-  if (options.schema) {
-    try {
-      // SET outside a transaction lasts for the session, which is the whole PGlite instance.
-      await db.exec(`SET search_path TO ${options.schema}`);
-    } catch (err) {
-      await db.close();
-      throw err;
-    }
+  let service: StoreService | undefined;
+  try {
+    // SET outside a transaction lasts for the session, which is the whole PGlite instance.
+    if (options.schema) await db.exec(`SET search_path TO ${options.schema}`);
+    if (options.serveAt) service = await serveStore(db, options.serveAt);
+  } catch (err) {
+    await db.close();
+    throw err;
   }
   const redact = (text: string): string => text;
 
@@ -49,6 +53,12 @@ export async function createPgliteExecutor(options: PgliteExecutorOptions): Prom
     },
     transaction: (fn) => db.transaction((tx) => fn(onTransaction(tx))),
     redact,
-    close: () => db.close(),
+    close: async () => {
+      try {
+        await service?.close();
+      } finally {
+        await db.close();
+      }
+    },
   };
 }

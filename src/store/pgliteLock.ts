@@ -1,5 +1,6 @@
 import { link, readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
+import { basename } from 'node:path';
 import { StoreError } from '../errors.js';
 
 /** A held lock on a PGlite data directory; `release` is idempotent. */
@@ -8,46 +9,72 @@ export interface PgliteLock {
   release(): Promise<void>;
 }
 
+/** Who holds a data dir, as its lock file says: the process, and the socket it serves the store on. */
+export interface LockHolder {
+  pid: number;
+  host: string;
+  /** The command line of the holder (`evalflow worker`), for messages. */
+  command?: string;
+  /** The Unix socket its store service listens on; absent when it does not serve. */
+  socket?: string;
+}
+
+/** Either this process now holds the dir, or another live process does. */
+export type PgliteClaim = { lock: PgliteLock } | { holder: LockHolder };
+
 /**
- * Takes the lock file `<dataDir>.lock` next to a PGlite data directory.
+ * Takes the lock file `<dataDir>.lock` next to a PGlite data directory, or names the live
+ * process that holds it.
  *
  * Why: PGlite is a single-process database and does not lock its directory itself; two
  * processes opening the same directory both succeed and then corrupt it. So only one process
- * may open a data dir at a time: the CLI and its in-process worker share one Store instance,
- * and anything that needs several processes (workers on other hosts, a dashboard while a
- * batch runs) sets DATABASE_URL to a real PostgreSQL instead.
+ * opens a data dir; it serves the store to the others on `socket` (see `storeService.ts`),
+ * which the lock records so they can find it.
  *
  * A lock left behind by a dead process on this host is taken over. Two processes taking
  * over the same stale lock in the same instant could both win; that window is tiny and
- * only opens after a crash.
+ * only opens after a crash. The same process asking twice is a bug (it should share its
+ * Store), refused with a StoreError.
  */
-export async function acquirePgliteLock(dataDir: string): Promise<PgliteLock> {
+export async function claimPgliteDir(dataDir: string, socket?: string): Promise<PgliteClaim> {
   const path = `${dataDir}.lock`;
   for (let tries = 0; tries < 2; tries += 1) {
-    if (await tryCreate(path)) return heldLock(path);
+    if (await tryCreate(path, socket)) return { lock: heldLock(path) };
     const holder = await readHolder(path);
     if (holder && isAlive(holder)) {
-      const who = holder.pid === process.pid && holder.host === hostname() ? 'this process' : `process ${holder.pid} on ${holder.host}`;
-      throw new StoreError(
-        `store: PGlite data dir ${dataDir} is already open by ${who} (lock file ${path}); ` +
-          'PGlite allows one process per data dir: share one Store in-process, or set DATABASE_URL to use PostgreSQL',
-      );
+      if (holder.pid === process.pid && holder.host === hostname()) {
+        throw new StoreError(`store: PGlite data dir ${dataDir} is already open by this process (lock file ${path}); share one Store in-process`);
+      }
+      return { holder };
     }
     await rm(path, { force: true });
   }
   throw new StoreError(`store: could not take the PGlite lock file ${path}: another process keeps recreating it`);
 }
 
-interface LockHolder {
-  pid: number;
-  host: string;
+/** `process 123 (evalflow worker) on host` */
+export function describeHolder(holder: LockHolder): string {
+  return `process ${holder.pid}${holder.command ? ` (${holder.command})` : ''} on ${holder.host}`;
+}
+
+/** Whether the holder is still running (a holder on another host is assumed to be). */
+export function isAlive(holder: LockHolder): boolean {
+  // A lock from another host (a shared network drive) cannot be checked: assume it is held.
+  if (holder.host !== hostname()) return true;
+  try {
+    process.kill(holder.pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /** Writes the holder to a private file, then hard-links it into place: atomic and never half-written. */
-async function tryCreate(path: string): Promise<boolean> {
+async function tryCreate(path: string, socket: string | undefined): Promise<boolean> {
   const draft = `${path}.${process.pid}.${Date.now()}`;
+  const record = { pid: process.pid, host: hostname(), since: new Date().toISOString(), command: commandLine(), ...(socket ? { socket } : {}) };
   try {
-    await writeFile(draft, JSON.stringify({ pid: process.pid, host: hostname(), since: new Date().toISOString() }), { flag: 'wx' });
+    await writeFile(draft, JSON.stringify(record), { flag: 'wx' });
     await link(draft, path);
     return true;
   } catch (err) {
@@ -58,24 +85,26 @@ async function tryCreate(path: string): Promise<boolean> {
   }
 }
 
+/** `evalflow worker --queue x`, shortened: what a user would recognise in `ps`. */
+function commandLine(): string {
+  const script = process.argv[1] ? basename(process.argv[1]).replace(/\.(c|m)?[jt]s$/, '') : 'node';
+  const name = script === 'client' || script === 'cli' ? 'evalflow' : script;
+  return [name, ...process.argv.slice(2)].join(' ').slice(0, 120);
+}
+
 async function readHolder(path: string): Promise<LockHolder | undefined> {
   try {
     const parsed = JSON.parse(await readFile(path, 'utf8')) as Partial<LockHolder>;
-    return typeof parsed.pid === 'number' && typeof parsed.host === 'string' ? { pid: parsed.pid, host: parsed.host } : undefined;
+    if (typeof parsed.pid !== 'number' || typeof parsed.host !== 'string') return undefined;
+    return {
+      pid: parsed.pid,
+      host: parsed.host,
+      ...(typeof parsed.command === 'string' ? { command: parsed.command } : {}),
+      ...(typeof parsed.socket === 'string' ? { socket: parsed.socket } : {}),
+    };
   } catch {
     // Gone since we looked, or not ours to read: let the next try decide.
     return undefined;
-  }
-}
-
-function isAlive(holder: LockHolder): boolean {
-  // A lock from another host (a shared network drive) cannot be checked: assume it is held.
-  if (holder.host !== hostname()) return true;
-  try {
-    process.kill(holder.pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

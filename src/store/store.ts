@@ -46,6 +46,12 @@ export interface TranscriptQuery {
  */
 export interface Store {
   readonly backend: 'postgres' | 'pglite';
+  /**
+   * The process this one reaches the embedded store through (`process 123 (evalflow worker)
+   * on host`), when another process holds it and serves it; null when this process holds it
+   * or the store is PostgreSQL.
+   */
+  readonly servedBy: string | null;
 
   /** Applies missing migrations; `openStore` already did, so this normally applies none. */
   migrate(): Promise<MigrationReport>;

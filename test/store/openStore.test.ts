@@ -119,7 +119,7 @@ describe('openStore with a PGlite data dir', () => {
     try {
       await expect(openStore({ pgliteDir: dataDir })).rejects.toThrow(
         new StoreError(
-          `store: PGlite data dir ${dataDir} is already open by this process (lock file ${dataDir}.lock); PGlite allows one process per data dir: share one Store in-process, or set DATABASE_URL to use PostgreSQL`,
+          `store: PGlite data dir ${dataDir} is already open by this process (lock file ${dataDir}.lock); share one Store in-process`,
         ),
       );
     } finally {

@@ -4,9 +4,9 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StoreError } from '../../src/errors.js';
-import { acquirePgliteLock } from '../../src/store/pgliteLock.js';
+import { claimPgliteDir, describeHolder } from '../../src/store/pgliteLock.js';
 
-describe('acquirePgliteLock', () => {
+describe('claimPgliteDir', () => {
   let root: string;
   beforeAll(async () => {
     root = await mkdtemp(join(tmpdir(), 'evalflow-lock-'));
@@ -15,28 +15,33 @@ describe('acquirePgliteLock', () => {
     await rm(root, { recursive: true, force: true });
   });
 
-  const held = (dataDir: string, who: string) =>
-    new StoreError(
-      `store: PGlite data dir ${dataDir} is already open by ${who} (lock file ${dataDir}.lock); PGlite allows one process per data dir: share one Store in-process, or set DATABASE_URL to use PostgreSQL`,
-    );
+  const lockOf = async (dataDir: string, socket?: string) => {
+    const claim = await claimPgliteDir(dataDir, socket);
+    if (!('lock' in claim)) throw new Error(`expected the lock, found holder ${JSON.stringify(claim.holder)}`);
+    return claim.lock;
+  };
 
-  it('writes its holder, refuses a second taker, and frees the dir on release', async () => {
+  it('writes its holder and socket, refuses this process a second time, and frees the dir on release', async () => {
     const dataDir = join(root, 'a');
-    const lock = await acquirePgliteLock(dataDir);
-    expect(JSON.parse(await readFile(`${dataDir}.lock`, 'utf8'))).toMatchObject({ pid: process.pid, host: hostname() });
-    await expect(acquirePgliteLock(dataDir)).rejects.toThrow(held(dataDir, 'this process'));
+    const lock = await lockOf(dataDir, '/some/dir/.s.PGSQL.5432');
+    expect(JSON.parse(await readFile(`${dataDir}.lock`, 'utf8'))).toMatchObject({ pid: process.pid, host: hostname(), socket: '/some/dir/.s.PGSQL.5432' });
+    await expect(claimPgliteDir(dataDir)).rejects.toThrow(
+      new StoreError(`store: PGlite data dir ${dataDir} is already open by this process (lock file ${dataDir}.lock); share one Store in-process`),
+    );
     await lock.release();
     await lock.release();
-    const again = await acquirePgliteLock(dataDir);
+    const again = await lockOf(dataDir);
     await again.release();
   });
 
-  it('refuses a lock held by another live process, naming it', async () => {
+  it('names another live holder and its socket instead of taking the lock', async () => {
     const dataDir = join(root, 'b');
     const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
     try {
-      await writeFile(`${dataDir}.lock`, JSON.stringify({ pid: child.pid, host: hostname() }));
-      await expect(acquirePgliteLock(dataDir)).rejects.toThrow(held(dataDir, `process ${child.pid} on ${hostname()}`));
+      await writeFile(`${dataDir}.lock`, JSON.stringify({ pid: child.pid, host: hostname(), command: 'evalflow worker', socket: '/s/.s.PGSQL.5432' }));
+      const claim = await claimPgliteDir(dataDir);
+      expect(claim).toEqual({ holder: { pid: child.pid, host: hostname(), command: 'evalflow worker', socket: '/s/.s.PGSQL.5432' } });
+      expect(describeHolder((claim as { holder: Parameters<typeof describeHolder>[0] }).holder)).toBe(`process ${child.pid} (evalflow worker) on ${hostname()}`);
     } finally {
       child.kill();
     }
@@ -45,13 +50,13 @@ describe('acquirePgliteLock', () => {
   it('treats a lock from another host as held, since it cannot be checked', async () => {
     const dataDir = join(root, 'c');
     await writeFile(`${dataDir}.lock`, JSON.stringify({ pid: 1, host: 'some-other-host' }));
-    await expect(acquirePgliteLock(dataDir)).rejects.toThrow(held(dataDir, 'process 1 on some-other-host'));
+    expect(await claimPgliteDir(dataDir)).toEqual({ holder: { pid: 1, host: 'some-other-host' } });
   });
 
   it('takes over an unreadable lock file', async () => {
     const dataDir = join(root, 'd');
     await writeFile(`${dataDir}.lock`, 'not json');
-    const lock = await acquirePgliteLock(dataDir);
+    const lock = await lockOf(dataDir);
     expect(JSON.parse(await readFile(`${dataDir}.lock`, 'utf8'))).toMatchObject({ pid: process.pid });
     await lock.release();
   });

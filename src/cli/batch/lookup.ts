@@ -1,10 +1,10 @@
 import { WorkflowNotFoundError, type WorkflowExecutionDescription } from '@temporalio/client';
 import type { Settings } from '../../config.js';
-import { StoreError, TemporalUnreachableError } from '../../errors.js';
-import { openStore, type Batch, type Store } from '../../store/index.js';
+import { StoreBusyError, TemporalUnreachableError } from '../../errors.js';
+import { openStore, type Store } from '../../store/index.js';
 import { connectTemporal, type TemporalHandle } from '../../temporal/connection.js';
 import type { CommandIo } from '../io.js';
-import { storeOptions } from '../runtime.js';
+import { storeOptions } from '../storeOptions.js';
 
 /**
  * What the commands that look a batch up (`status`, `cancel`, `show`) can reach: each of the
@@ -27,8 +27,8 @@ export async function openBatchSources(settings: Settings, io: CommandIo): Promi
   try {
     store = await openStore(storeOptions(settings));
   } catch (err) {
-    // PGlite allows one process: the one that holds it is the one running the batch.
-    if (!(err instanceof StoreError) || !/already open by/.test(err.message)) throw err;
+    // The process holding the embedded store does not serve it (another host, or stuck).
+    if (!(err instanceof StoreBusyError)) throw err;
     storeBusy = err.message;
   }
   let temporal: TemporalHandle | null = null;
@@ -78,18 +78,3 @@ export async function unknownBatchMessage(batchId: string, store: Store | null):
   return `error: no batch ${batchId} in the store or in Temporal${recent.length ? `; recent batches: ${recent.join(', ')}` : ''} (\`evalflow batches\` lists them)`;
 }
 
-/** `3/10 finished: 2 pass, 1 fail, 1 infra_error` from a batch row's counts. */
-export function formatCounts(counts: Batch['counts'], total: number | null): string {
-  const finished = counts.finished ?? 0;
-  const parts = [`${counts.passed ?? 0} pass`, `${counts.failed ?? 0} fail`];
-  for (const status of ['needs_review', 'aborted', 'infra_error', 'judge_failed', 'cancelled']) {
-    if (counts[status]) parts.push(`${counts[status]} ${status}`);
-  }
-  return `${finished}${total !== null ? `/${total}` : ''} finished: ${parts.join(', ')}`;
-}
-
-/** The batch row's total, when the batch was planned. */
-export function plannedTotal(batch: Batch | null): number | null {
-  const total = batch?.spec.total;
-  return typeof total === 'number' ? total : null;
-}

@@ -1,0 +1,144 @@
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { writeFile, mkdir } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storeOptions } from '../../src/cli/storeOptions.js';
+import { loadSettings } from '../../src/config.js';
+import { StoreError } from '../../src/errors.js';
+import { openStore } from '../../src/store/index.js';
+import { tempDir } from '../sandbox/sandboxFixture.js';
+import { startCli, type CliProcess } from '../support/cliProcess.js';
+
+const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+const HOLDER = resolve(import.meta.dirname, '../support/holdStore.ts');
+
+/** `evalflow <args>` to its end: exit code and output. */
+async function evalflow(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; cli: CliProcess }> {
+  const cli = startCli(args, { cwd, env });
+  cli.child.stdin?.end();
+  return { code: await cli.exited, cli };
+}
+
+function startHolder(cwd: string, env: NodeJS.ProcessEnv): CliProcess {
+  // Reuses the CLI harness's line collection for a process that is not the CLI.
+  const child = spawn(process.execPath, ['--import', TSX, HOLDER], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const lines: string[] = [];
+  for (const stream of [child.stdout, child.stderr]) stream.on('data', (chunk: Buffer) => lines.push(...chunk.toString('utf8').split('\n').filter(Boolean)));
+  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  return {
+    child,
+    pid: child.pid!,
+    lines,
+    stdout: lines,
+    stderr: lines,
+    exited,
+    kill: (signal) => child.kill(signal),
+    waitForLine: async (pattern, timeoutMs = 120_000) => {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const seen = lines.find((line) => pattern.test(line));
+        if (seen !== undefined) return seen;
+        if (Date.now() > deadline || child.exitCode !== null) throw new Error(`holder: no line matching ${pattern}; got:\n${lines.join('\n')}`);
+        await new Promise((wait) => setTimeout(wait, 100));
+      }
+    },
+  };
+}
+
+/**
+ * One process holds the embedded store (as a worker running a batch does); every other
+ * command, each in its own process, reads and writes through it instead of being refused.
+ */
+describe('the embedded store, held by another process', () => {
+  let root: string;
+  let env: NodeJS.ProcessEnv;
+  let holder: CliProcess;
+
+  beforeAll(async () => {
+    root = await tempDir('evalflow-served-');
+    env = { ...process.env, EVALFLOW_HOME: join(root, '.evalflow') };
+    delete env.DATABASE_URL;
+    holder = startHolder(root, env);
+    await holder.waitForLine(/^holding \d+$/, 240_000);
+  }, 300_000);
+  afterAll(async () => {
+    if (holder.child.exitCode === null && holder.child.signalCode === null) {
+      holder.kill('SIGTERM');
+      await holder.exited;
+    }
+  });
+
+  it('answers runs, batches and show, and lands two bless writes made at once', async () => {
+    const [runs, batches, show, blessA, blessB] = await Promise.all([
+      evalflow(['runs', '--batch', 'batch-held'], root, env),
+      evalflow(['batches'], root, env),
+      evalflow(['show', 'run-held-2'], root, env),
+      evalflow(['bless', 'batch-held', '--schedule', 'nightly-a'], root, env),
+      evalflow(['bless', 'batch-held', '--schedule', 'nightly-b'], root, env),
+    ]);
+    expect(runs.code, runs.cli.lines.join('\n')).toBe(0);
+    expect(runs.cli.stdout.filter((line) => /run-held-\d/.test(line))).toHaveLength(3);
+    expect(batches.code, batches.cli.lines.join('\n')).toBe(0);
+    expect(batches.cli.stdout.some((line) => line.includes('batch-held'))).toBe(true);
+    expect(show.code, show.cli.lines.join('\n')).toBe(0);
+    expect(show.cli.stdout.join('\n')).toContain('run-held-2');
+    expect(blessA.code, blessA.cli.lines.join('\n')).toBe(0);
+    expect(blessB.code, blessB.cli.lines.join('\n')).toBe(0);
+    expect(blessA.cli.stdout).toEqual(['schedule nightly-a: baseline batch-held']);
+
+    // Read back through the holder as well, from this process.
+    const store = await openStore(storeOptions(await loadSettings(root, env)));
+    try {
+      expect(store.servedBy).toBe(`process ${holder.pid} (holdStore) on ${hostname()}`);
+      expect(await store.getBaseline('nightly-a')).toMatchObject({ batch_id: 'batch-held' });
+      expect(await store.getBaseline('nightly-b')).toMatchObject({ batch_id: 'batch-held' });
+    } finally {
+      await store.close();
+    }
+  }, 300_000);
+
+  it('tells a connected client clearly when the holder dies, and the next command opens the store itself', async () => {
+    const settings = await loadSettings(root, env);
+    const connected = await openStore(storeOptions(settings));
+    expect(await connected.getRun('run-held-1')).toMatchObject({ run_id: 'run-held-1' });
+    holder.kill('SIGKILL');
+    await holder.exited;
+    const failure = await connected.getRun('run-held-1').then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    expect(failure).toBeInstanceOf(StoreError);
+    expect((failure as Error).message).toBe(
+      `store: process ${holder.pid} (holdStore) on ${hostname()}, which served the embedded store, has exited or stopped serving; run this command again`,
+    );
+    await connected.close();
+
+    const after = await evalflow(['runs', '--batch', 'batch-held'], root, env);
+    expect(after.code, after.cli.lines.join('\n')).toBe(0);
+    expect(after.cli.stdout.filter((line) => /run-held-\d/.test(line))).toHaveLength(3);
+  }, 300_000);
+});
+
+describe('an embedded store whose holder does not serve it', () => {
+  it('refuses with exit 75 and one line naming the holder and what to do', async () => {
+    const root = await tempDir('evalflow-busy-');
+    const env: NodeJS.ProcessEnv = { ...process.env, EVALFLOW_HOME: join(root, '.evalflow') };
+    delete env.DATABASE_URL;
+    const sleeper = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 120000)'], { stdio: 'ignore' });
+    try {
+      // A holder of an earlier evalflow: alive, and no socket in its lock.
+      await mkdir(join(root, '.evalflow'), { recursive: true });
+      await writeFile(join(root, '.evalflow', 'pglite.lock'), JSON.stringify({ pid: sleeper.pid, host: hostname(), command: 'evalflow worker' }));
+      const busy = await evalflow(['runs'], root, env);
+      expect(busy.code).toBe(75);
+      expect(busy.cli.stderr).toEqual([
+        `error: store: the embedded store ${join(root, '.evalflow', 'pglite')} is held by process ${sleeper.pid} (evalflow worker) on ${hostname()}, which does not serve it to other commands; run this command again once it has finished (or stop it), or set DATABASE_URL to share a PostgreSQL`,
+      ]);
+    } finally {
+      sleeper.kill();
+    }
+  }, 120_000);
+});
