@@ -237,6 +237,8 @@ program
   .addOption(configOption)
   .addOption(new Option('--persistence <store>', 'sqlite: the dev server (default); postgres: team mode, history in PostgreSQL').choices(['sqlite', 'postgres']))
   .option('--database-url <url>', 'team mode: postgres://USER@HOST:PORT/NAME; databases NAME and NAME_visibility (default postgres://postgres@127.0.0.1:5432/temporal)')
+  .option('--bind <address>', 'the address every service binds: 127.0.0.1 (default, this machine only), 0.0.0.0 or one of this host\'s addresses')
+  .option('--ports <list>', 'team mode: ports placed by hand, NAME=PORT,… (frontend, history, matching, worker, http, *_membership, metrics, ui); the rest sit beside the frontend port')
   .option('--worker', 'also run a worker here (schedules fire only while a server and a worker run)')
   .action((options) => dispatch('server', options));
 

@@ -13,6 +13,7 @@ import type { CandidateSpec, Judging, ModelEndpoint, Recovery } from './run/runS
 import { ConfigError, FormatError } from './errors.js';
 import { parseOrThrow } from './format.js';
 import { isSecretName } from './transcript/redact.js';
+import { resolveTemporalConnection, TemporalTlsSchema, type TemporalConnection } from './temporal/connectionSettings.js';
 
 export const CONFIG_FILE = 'evalflow.config.yaml';
 
@@ -95,6 +96,9 @@ export const ConfigFileSchema = z
         db_filename: z.string().optional(),
         port: z.number().int().positive().optional(),
         ui_port: z.number().int().positive().optional(),
+        /** The variable holding the API key (Temporal Cloud); the key itself never sits in the config. */
+        api_key_env: z.string().optional(),
+        tls: TemporalTlsSchema.optional(),
       })
       .strict()
       .default({}),
@@ -136,7 +140,7 @@ export interface Settings {
   databaseUrl: string | undefined;
   pgliteDir: string;
   storeSchema: string | undefined;
-  temporal: { address: string | undefined; namespace: string; dbFilename: string; port: number; uiPort: number };
+  temporal: { address: string | undefined; namespace: string; dbFilename: string; port: number; uiPort: number; connection: TemporalConnection };
   /** --candidate-model: replaces the model of the selected candidate for this invocation. */
   candidateModelOverride?: string;
 }
@@ -231,6 +235,8 @@ export async function loadSettings(cwd: string, env: NodeJS.ProcessEnv, override
     ...(epBaseUrl ? { baseUrl: epBaseUrl } : {}),
   };
 
+  const tlsFiles = file.temporal.tls && Object.fromEntries(Object.entries(file.temporal.tls).map(([key, value]) => [key, typeof value === 'string' && key.endsWith('_path') ? at(value) : value]));
+  const connection = resolveTemporalConnection(env, { ...file.temporal, ...(tlsFiles ? { tls: tlsFiles } : {}) }, found ?? CONFIG_FILE);
   const dbFile = env.EVALFLOW_TEMPORAL_DB ?? file.temporal.db_filename ?? resolve(stateDir, 'temporal.db');
   const databaseUrl = env[file.store.database_url_env] || undefined;
   const runsDir = overrides.runsDir ? flag(overrides.runsDir) : at(env.EVALFLOW_RUNS_DIR ?? file.runs_dir ?? 'runs');
@@ -267,11 +273,12 @@ export async function loadSettings(cwd: string, env: NodeJS.ProcessEnv, override
     pgliteDir: at(file.store.pglite_dir ?? resolve(stateDir, 'pglite')),
     storeSchema: env.EVALFLOW_STORE_SCHEMA ?? file.store.schema,
     temporal: {
-      address: env.TEMPORAL_ADDRESS ?? file.temporal.address,
-      namespace: env.TEMPORAL_NAMESPACE ?? file.temporal.namespace ?? 'default',
+      address: connection.address,
+      namespace: connection.namespace,
       dbFilename: at(dbFile),
       port: portFromEnv(env, 'EVALFLOW_TEMPORAL_PORT') ?? file.temporal.port ?? 7233,
       uiPort: portFromEnv(env, 'EVALFLOW_TEMPORAL_UI_PORT') ?? file.temporal.ui_port ?? 8233,
+      connection,
     },
   };
   if (overrides.candidateModel) settings.candidateModelOverride = overrides.candidateModel;

@@ -5,6 +5,7 @@ import { locateTemporalBinary } from '../temporal/binary.js';
 import { startDevServer } from '../temporal/devServer.js';
 import { teamDatabaseOf } from '../temporal/teamSchema.js';
 import { locateTeamBinaries, startTeamServer } from '../temporal/teamServer.js';
+import { advertisedAddress, describeTeamPorts, isLoopback, parsePortsFlag } from '../temporal/teamPorts.js';
 import type { CommandIo } from '../cli/io.js';
 import { openRuntime, type EvalRuntime } from '../cli/runtime.js';
 
@@ -13,6 +14,10 @@ export interface ServerOptions {
   /** `sqlite` (default): the dev server; `postgres`: Temporal's own server on PostgreSQL (team mode). */
   persistence?: 'sqlite' | 'postgres';
   databaseUrl?: string;
+  /** The address every service binds (default 127.0.0.1); 0.0.0.0 for all interfaces. */
+  bind?: string;
+  /** `--ports history=7234,metrics=9090`: team-mode ports placed by hand. */
+  ports?: string;
   /** Also run a worker in this process (schedules fire only while one runs). */
   worker?: boolean;
 }
@@ -28,17 +33,28 @@ export async function run(options: ServerOptions, io: CommandIo): Promise<number
   const settings = await loadSettings(io.cwd, io.env, options.config ? { configPath: options.config } : {});
   if (settings.temporal.address) throw new ConfigError(`TEMPORAL_ADDRESS is set (${settings.temporal.address}): that server runs already; unset it to run one here`);
   const say = (line: string) => io.err(line);
+  const bind = options.bind ?? '127.0.0.1';
+  if (options.ports && options.persistence !== 'postgres') throw new ConfigError('--ports places the team server\'s ports: use it with --persistence postgres (the dev server takes EVALFLOW_TEMPORAL_PORT and EVALFLOW_TEMPORAL_UI_PORT)');
+  const given = options.ports ? parsePortsFlag(options.ports) : {};
   let server: { address: string; uiUrl: string; stop(): Promise<void> };
   if (options.persistence === 'postgres') {
     const database = teamDatabaseOf(options.databaseUrl ?? io.env.EVALFLOW_TEMPORAL_DATABASE_URL ?? DEFAULT_TEAM_DATABASE);
     const binaries = await locateTeamBinaries(say, io.env);
-    server = await startTeamServer({ binaries, database, dir: join(dirname(settings.temporal.dbFilename), 'team-server'), port: settings.temporal.port, uiPort: settings.temporal.uiPort, namespace: settings.temporal.namespace, say });
+    const team = await startTeamServer({ binaries, database, dir: join(dirname(settings.temporal.dbFilename), 'team-server'), port: settings.temporal.port, uiPort: settings.temporal.uiPort, ports: given, bind, namespace: settings.temporal.namespace, say });
+    server = team;
     io.out(`Temporal server on ${server.address} (namespace ${settings.temporal.namespace}), history in PostgreSQL ${database.host}:${database.port} databases ${database.database} and ${database.visibility}`);
-    io.out(`workers and CLIs on other machines: TEMPORAL_ADDRESS=<this host>:${settings.temporal.port}`);
+    for (const line of describeTeamPorts(bind, team.ports)) io.out(line);
   } else {
     const binary = await locateTemporalBinary({ onProgress: say });
-    server = await startDevServer({ binary, dbFilename: settings.temporal.dbFilename, port: settings.temporal.port, uiPort: settings.temporal.uiPort, namespace: settings.temporal.namespace, onLog: say });
+    server = await startDevServer({ binary, dbFilename: settings.temporal.dbFilename, port: settings.temporal.port, uiPort: settings.temporal.uiPort, ip: bind, namespace: settings.temporal.namespace, onLog: say });
     io.out(`Temporal dev server on ${server.address} (namespace ${settings.temporal.namespace}), history in ${settings.temporal.dbFilename}`);
+  }
+  if (isLoopback(bind)) {
+    io.out(`reachable from this machine only (--bind ${bind}); --bind 0.0.0.0 or this host's address lets workers on other machines in`);
+  } else {
+    io.out(`workers and CLIs on other machines: TEMPORAL_ADDRESS=${advertisedAddress(bind)}:${settings.temporal.port}`);
+    // Reaching Temporal means running commands on every worker (a batch carries them).
+    io.err(`warning: bound to ${bind} without TLS or authentication: anyone who reaches port ${settings.temporal.port} can run commands on your workers; keep it on a private network (docs/scale-out.md)`);
   }
   io.out(`Web UI: ${server.uiUrl}`);
   let runtime: EvalRuntime | null = null;

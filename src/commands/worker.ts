@@ -20,6 +20,10 @@ export async function run(options: { config?: string }, io: CommandIo): Promise<
   const why = settings.isolation === 'sandbox' ? whyCannotContain() : null;
   if (why) throw new ConfigError(`this worker cannot contain candidates (isolation: sandbox): ${why}`);
   if (settings.isolation === 'none') io.err('warning: isolation: none: candidates of batches that do not ask for a sandbox run uncontained on this worker');
+  // On a cluster every worker must write where the clients read: a private PGlite here would split the results.
+  if (settings.temporal.address && !settings.databaseUrl) {
+    throw new ConfigError(`this worker joins the cluster at ${settings.temporal.address} (${settings.temporal.connection.sources.address}) without a shared store: set DATABASE_URL to the PostgreSQL its clients use`);
+  }
   const store = await openStore(storeOptions(settings));
   try {
     const temporal = await connectTemporal(settings, (line) => io.err(line));

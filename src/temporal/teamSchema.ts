@@ -21,7 +21,8 @@ export function teamDatabaseOf(url: string): TeamDatabase {
   try {
     parsed = new URL(url);
   } catch {
-    throw new ConfigError(`--database-url: expected postgres://USER@HOST:PORT/NAME, found ${JSON.stringify(url)}`);
+    // Not echoed: a malformed URL may still hold a password.
+    throw new ConfigError(`--database-url: not a URL; expected postgres://USER[:PASSWORD]@HOST:PORT/NAME`);
   }
   if (!/^postgres(ql)?:$/.test(parsed.protocol)) throw new ConfigError(`--database-url: expected a postgres:// URL, found ${parsed.protocol}//…`);
   const database = decodeURIComponent(parsed.pathname.replace(/^\//, '')) || 'temporal';
@@ -52,12 +53,13 @@ export async function prepareTeamSchemas(db: TeamDatabase, tools: { sql: string;
   try {
     for (const [name, kind] of [[db.database, 'temporal'], [db.visibility, 'visibility']] as const) {
       const exists = (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount! > 0;
-      const base = ['--plugin', 'postgres12', '--ep', db.host, '-p', String(db.port), '-u', db.user, ...(db.password ? ['--pw', db.password] : []), '--db', name];
+      // The password through SQL_PASSWORD: never on a command line (ps) nor in the "run by hand" line.
+      const base = ['--plugin', 'postgres12', '--ep', db.host, '-p', String(db.port), '-u', db.user, '--db', name];
       const step = async (what: string, args: string[]) => {
-        const result = await execa(tools.sql, [...base, ...args], { reject: false });
+        const result = await execa(tools.sql, [...base, ...args], { reject: false, env: { SQL_PASSWORD: db.password } });
         if (result.exitCode !== 0) {
           const tail = `${String(result.stderr)}\n${String(result.stdout)}`.trim().split('\n').slice(-2).join(' / ');
-          throw new ConfigError(`schema setup of database ${name} failed at "${what}": ${tail}; fix that and run again (every step is repeatable), or run by hand: ${tools.sql} ${[...base, ...args].join(' ')}`);
+          throw new ConfigError(`schema setup of database ${name} failed at "${what}": ${tail}; fix that and run again (every step is repeatable), or run by hand: ${db.password ? 'SQL_PASSWORD=… ' : ''}${tools.sql} ${[...base, ...args].join(' ')}`);
         }
       };
       if (!exists) {

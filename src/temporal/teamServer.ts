@@ -11,6 +11,10 @@ import { packageRoot } from '../packageRoot.js';
 import { ensureSearchAttributes } from './connection.js';
 import { isPortOpen, stopChild, waitUntilHealthy } from './devServer.js';
 import { prepareTeamSchemas, type TeamDatabase } from './teamSchema.js';
+import { advertisedAddress, isWildcard, teamPortsOf, type TeamPorts } from './teamPorts.js';
+
+/** The server reads the database password from here (its config is a template), never from a file. */
+const PASSWORD_ENV = 'EVALFLOW_TEAM_DB_PASSWORD';
 
 /** scripts/team-binaries.sh: the one implementation of "find or build the team server's binaries". */
 const SCRIPT = join(packageRoot(), 'scripts/team-binaries.sh');
@@ -40,9 +44,12 @@ export interface TeamServerOptions {
   database: TeamDatabase;
   /** Config files and logs go here. */
   dir: string;
-  /** Frontend gRPC port; the server's other services take the ports beside it (+1, +2, +6, −300…, +10). */
+  /** Frontend gRPC port; the server's other services take the ports beside it (+1, +2, +6, −300…, +10, +11) unless `ports` places them. */
   port: number;
   uiPort: number;
+  ports?: Partial<TeamPorts>;
+  /** The address every service binds (default 127.0.0.1: this machine only). */
+  bind?: string;
   namespace: string;
   say: (line: string) => void;
   /** Days closed workflows stay in the history (the store keeps results forever anyway). */
@@ -51,6 +58,7 @@ export interface TeamServerOptions {
 
 export interface TeamServer {
   address: string;
+  ports: TeamPorts;
   uiUrl: string;
   namespace: string;
   /** The Temporal server process (tests kill it with SIGKILL). */
@@ -66,31 +74,33 @@ export interface TeamServer {
  * search attributes. Workers and CLIs anywhere reach it through TEMPORAL_ADDRESS.
  */
 export async function startTeamServer(options: TeamServerOptions): Promise<TeamServer> {
-  const { port, uiPort } = options;
-  const ports = [port, port + 1, port + 2, port + 6, port - 300, port - 299, port - 298, port - 294, port + 10, uiPort];
-  // Temporal keeps membership ports in a smallint column.
-  if (port - 300 < 1024 || port + 10 > 32_767) throw new ConfigError(`team mode: port ${port} leaves the server's other ports (${port - 300}…${port + 10}) outside 1024…32767; pick another (EVALFLOW_TEMPORAL_PORT)`);
-  for (const p of ports) {
-    if (await isPortOpen('127.0.0.1', p)) throw new ConfigError(`port 127.0.0.1:${p} is in use; the team server needs ${port}, the ports beside it and ${uiPort}: stop what listens there, or pick another port (EVALFLOW_TEMPORAL_PORT)`);
+  const ports = teamPortsOf(options.port, options.uiPort, options.ports);
+  const bind = options.bind ?? '127.0.0.1';
+  const local = isWildcard(bind) ? '127.0.0.1' : bind;
+  for (const [name, p] of Object.entries(ports)) {
+    if (await isPortOpen(local, p)) throw new ConfigError(`port ${local}:${p} (${name}) is in use: stop what listens there, or place it elsewhere (--ports ${name}=PORT, or another frontend port: EVALFLOW_TEMPORAL_PORT)`);
   }
   await prepareTeamSchemas(options.database, options.binaries, options.say);
-  await writeConfigs(options);
-  const address = `127.0.0.1:${port}`;
-  let server = await startProcess(options.binaries.server, ['--root', options.dir, '--config', 'config', '--env', 'development', '--allow-no-auth', 'start'], options.dir, join(options.dir, 'server.log'));
+  await writeConfigs(options, ports, bind);
+  const address = `${local}:${ports.frontend}`;
+  const serverEnv = { ...process.env, [PASSWORD_ENV]: options.database.password };
+  const startServer = () => startProcess(options.binaries.server, ['--root', options.dir, '--config', 'config', '--env', 'development', '--allow-no-auth', 'start'], options.dir, join(options.dir, 'server.log'), serverEnv);
+  let server = await startServer();
   await healthy(address, server, 'the Temporal server', join(options.dir, 'server.log'));
   await registerNamespace(address, options.namespace, options.retentionDays ?? 30);
   const ui = await startProcess(options.binaries.ui, ['--root', join(options.dir, 'ui'), '--env', 'development', 'start'], options.dir, join(options.dir, 'ui.log'));
-  await waitForHttp(`http://127.0.0.1:${uiPort}/`, ui.child);
+  await waitForHttp(`http://${local}:${ports.ui}/`, ui.child);
   return {
     address,
-    uiUrl: `http://127.0.0.1:${uiPort}`,
+    ports,
+    uiUrl: `http://${local}:${ports.ui}`,
     namespace: options.namespace,
     get pid() {
       return server.child.pid!;
     },
     async restart() {
       if (server.child.exitCode === null && server.child.signalCode === null) return;
-      server = await startProcess(options.binaries.server, ['--root', options.dir, '--config', 'config', '--env', 'development', '--allow-no-auth', 'start'], options.dir, join(options.dir, 'server.log'));
+      server = await startServer();
       await healthy(address, server, 'the Temporal server', join(options.dir, 'server.log'));
     },
     async stop() {
@@ -100,12 +110,13 @@ export async function startTeamServer(options: TeamServerOptions): Promise<TeamS
   };
 }
 
-async function writeConfigs(options: TeamServerOptions): Promise<void> {
-  const { database: db, port, uiPort } = options;
+async function writeConfigs(options: TeamServerOptions, ports: TeamPorts, bind: string): Promise<void> {
+  const { database: db } = options;
+  const advertised = advertisedAddress(bind);
   const store = (name: string, maxConns: number) => ({
-    sql: { pluginName: 'postgres12', databaseName: name, connectAddr: `${db.host}:${db.port}`, connectProtocol: 'tcp', user: db.user, password: db.password, maxConns, maxIdleConns: maxConns, maxConnLifetime: '1h' },
+    sql: { pluginName: 'postgres12', databaseName: name, connectAddr: `${db.host}:${db.port}`, connectProtocol: 'tcp', user: db.user, password: PASSWORD_PLACEHOLDER, maxConns, maxIdleConns: maxConns, maxConnLifetime: '1h' },
   });
-  const service = (grpcPort: number, membershipPort: number, extra: Record<string, unknown> = {}) => ({ rpc: { grpcPort, membershipPort, bindOnLocalHost: true, ...extra } });
+  const service = (grpcPort: number, membershipPort: number, extra: Record<string, unknown> = {}) => ({ rpc: { grpcPort, membershipPort, bindOnIP: bind, ...extra } });
   const config = {
     log: { stdout: true, level: 'warn' },
     persistence: {
@@ -114,29 +125,30 @@ async function writeConfigs(options: TeamServerOptions): Promise<void> {
       numHistoryShards: 4,
       datastores: { 'postgres-default': store(db.database, 20), 'postgres-visibility': store(db.visibility, 4) },
     },
-    global: { membership: { maxJoinDuration: '30s', broadcastAddress: '127.0.0.1' } },
+    global: { membership: { maxJoinDuration: '30s', broadcastAddress: advertised }, metrics: { prometheus: { framework: 'tally', listenAddress: `${bind}:${ports.metrics}` } } },
     services: {
-      frontend: service(port, port - 300, { httpPort: port + 10 }),
-      history: service(port + 1, port - 299),
-      matching: service(port + 2, port - 298),
-      worker: service(port + 6, port - 294),
+      frontend: service(ports.frontend, ports.frontend_membership, { httpPort: ports.http }),
+      history: service(ports.history, ports.history_membership),
+      matching: service(ports.matching, ports.matching_membership),
+      worker: service(ports.worker, ports.worker_membership),
     },
     clusterMetadata: {
       enableGlobalNamespace: false,
       failoverVersionIncrement: 10,
       masterClusterName: 'active',
       currentClusterName: 'active',
-      clusterInformation: { active: { enabled: true, initialFailoverVersion: 1, rpcName: 'frontend', rpcAddress: `127.0.0.1:${port}` } },
+      clusterInformation: { active: { enabled: true, initialFailoverVersion: 1, rpcName: 'frontend', rpcAddress: `${advertised}:${ports.frontend}` } },
     },
     dcRedirectionPolicy: { policy: 'noop' },
     dynamicConfigClient: { filepath: join(options.dir, 'config', 'dynamicconfig.yaml'), pollInterval: '10s' },
   };
   await mkdir(join(options.dir, 'config'), { recursive: true });
   await mkdir(join(options.dir, 'ui', 'config'), { recursive: true });
-  await writeFile(join(options.dir, 'config', 'development.yaml'), stringify(config));
+  // `# enable-template`: the server renders the file as a Go template, so the password comes from its environment.
+  await writeFile(join(options.dir, 'config', 'development.yaml'), `# enable-template\n${stringify(config).replaceAll(PASSWORD_PLACEHOLDER, `{{ env "${PASSWORD_ENV}" }}`)}`, { mode: 0o600 });
   // The same dynamic config as docker-compose.yml's server.
   await copyFile(DYNAMIC_CONFIG, join(options.dir, 'config', 'dynamicconfig.yaml'));
-  await writeFile(join(options.dir, 'ui', 'config', 'development.yaml'), stringify({ temporalGrpcAddress: `127.0.0.1:${port}`, host: '127.0.0.1', port: uiPort, enableUi: true, defaultNamespace: options.namespace, cors: { allowOrigins: [`http://127.0.0.1:${uiPort}`] } }));
+  await writeFile(join(options.dir, 'ui', 'config', 'development.yaml'), stringify({ temporalGrpcAddress: `${isWildcard(bind) ? '127.0.0.1' : bind}:${ports.frontend}`, host: bind, port: ports.ui, enableUi: true, defaultNamespace: options.namespace, cors: { allowOrigins: [`http://${advertised}:${ports.ui}`, `http://127.0.0.1:${ports.ui}`] } }));
 }
 
 interface Process {
@@ -144,9 +156,11 @@ interface Process {
   exited: Promise<number | null>;
 }
 
-async function startProcess(binary: string, args: string[], cwd: string, logFile: string): Promise<Process> {
+const PASSWORD_PLACEHOLDER = '__EVALFLOW_DB_PASSWORD__';
+
+async function startProcess(binary: string, args: string[], cwd: string, logFile: string, env: NodeJS.ProcessEnv = process.env): Promise<Process> {
   const log = openSync(logFile, 'a');
-  const child = spawn(binary, args, { cwd, stdio: ['ignore', log, log] });
+  const child = spawn(binary, args, { cwd, env, stdio: ['ignore', log, log] });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return { child, exited };
 }

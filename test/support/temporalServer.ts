@@ -113,7 +113,7 @@ function isAlive(pid: number): boolean {
 export async function freeTeamPorts(): Promise<{ port: number; uiPort: number }> {
   for (;;) {
     const port = 20_000 + Math.floor(Math.random() * 12_000);
-    const needed = [port, port + 1, port + 2, port + 6, port + 10, port - 300, port - 299, port - 298, port - 294];
+    const needed = [port, port + 1, port + 2, port + 6, port + 10, port + 11, port - 300, port - 299, port - 298, port - 294];
     const taken = await Promise.all(needed.map((p) => isPortOpen('127.0.0.1', p)));
     if (!taken.some(Boolean)) return { port, uiPort: await freePort() };
   }
