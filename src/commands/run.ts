@@ -6,6 +6,7 @@ import { uncommittedChanges } from '../sandbox/projectRepo.js';
 import { reportArms } from './armsReport.js';
 import { checkLocalFolders } from './checkLocalFolders.js';
 import { reportGate } from './gateReport.js';
+import { checkBaselineFlag } from '../cli/baselineFlag.js';
 import { parseGate } from '../summaries/index.js';
 import { executeBatch } from './executeBatch.js';
 import { EXIT } from './exitCodes.js';
@@ -13,7 +14,7 @@ import { printBatchReport, sayDetached } from './followBatch.js';
 import type { InterruptMode } from './interrupts.js';
 import type { CommandIo } from './io.js';
 import { checkJudging, judgingOverrides, type JudgingFlags } from './judging.js';
-import { openRuntime } from './runtime.js';
+import { openRuntime, storeOptions } from './runtime.js';
 import { resolveArms } from '../run/arms.js';
 import { selectCases, selectionOverrides, type SelectionFlags } from '../run/selection.js';
 
@@ -37,11 +38,14 @@ export interface RunOptions extends SelectionFlags, JudgingFlags {
  * 1 otherwise, 130 when Ctrl-C detached (the batch goes on; `evalflow attach` follows it).
  */
 export async function run(options: RunOptions, io: CommandIo): Promise<number> {
+  // A gate that cannot be read is refused before anything else is read or started.
+  if (options.gate) parseGate(options.gate);
   const settings = await loadSettings(io.cwd, io.env, {
     ...(options.config ? { configPath: options.config } : {}),
     ...selectionOverrides(options),
     ...judgingOverrides(options),
   });
+  if (options.baseline) await checkBaselineFlag(storeOptions(settings), options.baseline);
   const { paths, only, bank } = await selectCases(options, settings.evalSets, io.cwd);
   if (bank.problems.length > 0) {
     for (const problem of bank.problems) io.err(`error: ${problem}`);
@@ -59,8 +63,6 @@ export async function run(options: RunOptions, io: CommandIo): Promise<number> {
     candidateNamed: (name) => resolveCandidate(settings, name, knownAdapterNames, io.env),
     cwd: io.cwd,
   });
-  // A gate that cannot be read is refused before anything runs.
-  if (options.gate) parseGate(options.gate);
   checkJudging(settings, candidate, io);
   checkIsolation([candidate, ...arms.flatMap((arm) => (arm.candidate ? [arm.candidate] : []))], io, { probe: options.worker !== false && !settings.temporal.address });
   // Workers of a cluster may have these folders where this machine does not.

@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { ConfigError } from '../../errors.js';
+import { ConfigError, UsageError } from '../../errors.js';
 import type { BatchProgress } from '../../run/progress.js';
 import type { Batch, Store } from '../../store/index.js';
 import type { Prices } from '../../summaries/prices.js';
@@ -36,13 +36,23 @@ export async function startViewServer(options: ViewServerOptions): Promise<{ ser
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) =>
-      reject(err.code === 'EADDRINUSE' ? new ConfigError(`port ${options.port} on ${options.host} is in use; pick another with --port`) : err),
+      reject(listenError(err, options)),
     );
     server.listen(options.port, options.host, () => resolve());
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
   return { server, url: `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}` };
+}
+
+/** Why the server could not listen, as one line naming the flag to change. */
+function listenError(err: NodeJS.ErrnoException, { host, port }: ViewServerOptions): Error {
+  if (err.code === 'EADDRINUSE') return new ConfigError(`port ${port} on ${host} is in use; pick another with --port`);
+  if (err.code === 'EACCES') return new UsageError(`--port ${port}: this user may not listen on it (ports below 1024 need privileges); expected a port 1024..65535`);
+  if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND' || err.code === 'EAI_AGAIN') {
+    return new UsageError(`--host '${host}': expected an address of this machine (127.0.0.1, ::1, 0.0.0.0 or one of its interfaces), found one it cannot listen on (${err.code})`);
+  }
+  return err;
 }
 
 async function handle(options: ViewServerOptions, request: IncomingMessage, response: ServerResponse): Promise<void> {
