@@ -40,6 +40,11 @@ export class UsageError extends EvalflowError {
   readonly code = 'USAGE';
 }
 
+/** A request to `evalflow view` is malformed (a bad query string or path): answered 400 with the message. */
+export class BadRequestError extends EvalflowError {
+  readonly code = 'BAD_REQUEST';
+}
+
 /** The candidate (agent under test) failed to complete a turn. */
 export class CandidateError extends EvalflowError {
   readonly code = 'CANDIDATE';
