@@ -4,6 +4,8 @@ import { inertMarkdown } from '../../src/markdown/inertMarkdown.js';
 import { renderBatchInsights } from '../../src/summaries/batchInsights.js';
 import type { RunWithVerdict } from '../../src/store/index.js';
 import { aScore, someFacts } from '../judge/builders.js';
+import { reportMarkdown } from '../../src/schedules/scheduleReport.js';
+import { renderWorkflowUsed } from '../../src/workflowUsage/renderWorkflowUsed.js';
 
 const HOSTILE = '<img src=x onerror="alert(1)"> and <script>alert(2)</script>';
 const INERT = '&lt;img src=x onerror="alert(1)"&gt; and &lt;script&gt;alert(2)&lt;/script&gt;';
@@ -36,5 +38,29 @@ describe('model-written text stays text in the Markdown evalflow writes', () => 
     const insights = renderBatchInsights('batch-1', [entry], '/summaries');
     expect(insights).toContain(INERT);
     expect(tags(insights)).toEqual([]);
+  });
+
+  it("review.md's workflow-used table: the evidence quoted from the transcript", () => {
+    const section = renderWorkflowUsed([{ item: 'skills/testing', loaded: true, invoked: true, first_turn: 1, evidence: HOSTILE } as never], null);
+    expect(section).toContain(INERT);
+    expect(tags(section)).toEqual([]);
+  });
+
+  it('a schedule report: the problems (error text may quote a model)', () => {
+    const markdown = reportMarkdown({
+      schedule: 'nightly',
+      batch_id: 'batch-1',
+      scheduled_at: '2026-12-01T02:00:00Z',
+      workflow_rev: null,
+      status: 'failed',
+      verdict: 'failed',
+      counts: { finished: 0, passed: 0, failed: 0 },
+      previous: null,
+      baseline: null,
+      headline: 'schedule nightly, batch batch-1 FAILED',
+      problems: [HOSTILE],
+    });
+    expect(markdown).toContain(`- problem: ${INERT}`);
+    expect(tags(markdown)).toEqual([]);
   });
 });
