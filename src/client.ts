@@ -1,10 +1,11 @@
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, Option, type CommanderError } from 'commander';
+import * as flag from './cli/flagValues.js';
 import { DESCRIBE_ONLY } from './cliReference.js';
 import { COMMAND_MODULES, type CommandName } from './commandModules.js';
 import { EXIT } from './cli/exitCodes.js';
 import { INTERRUPT_MODES } from './cli/batch/interrupts.js';
 import { processIo, type CommandIo } from './cli/io.js';
-import { EvalflowError, FormatError, StoreBusyError, TemporalUnreachableError } from './errors.js';
+import { EvalflowError, FormatError, StoreBusyError, TemporalUnreachableError, UsageError } from './errors.js';
 import { ARM_GRAMMAR } from './run/armChanges.js';
 import { RUN_STATES } from './run/runStates.js';
 import { BATCH_STATUSES } from './store/batchStatuses.js';
@@ -16,7 +17,7 @@ import { BATCH_STATUSES } from './store/batchStatuses.js';
 export const program = new Command('evalflow')
   .description('Reproducible evals for AI agent workflows, run as durable Temporal workflows')
   .version(process.env.npm_package_version ?? '0.1.0')
-  .showHelpAfterError();
+  .exitOverride(usageErrorExit);
 
 const configOption = new Option('-c, --config <file>', 'evalflow.config.yaml to use (default: ./evalflow.config.yaml if present)');
 const onInterruptOption = new Option('--on-interrupt <what>', 'what Ctrl-C does: ask (on a terminal; else detach), detach, cancel').choices(INTERRUPT_MODES).default('ask');
@@ -31,9 +32,9 @@ withSelection(
   .option('--gate <conditions>', "CI gate, e.g. 'pass_rate>=0.8,overall>=3.5': exit 0 met, 1 failed, 2 infrastructure")
   .option('--baseline <batch|rev>', 'gate: also fail when a case regresses against this batch or workflow_rev')
   .option('--junit <file>', 'write a JUnit XML report, one testcase per run')
-  .option('--max-infra-errors <n>', 'gate: exit 2 when more runs than this end infra_error or judge_failed', parseCount)
+  .option('--max-infra-errors <n>', 'gate: exit 2 when more runs than this end infra_error or judge_failed', flag.count)
   .addOption(new Option('--review <when>', "a verdict in doubt: wait for a person's decision inside the run, or record needs_review (default later)").choices(['wait', 'later']))
-  .option('--judges <n>', 'independent judge samples per run, 1-9; samples that disagree need a person (default 1)', parseInteger)
+  .option('--judges <n>', 'independent judge samples per run, 1-9; samples that disagree need a person (default 1)', flag.positiveInteger)
   .option('--allow-self-judge', "let the judge use the candidate's own model or agent")
   .option('--no-worker', 'do not run a worker in this process (workers run elsewhere)')
   .addOption(onInterruptOption)
@@ -68,7 +69,7 @@ program
   .description('batches in the store, newest first: id, status, counts, candidate, started')
   .addOption(configOption)
   .addOption(new Option('--status <status>', 'only batches with this status').choices(BATCH_STATUSES))
-  .option('--limit <n>', 'at most n batches (default 20)', parseInteger)
+  .option('--limit <n>', 'at most n batches (default 20)', flag.positiveInteger)
   .action((options) => dispatch('batches', options));
 
 program
@@ -77,7 +78,7 @@ program
   .addOption(configOption)
   .option('--batch <id>', 'runs of this batch')
   .addOption(new Option('--status <status>', 'runs with this status').choices(RUN_STATES))
-  .option('--limit <n>', 'at most n runs (default 50)', parseInteger)
+  .option('--limit <n>', 'at most n runs (default 50)', flag.positiveInteger)
   .option('--query <visibility query>', 'runs whose workflows match this Temporal visibility query, e.g. \'EvalBatch="batch-…" AND EvalResult="fail"\'')
   .action((options) => dispatch('runs', options));
 
@@ -96,7 +97,7 @@ program
   .option('--batch <id>', 'every run of a batch (with --status: only those)')
   .option('--status <status>', 'runs with this status, e.g. judge_failed')
   .option('--judge-model <model>', 'judge with this model instead of the run\'s own')
-  .option('--repeat <k>', 'judge each completed run k more times as samples and label each case stable, flaky_agent or flaky_judge', parseInteger)
+  .option('--repeat <k>', 'judge each completed run k more times as samples and label each case stable, flaky_agent or flaky_judge', flag.positiveInteger)
   .action((runIds: string[], options) => dispatch('rejudge', { ...options, runIds }));
 
 program
@@ -106,7 +107,7 @@ program
   .argument('<b>', 'the same for side B')
   .addOption(configOption)
   .option('--batch <id>', 'compare two arms of this batch: A and B are arm names')
-  .option('--tolerance <drop>', 'a regressed case fails only when its pass rate dropped by more (0..1, default 0)', parseFloat)
+  .option('--tolerance <drop>', 'a regressed case fails only when its pass rate dropped by more (0..1, default 0)', flag.fraction)
   .option('--json', 'print the comparison as JSON')
   .action((a: string, b: string, options) => dispatch('compare', { ...options, a, b }));
 
@@ -137,8 +138,8 @@ program
   .command('view')
   .description('a local read-only web app over the store: the dashboard live, batch pages, run pages with the transcript viewer')
   .addOption(configOption)
-  .option('--port <n>', 'port to listen on (default 8300)', parseInteger)
-  .option('--host <address>', 'address to bind (default 127.0.0.1: this machine only)')
+  .option('--port <n>', 'port to listen on (default 8300)', flag.port)
+  .option('--host <address>', 'address to bind (default 127.0.0.1: this machine only)', flag.hostAddress)
   .action((options) => dispatch('view', options));
 
 program
@@ -191,11 +192,11 @@ withSelection(
     .argument('[paths...]', 'eval bank folders or case folders (default: eval_sets)')
     .addOption(configOption)
     .option('--cron <expr>', "when, as cron in UTC, e.g. '0 2 * * *'")
-    .option('--every <duration>', 'when, as an interval, e.g. 24h, 6h, 90m'),
+    .option('--every <duration>', 'when, as an interval, e.g. 24h, 6h, 90m', flag.duration),
 )
   .option('--baseline <batch|previous>', 'also compare every batch with this one (default previous: only with the batch before)')
   .option('--notify <command>', 'shell command given each batch\'s report as JSON on stdin')
-  .option('--catchup-window <duration>', 'firings missed while no server ran are caught up (once) when at most this old (default 24h)')
+  .option('--catchup-window <duration>', 'firings missed while no server ran are caught up (once) when at most this old (default 24h)', flag.duration)
   .option('--paused', 'create it paused: it fires only when triggered, until unpaused')
   .action((name: string, paths: string[], options) => dispatch('schedule', { ...options, action: 'create', name, paths }));
 schedule
@@ -262,9 +263,9 @@ program
   .addOption(configOption)
   .option('--name <text>', 'keep examples whose name contains this')
   .option('--repo <text>', 'keep examples whose repository_url contains this')
-  .option('--offset <n>', 'skip the first n examples in input order (before sorting and filters)', parseCount)
-  .option('--limit <n>', 'process at most n examples (after filters and resume)', parseCount)
-  .option('--max-parallelism <n>', 'repositories processed at the same time (default 10)', parseInteger)
+  .option('--offset <n>', 'skip the first n examples in input order (before sorting and filters)', flag.count)
+  .option('--limit <n>', 'process at most n examples (after filters and resume)', flag.count)
+  .option('--max-parallelism <n>', 'repositories processed at the same time (default 10)', flag.positiveInteger)
   .option('-o, --output <path>', 'append JSONL here, resuming from what it holds; with --markdown, a directory')
   .option('-i, --in-place', 'rewrite the single input file with the results (as JSONL)')
   .option('-m, --markdown', 'write one .md per example (spec only) into the -o directory')
@@ -273,7 +274,7 @@ program
   .option('-p, --provider <name>', 'who predicts: noop | openai (default openai)')
   .option('--model <model>', 'model of the openai provider (default: EVALFLOW_EP_MODEL, edit_prediction.model, OPENAI_MODEL)')
   .option('--summary-json <path>', 'score, eval: write the summary metrics as JSON')
-  .option('--beta <b>', 'delta chrF β (default 0.5)', parseFloat)
+  .option('--beta <b>', 'delta chrF β (default 0.5)', flag.positiveNumber)
   .option('--verbose', 'eval: show every row of the report')
   .option('--no-worker', 'do not run a worker in this process (workers run elsewhere)')
   .action((subcommand: string, inputs: string[], options) => dispatch('ep', { ...options, subcommand, inputs }));
@@ -298,6 +299,10 @@ function reportError(err: unknown, io: CommandIo): number {
     io.err(`error: ${err.message}`);
     return EXIT.storeBusy;
   }
+  if (err instanceof UsageError) {
+    io.err(`error: ${err.message}`);
+    return EXIT.usage;
+  }
   if (err instanceof FormatError) {
     for (const problem of err.problems) io.err(`error: ${problem}`);
     return 1;
@@ -320,8 +325,8 @@ function withSelection(command: Command): Command {
     .option('--project <dir>', 'project under test (git repository or folder)')
     .option('--workflow-dir <dir>', 'folder with agents/ commands/ rules/ skills/')
     .option('--runs-dir <dir>', 'where run directories go (default: runs)')
-    .option('--runs-per-case <k>', 'attempts per case (run ids get -1..-k)', parseInteger)
-    .option('--parallelism <n>', 'runs at the same time', parseInteger)
+    .option('--runs-per-case <k>', 'attempts per case (run ids get -1..-k)', flag.positiveInteger)
+    .option('--parallelism <n>', 'runs at the same time', flag.positiveInteger)
     .option('--arm <name=spec>', `an A/B arm, twice or more: ${ARM_GRAMMAR}`, collect, []);
 }
 
@@ -330,10 +335,12 @@ function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
 
-function parseInteger(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`expected a positive integer, found '${value}'`);
-  return n;
+/**
+ * A command-line usage error (a bad flag value, an unknown option, a missing argument) exits 2
+ * after commander's one line; help and --version keep their own codes.
+ */
+function usageErrorExit(err: CommanderError): void {
+  if (err.exitCode !== 0) process.exit(EXIT.usage);
 }
 
 // `evalflow ... | head` closes stdout early; that is not an error.
@@ -341,11 +348,5 @@ process.stdout.on('error', (err: NodeJS.ErrnoException) => {
   if (err.code === 'EPIPE') process.exit(0);
   throw err;
 });
-
-function parseCount(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`expected a whole number (0 or more), found '${value}'`);
-  return n;
-}
 
 if (!(DESCRIBE_ONLY in globalThis)) await program.parseAsync(process.argv);

@@ -32,6 +32,19 @@ export class ConfigError extends EvalflowError {
   readonly code = 'CONFIG';
 }
 
+/**
+ * A command-line flag's value is refused before anything runs (it names no batch, no schedule,
+ * or is out of range): the message names the flag, the value and what was expected; exit 2.
+ */
+export class UsageError extends EvalflowError {
+  readonly code = 'USAGE';
+}
+
+/** A request to `evalflow view` is malformed (a bad query string or path): answered 400 with the message. */
+export class BadRequestError extends EvalflowError {
+  readonly code = 'BAD_REQUEST';
+}
+
 /** The candidate (agent under test) failed to complete a turn. */
 export class CandidateError extends EvalflowError {
   readonly code = 'CANDIDATE';

@@ -7,6 +7,8 @@ export const EXIT = {
   ok: 0,
   /** Some run did not complete (aborted, infra_error, judge_failed, cancelled), or bad input. */
   notAllCompleted: 1,
+  /** A flag's value is malformed or out of range, or names nothing (sysexits' usage convention). */
+  usage: 2,
   /** No such batch in Temporal or the store. */
   unknownBatch: 3,
   /** Temporal does not answer at the configured address (sysexits' EX_UNAVAILABLE). */

@@ -1,8 +1,8 @@
 import { userInfo } from 'node:os';
 import { loadSettings } from '../config.js';
-import { ConfigError } from '../errors.js';
+import { ConfigError, UsageError } from '../errors.js';
 import { checkScheduleName } from '../schedules/scheduleInput.js';
-import { openStore } from '../store/index.js';
+import { openStore, type Store } from '../store/index.js';
 import type { CommandIo } from '../cli/io.js';
 import { storeOptions } from '../cli/storeOptions.js';
 
@@ -27,6 +27,7 @@ export async function run(options: BlessOptions, io: CommandIo): Promise<number>
     const schedule = options.schedule ?? own;
     if (!schedule) throw new ConfigError(`bless: batch ${options.batchId} was not started by a schedule; say whose baseline it becomes with --schedule NAME`);
     checkScheduleName(schedule);
+    if (options.schedule !== undefined && options.schedule !== own) await checkScheduleKnown(store, schedule);
     if (batch.status !== 'completed') io.err(`warning: batch ${options.batchId} is ${batch.status}, not completed: comparisons with it count only its judged runs`);
     const before = await store.getBaseline(schedule);
     await store.blessBaseline({ schedule, batch_id: options.batchId, blessed_by: io.env.USER ?? userInfo().username, blessed_at: new Date().toISOString() });
@@ -35,4 +36,13 @@ export async function run(options: BlessOptions, io: CommandIo): Promise<number>
   } finally {
     await store.close();
   }
+}
+
+/**
+ * `--schedule S` must name a schedule the store knows (one that ran a batch or has a baseline),
+ * so that a typo does not bless a baseline no schedule ever reads.
+ */
+async function checkScheduleKnown(store: Store, schedule: string): Promise<void> {
+  if ((await store.getBaseline(schedule)) || (await store.listScheduledBatches(schedule, 1)).length > 0) return;
+  throw new UsageError(`--schedule '${schedule}': expected a schedule that has run a batch or has a baseline; none of that name in the store (\`evalflow schedule list\` lists them)`);
 }

@@ -1,3 +1,4 @@
+import { snakeCaseKeys } from '../cli/snakeCaseJson.js';
 import { loadSettings } from '../config.js';
 import { openStore } from '../store/index.js';
 import { compareSides, comparisonLines, loadTriggerObservations, triggerQuality, triggerQualityFields, triggerQualityLines } from '../summaries/index.js';
@@ -37,7 +38,11 @@ export async function run(options: CompareOptions, io: CommandIo): Promise<numbe
     const judgings = await store.getJudgings([...a.entries, ...b.entries].map((e) => e.run.run_id));
     const comparison = compareSides(a, b, { judgings });
     const triggers = { a: triggerQuality(await loadTriggerObservations(store, a.entries)), b: triggerQuality(await loadTriggerObservations(store, b.entries)) };
-    if (options.json) io.out(JSON.stringify({ ...comparison, trigger_quality: { a: triggerQualityFields(triggers.a), b: triggerQualityFields(triggers.b) } }, null, 2));
+    if (options.json) {
+      // Trigger quality is keyed by skill refs (data, never renamed) and already snake_case.
+      const json = { ...(snakeCaseKeys(comparison) as object), trigger_quality: { a: triggerQualityFields(triggers.a), b: triggerQualityFields(triggers.b) } };
+      io.out(JSON.stringify(json, null, 2));
+    }
     else {
       for (const line of comparisonLines(comparison, io.cwd)) io.out(line);
       if (Object.keys(triggers.a).length + Object.keys(triggers.b).length > 0) {

@@ -6,6 +6,7 @@ import { uncommittedChanges } from '../sandbox/projectRepo.js';
 import { reportArms } from '../cli/output/armsReport.js';
 import { checkLocalFolders } from '../cli/checks/checkLocalFolders.js';
 import { reportGate } from '../cli/output/gateReport.js';
+import { checkBaselineFlag } from '../cli/baselineFlag.js';
 import { parseGate } from '../summaries/index.js';
 import { executeBatch } from '../cli/batch/start.js';
 import { EXIT } from '../cli/exitCodes.js';
@@ -14,6 +15,7 @@ import type { InterruptMode } from '../cli/batch/interrupts.js';
 import type { CommandIo } from '../cli/io.js';
 import { checkJudging, judgingOverrides, type JudgingFlags } from '../cli/checks/judging.js';
 import { openRuntime } from '../cli/runtime.js';
+import { storeOptions } from '../cli/storeOptions.js';
 import { resolveArms } from '../run/arms.js';
 import { selectCases, selectionOverrides, type SelectionFlags } from '../run/selection.js';
 
@@ -37,11 +39,14 @@ export interface RunOptions extends SelectionFlags, JudgingFlags {
  * 1 otherwise, 130 when Ctrl-C detached (the batch goes on; `evalflow attach` follows it).
  */
 export async function run(options: RunOptions, io: CommandIo): Promise<number> {
+  // A gate that cannot be read is refused before anything else is read or started.
+  if (options.gate) parseGate(options.gate);
   const settings = await loadSettings(io.cwd, io.env, {
     ...(options.config ? { configPath: options.config } : {}),
     ...selectionOverrides(options),
     ...judgingOverrides(options),
   });
+  if (options.baseline) await checkBaselineFlag(storeOptions(settings), options.baseline);
   const { paths, only, bank } = await selectCases(options, settings.evalSets, io.cwd);
   if (bank.problems.length > 0) {
     for (const problem of bank.problems) io.err(`error: ${problem}`);
@@ -59,8 +64,6 @@ export async function run(options: RunOptions, io: CommandIo): Promise<number> {
     candidateNamed: (name) => resolveCandidate(settings, name, knownAdapterNames, io.env),
     cwd: io.cwd,
   });
-  // A gate that cannot be read is refused before anything runs.
-  if (options.gate) parseGate(options.gate);
   checkJudging(settings, candidate, io);
   checkIsolation([candidate, ...arms.flatMap((arm) => (arm.candidate ? [arm.candidate] : []))], io, { probe: options.worker !== false && !settings.temporal.address });
   // Workers of a cluster may have these folders where this machine does not.

@@ -1,10 +1,14 @@
 import { InternalError } from '../errors.js';
 import { binomial, passHatK, wilsonInterval, Z95 } from '../stats/index.js';
 import { AGGREGATE_FUNCTIONS } from './aggregate.js';
+import { contentSecurityPolicy } from './contentSecurity.js';
 import { dashboardPage } from './page/dashboardPage.js';
 import { DASHBOARD_CSS } from './page/dashboardCss.js';
 import { CHART_FUNCTIONS, MARK_SHAPES } from './page/svgCharts.js';
 import type { Dashboard } from './schema.js';
+
+/** Where the page's Content-Security-Policy goes once the page (and so its script's hash) is known. */
+const CSP_SLOT = '{{content-security-policy}}';
 
 /**
  * dashboard.html: one self-contained file (no request leaves it: styles, script and data are
@@ -31,12 +35,12 @@ export function renderDashboard(model: Dashboard): string {
   // In the HTML itself, so it shows before (and without) the script.
   const headline = uncontained === 0 ? '' : `<p class="uncontained-banner" id="uncontained-runs">⚠ uncontained: ${uncontained} of ${model.runs} run${model.runs === 1 ? '' : 's'} (isolation: none): their candidates ran outside a sandbox</p>`;
   if (/<\/script|<!--/i.test(script)) throw new InternalError('dashboard: the page script contains "</script" or "<!--", which would end its block early');
-  return `<!doctype html>
+  const html = `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
+<meta http-equiv="Content-Security-Policy" content="${CSP_SLOT}">
 <title>evalflow dashboard</title>
 <style>${DASHBOARD_CSS}</style>
 </head>
@@ -50,6 +54,8 @@ ${script}
 </body>
 </html>
 `;
+  // The policy allows exactly the page's own script, by its hash.
+  return html.replace(CSP_SLOT, contentSecurityPolicy(html, { served: false }));
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { CheckResult } from '../evalset/checkResult.js';
+import { inertMarkdown } from '../markdown/inertMarkdown.js';
 import type { RunAnomaly } from '../run/anomaly.js';
 import type { ReviewDecision } from '../run/reviewDecision.js';
 import { reviewCommand } from '../run/reviewText.js';
@@ -42,9 +43,9 @@ export function renderReview({ score, facts, anomalies, decision, workflowUsage,
     score.hard_requirements.map(renderItem).join('\n'),
     renderWorkflowUsed(workflowUsage ?? [], placement ?? null),
     '## Key observations',
-    score.summary.trim() || '(no summary given)',
+    inertMarkdown(score.summary.trim()) || '(no summary given)',
     '### Judge reasoning',
-    score.reasoning.trim() || '(no reasoning given)',
+    inertMarkdown(score.reasoning.trim()) || '(no reasoning given)',
     '## Suggestions',
     renderSuggestions(score.suggestions),
     '## Run anomalies',
@@ -166,8 +167,9 @@ function bulletsOrNone(lines: string[]): string {
 }
 
 /** Continuation lines of a list item, indented so markdown keeps them inside the item. */
+/** Model or person text as a list item's continuation, inert (see inertMarkdown). */
 function indent(text: string): string {
-  return text.replace(/\n/g, '\n  ');
+  return inertMarkdown(text).replace(/\n/g, '\n  ');
 }
 
 /** A code fence longer than any backtick run in the text, so the text cannot close it. */

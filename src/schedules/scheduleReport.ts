@@ -1,3 +1,4 @@
+import { inertMarkdown } from '../markdown/inertMarkdown.js';
 import * as z from 'zod';
 import { BatchCountsSchema, type BatchCounts } from '../run/batchInput.js';
 import { ScheduleVerdictSchema, type ScheduleVerdict } from '../store/scheduleSchema.js';
@@ -93,7 +94,7 @@ export function reportMarkdown(report: ScheduleReport): string {
     '',
     `- batch: ${report.batch_id} (${report.status}), scheduled for ${report.scheduled_at}`,
     `- workflow_rev: ${report.workflow_rev ?? 'unknown'}`,
-    ...report.problems.map((p) => `- problem: ${p}`),
+    ...report.problems.map((p) => `- problem: ${inertMarkdown(p)}`),
     '',
     ...section('Against the previous scheduled batch', report.previous),
     ...section('Against the baseline', report.baseline),

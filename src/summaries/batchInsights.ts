@@ -1,3 +1,4 @@
+import { inertMarkdown } from '../markdown/inertMarkdown.js';
 import { relative } from 'node:path';
 import { SUGGESTION_TAGS, suggestionTag } from '../judge/index.js';
 import type { RunWithVerdict } from '../store/index.js';
@@ -51,7 +52,7 @@ export function renderBatchInsights(batchId: string, entries: readonly RunWithVe
     parts.push('', `## [${tag}] (${list.reduce((n, s) => n + s.count, 0)})`, '');
     for (const suggestion of list) {
       const links = suggestion.runs.map((r) => `[${r.runId}](${relative(summariesDir, `${r.runDir}/review.md`)})`).join(', ');
-      parts.push(`- ${suggestion.count > 1 ? `**×${suggestion.count}** ` : ''}${suggestion.text.replace(/\n/g, ' ')} — ${links}`);
+      parts.push(`- ${suggestion.count > 1 ? `**×${suggestion.count}** ` : ''}${inertMarkdown(suggestion.text.replace(/\n/g, ' '))} — ${links}`);
     }
   }
   return `${parts.join('\n')}\n`;

@@ -1,3 +1,4 @@
+import { inertMarkdown } from '../markdown/inertMarkdown.js';
 import type { WorkflowPlacement, WorkflowUsageRow } from './schema.js';
 
 /**
@@ -20,5 +21,5 @@ export function renderWorkflowUsed(rows: readonly WorkflowUsageRow[], placement:
 }
 
 function cell(text: string): string {
-  return text.replace(/\|/g, '\\|').replace(/\s+/g, ' ');
+  return inertMarkdown(text).replace(/\|/g, '\\|').replace(/\s+/g, ' ');
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Run, RunWithVerdict, Score } from '../../src/store/index.js';
 import { caseStability, compareSides, comparisonLines, comparisonMarkdown, evaluateGate, groupStats, parseGate, renderJunit, revHistory, workflowImpact } from '../../src/summaries/index.js';
 import { compareExitCode } from '../../src/commands/compare.js';
+import { snakeCaseKeys } from '../../src/cli/snakeCaseJson.js';
 
 let made = 0;
 /** A run of `caseId` with the given outcome; builders fill the rest. */
@@ -201,5 +202,26 @@ describe('workflowImpact', () => {
     expect(hurt.differenceInterval!.high).toBeLessThan(0);
     // The bank: mean of −0.8, 0 and +0.6 over the three comparable cases.
     expect(impact.difference).toMatchObject({ n: 3, mean: expect.closeTo(-0.2 / 3, 10) });
+  });
+});
+
+describe('compare --json', () => {
+  it('has only snake_case keys, as the files do', () => {
+    const a = { label: 'A', entries: [...many('c1', ['pass', 'pass', 'fail']), ...many('c2', ['pass', 'infra_error'])] };
+    const b = { label: 'B', entries: [...many('c1', ['fail', 'fail', 'fail']), ...many('c2', ['pass', 'pass'])] };
+    const keys: string[] = [];
+    const walk = (value: unknown): void => {
+      if (Array.isArray(value)) value.forEach(walk);
+      else if (value && typeof value === 'object') {
+        for (const [key, inner] of Object.entries(value)) {
+          keys.push(key);
+          walk(inner);
+        }
+      }
+    };
+    walk(snakeCaseKeys(compareSides(a, b)));
+    expect(keys).toContain('mean_overall_a');
+    expect(keys).toContain('difference_interval');
+    expect(keys.filter((key) => /[A-Z]/.test(key))).toEqual([]);
   });
 });

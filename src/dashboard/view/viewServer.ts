@@ -1,11 +1,14 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { ConfigError } from '../../errors.js';
+import { BadRequestError, ConfigError, UsageError } from '../../errors.js';
 import type { BatchProgress } from '../../run/progress.js';
 import type { Batch, Store } from '../../store/index.js';
 import type { Prices } from '../../summaries/prices.js';
 import { buildDashboard } from '../buildDashboard.js';
+import { contentSecurityPolicy } from '../contentSecurity.js';
 import { renderDashboard } from '../renderDashboard.js';
 import { batchRuns, runDetail, RunsQuerySchema, searchTranscript, transcriptPage, TranscriptQuerySchema } from './viewApi.js';
+import { hostAllowed } from './hostCheck.js';
+import { decodePathPart, parseQuery } from './viewRequest.js';
 import { batchPageScript, escapeHtml, runPageScript, viewShell } from './viewPages.js';
 
 export interface ViewServerOptions {
@@ -30,13 +33,16 @@ const LIVE_REFRESH_S = 5;
 export async function startViewServer(options: ViewServerOptions): Promise<{ server: Server; url: string }> {
   const server = createServer((request, response) => {
     handle(options, request, response).catch((err: unknown) => {
-      if (!response.headersSent) send(response, 500, 'text/plain', `error: ${err instanceof Error ? err.message : String(err)}\n`);
-      else response.end();
+      if (response.headersSent) return void response.end();
+      if (err instanceof BadRequestError) return send(response, 400, 'text/plain', `bad request: ${err.message}\n`);
+      // The details (SQL, stack) go to the terminal running the viewer, never to the page.
+      process.stderr.write(`evalflow view: ${request.method} ${request.url}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      send(response, 500, 'text/plain', 'internal error (the terminal running evalflow view has the details)\n');
     });
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) =>
-      reject(err.code === 'EADDRINUSE' ? new ConfigError(`port ${options.port} on ${options.host} is in use; pick another with --port`) : err),
+      reject(listenError(err, options)),
     );
     server.listen(options.port, options.host, () => resolve());
   });
@@ -45,13 +51,26 @@ export async function startViewServer(options: ViewServerOptions): Promise<{ ser
   return { server, url: `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}` };
 }
 
+/** Why the server could not listen, as one line naming the flag to change. */
+function listenError(err: NodeJS.ErrnoException, { host, port }: ViewServerOptions): Error {
+  if (err.code === 'EADDRINUSE') return new ConfigError(`port ${port} on ${host} is in use; pick another with --port`);
+  if (err.code === 'EACCES') return new UsageError(`--port ${port}: this user may not listen on it (ports below 1024 need privileges); expected a port 1024..65535`);
+  if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND' || err.code === 'EAI_AGAIN') {
+    return new UsageError(`--host '${host}': expected an address of this machine (127.0.0.1, ::1, 0.0.0.0 or one of its interfaces), found one it cannot listen on (${err.code})`);
+  }
+  return err;
+}
+
 async function handle(options: ViewServerOptions, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  if (!hostAllowed(request.headers.host, options.host, request.socket.localPort)) {
+    return send(response, 421, 'text/plain', `evalflow view answers only to localhost, 127.0.0.1, [::1] or ${options.host} on port ${request.socket.localPort}; this request named ${request.headers.host ?? 'no host'}\n`);
+  }
   if (request.method !== 'GET' && request.method !== 'HEAD') {
     response.setHeader('Allow', 'GET, HEAD');
     return send(response, 405, 'text/plain', 'evalflow view is read-only: GET only\n');
   }
   const url = new URL(request.url ?? '/', 'http://localhost');
-  const parts = url.pathname.split('/').filter(Boolean).map((p) => decodeURIComponent(p));
+  const parts = url.pathname.split('/').filter(Boolean).map(decodePathPart);
   const query = Object.fromEntries(url.searchParams);
   const { store } = options;
   if (parts.length === 0) {
@@ -68,12 +87,12 @@ async function handle(options: ViewServerOptions, request: IncomingMessage, resp
   }
   if (first === 'runs' && id && parts.length === 2) {
     if (!(await store.getRun(id))) return send(response, 404, 'text/plain', `no run ${id}\n`);
-    return send(response, 200, 'text/html', viewShell(`run ${id}`, runPageScript, { runId: id, turnsPerPage: String(TranscriptQuerySchema.shape.turns.parse(query.turns)) }));
+    return send(response, 200, 'text/html', viewShell(`run ${id}`, runPageScript, { runId: id, turnsPerPage: String(parseQuery(TranscriptQuerySchema, query).turns) }));
   }
   if (first === 'api') {
     const [, kind, key, what] = parts;
     if (kind === 'batches' && key && what === 'runs') {
-      const page = await batchRuns(store, key, RunsQuerySchema.parse(query));
+      const page = await batchRuns(store, key, parseQuery(RunsQuerySchema, query));
       return page ? json(response, page) : send(response, 404, 'application/json', '{"error":"no such batch"}');
     }
     if (kind === 'batches' && key && what === 'progress') return json(response, (await options.batchProgress?.(key)) ?? null);
@@ -81,7 +100,7 @@ async function handle(options: ViewServerOptions, request: IncomingMessage, resp
       const detail = await runDetail(store, key, options.temporalUi);
       return detail ? json(response, detail) : send(response, 404, 'application/json', '{"error":"no such run"}');
     }
-    if (kind === 'runs' && key && what === 'transcript') return json(response, await transcriptPage(store, key, TranscriptQuerySchema.parse(query)));
+    if (kind === 'runs' && key && what === 'transcript') return json(response, await transcriptPage(store, key, parseQuery(TranscriptQuerySchema, query)));
     if (kind === 'runs' && key && what === 'search') return json(response, await searchTranscript(store, key, query.q ?? ''));
   }
   return send(response, 404, 'text/plain', 'not found\n');
@@ -113,6 +132,11 @@ function json(response: ServerResponse, body: unknown): void {
 }
 
 function send(response: ServerResponse, status: number, type: string, body: string): void {
-  response.writeHead(status, { 'Content-Type': `${type}; charset=utf-8`, 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' });
+  response.writeHead(status, {
+    'Content-Type': `${type}; charset=utf-8`,
+    'Cache-Control': 'no-store',
+    'X-Content-Type-Options': 'nosniff',
+    'Content-Security-Policy': type === 'text/html' ? contentSecurityPolicy(body, { served: true }) : "default-src 'none'; frame-ancestors 'none'",
+  });
   response.end(response.req.method === 'HEAD' ? undefined : body);
 }
