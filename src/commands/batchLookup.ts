@@ -5,6 +5,7 @@ import { openStore, type Batch, type Store } from '../store/index.js';
 import { connectTemporal, type TemporalHandle } from '../temporal/connection.js';
 import type { CommandIo } from './io.js';
 import { storeOptions } from './runtime.js';
+import { UNCOUNTED_STATUSES } from '../vocabulary/runStates.js';
 
 /**
  * What the commands that look a batch up (`status`, `cancel`, `show`) can reach: each of the
@@ -82,7 +83,7 @@ export async function unknownBatchMessage(batchId: string, store: Store | null):
 export function formatCounts(counts: Batch['counts'], total: number | null): string {
   const finished = counts.finished ?? 0;
   const parts = [`${counts.passed ?? 0} pass`, `${counts.failed ?? 0} fail`];
-  for (const status of ['needs_review', 'aborted', 'infra_error', 'judge_failed', 'cancelled']) {
+  for (const status of UNCOUNTED_STATUSES) {
     if (counts[status]) parts.push(`${counts[status]} ${status}`);
   }
   return `${finished}${total !== null ? `/${total}` : ''} finished: ${parts.join(', ')}`;

@@ -1,5 +1,5 @@
 import { loadSettings } from '../config.js';
-import type { RunState } from '../run/runStatus.js';
+import type { RunState } from '../vocabulary/runStatus.js';
 import { openStore } from '../store/index.js';
 import { connectTemporal } from '../temporal/connection.js';
 import { EXIT } from './exitCodes.js';

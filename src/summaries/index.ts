@@ -4,7 +4,7 @@ export { renderLatest } from './latestMarkdown.js';
 export { batchStats, renderLatestStats, type BatchStats } from './latestStats.js';
 export { loadRunsWithVerdicts } from './loadRuns.js';
 export { countUncontained, runIsolation, uncontainedLine } from './runIsolation.js';
-export { ModelPriceSchema, PricesSchema, runCost, type ModelPrice, type Prices, type RoleCost } from './prices.js';
+export { runCost, type RoleCost } from './prices.js';
 export { renderScoreHistory, type ScoreHistoryLine } from './scoreHistory.js';
 export { writeSummaries, type SummariesReport, type SummariesRequest } from './writeSummaries.js';
 export { compareSides, type CaseRow, type Comparison, type ComparisonSide, type SideTotals } from './comparison.js';

@@ -7,9 +7,9 @@ import { loadRunsWithVerdicts, pagesOfRunsWithVerdicts } from './loadRuns.js';
 import { renderBatchInsights } from './batchInsights.js';
 import { renderLatest } from './latestMarkdown.js';
 import { batchStats, renderLatestStats } from './latestStats.js';
-import type { Prices } from './prices.js';
 import { loadTriggerObservations, triggerQuality } from './triggerQuality.js';
 import { renderScoreHistoryLines, scoreHistoryLine, type ScoreHistoryLine } from './scoreHistory.js';
+import type { Prices } from '../vocabulary/prices.js';
 
 export interface SummariesRequest {
   store: Store;

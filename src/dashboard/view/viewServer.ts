@@ -2,11 +2,11 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { ConfigError } from '../../errors.js';
 import type { BatchProgress } from '../../run/progress.js';
 import type { Batch, Store } from '../../store/index.js';
-import type { Prices } from '../../summaries/prices.js';
 import { buildDashboard } from '../buildDashboard.js';
 import { renderDashboard } from '../renderDashboard.js';
 import { batchRuns, runDetail, RunsQuerySchema, searchTranscript, transcriptPage, TranscriptQuerySchema } from './viewApi.js';
 import { batchPageScript, escapeHtml, runPageScript, viewShell } from './viewPages.js';
+import type { Prices } from '../../vocabulary/prices.js';
 
 export interface ViewServerOptions {
   store: Store;
