@@ -2,7 +2,6 @@ import { isUnfinished, RunStateSchema, type RunState } from '../vocabulary/runSt
 import { compareCase, LABEL_ORDER, type CaseSide, type ComparisonLabel } from '../stats/index.js';
 import type { Batch, RunWithVerdict, Store } from '../store/index.js';
 import type { VerdictResult } from '../vocabulary/verdictResult.js';
-// Files, not the summaries index: writeSummaries builds the dashboard, so the index would be a cycle.
 import { mergeSuggestions } from '../summaries/batchInsights.js';
 import { loadRunsWithVerdicts, pagesOfRunsWithVerdicts } from '../summaries/loadRuns.js';
 import { runCost } from '../summaries/prices.js';

@@ -14,14 +14,6 @@ export { judgeRun, JUDGE_REQUESTS, type JudgeRunResult } from './judgeRun.js';
 export { judgeSamples, SAMPLE_TEMPERATURE } from './judgeSamples.js';
 export { parseJudgeAnswer, type ParsedJudgeAnswer } from './parse.js';
 export { buildJudgePrompt, judgeMessages, reaskMessage, type JudgePrompt } from './prompt.js';
-export {
-  renderAbortedReview,
-  renderJudgeFailedReview,
-  renderReview,
-  type AbortedReviewInput,
-  type JudgeFailedReviewInput,
-  type ReviewInput,
-} from './review.js';
 export { JudgeAnswerSchema, type JudgeAnswer, type ReadAnswer } from './scoreSchema.js';
 export { JUDGE_SYSTEM_PROMPT } from './systemPrompt.js';
 export { decideVerdict, NOT_ASSESSED, type VerdictInput } from './verdict.js';

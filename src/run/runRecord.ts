@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CheckResult } from '../evalset/checkResult.js';
-import { renderAbortedReview, renderJudgeFailedReview, renderReview } from '../judge/index.js';
+import { renderAbortedReview, renderJudgeFailedReview, renderReview } from './reviewMarkdown.js';
 import type { Store } from '../store/index.js';
 import { writeTranscriptFile } from '../transcript/writeTranscriptFile.js';
 import { inlinedTriggers } from '../workflowUsage/index.js';

@@ -3,7 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ReviewError } from '../errors.js';
 import { parseOrThrow } from '../format.js';
-import { renderReview } from '../judge/index.js';
+import { renderReview } from './reviewMarkdown.js';
 import type { Run, RunReview, Store } from '../store/index.js';
 import type { ReviewDecision } from '../vocabulary/reviewDecision.js';
 import { secondDecisionRefused } from './reviewText.js';

@@ -6,7 +6,6 @@ export { loadRunsWithVerdicts } from './loadRuns.js';
 export { countUncontained, runIsolation, uncontainedLine } from './runIsolation.js';
 export { runCost, type RoleCost } from './prices.js';
 export { renderScoreHistory, type ScoreHistoryLine } from './scoreHistory.js';
-export { writeSummaries, type SummariesReport, type SummariesRequest } from './writeSummaries.js';
 export { compareSides, type CaseRow, type Comparison, type ComparisonSide, type SideTotals } from './comparison.js';
 export { comparisonLines, comparisonMarkdown } from './renderComparison.js';
 export { evaluateGate, parseGate, type GateCondition, type GateResult } from './gate.js';
