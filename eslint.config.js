@@ -4,6 +4,23 @@ import { builtinModules } from 'node:module';
 
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
 
+/** Folders of domain code: no Temporal, no workflows. */
+const DOMAIN_FOLDERS = ['evalset', 'examiner', 'candidates', 'judge', 'transcript', 'llm', 'store', 'summaries', 'dashboard', 'reports', 'editprediction', 'run', 'sandbox', 'stats', 'schedules', 'vocabulary'];
+
+const noImport = (folder, message) => ({ group: [`../${folder}`, `../${folder}/*`, `**/${folder}/**`], message });
+
+/** Floors checked, not remembered (docs/code-map.md): which folder may not import which. */
+const LAYERING = {
+  store: [noImport('run', 'store/ sits below run/: shared shapes live in vocabulary/.')],
+  judge: [noImport('run', 'judge/ sits below run/: shared shapes live in vocabulary/, renderers of a run in run/.')],
+  summaries: [
+    noImport('dashboard', 'summaries/ sits below dashboard/: what builds both lives in reports/.'),
+    noImport('reports', 'summaries/ sits below reports/.'),
+  ],
+  dashboard: [noImport('reports', 'dashboard/ sits below reports/.')],
+  vocabulary: [{ group: ['../*', '../**'], message: 'vocabulary/ is the floor: it imports nothing from src but itself.' }],
+};
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', '.tools/**', '.evalflow/**', 'runs/**', 'coverage/**'] },
   js.configs.recommended,
@@ -55,9 +72,11 @@ export default tseslint.config(
       ],
     },
   },
-  {
-    // Domain folders never import Temporal, nor the workflows above them.
-    files: ['src/evalset/**', 'src/examiner/**', 'src/candidates/**', 'src/judge/**', 'src/transcript/**', 'src/llm/**', 'src/store/**', 'src/summaries/**', 'src/dashboard/**', 'src/editprediction/**', 'src/run/**', 'src/sandbox/**', 'src/stats/**', 'src/schedules/**'],
+  // Domain folders never import Temporal, nor the workflows above them; some have a floor
+  // rule of their own besides (LAYERING). One block per folder, since a later block's
+  // no-restricted-imports replaces an earlier one's for the same file.
+  ...DOMAIN_FOLDERS.map((folder) => ({
+    files: [`src/${folder}/**`],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -66,11 +85,12 @@ export default tseslint.config(
             { group: ['@temporalio/*'], message: 'Domain code never imports Temporal.' },
             { group: ['../workflows', '../workflows/*', '**/workflows/**'], message: 'Nothing below the workflows imports them.' },
             { group: ['../cli', '../cli/*', '**/cli/**', '../commands', '../commands/*', '**/commands/**'], message: 'Nothing below the CLI imports src/cli or src/commands.' },
+            ...(LAYERING[folder] ?? []),
           ],
         },
       ],
     },
-  },
+  })),
   {
     // Activities and the Temporal plumbing sit below the workflows: names they share live in temporal/names.ts.
     files: ['src/activities/**', 'src/temporal/**'],
@@ -81,6 +101,21 @@ export default tseslint.config(
           patterns: [
             { group: ['../workflows', '../workflows/*', '**/workflows/**'], message: 'Nothing below the workflows imports them; shared names live in temporal/names.ts.' },
             { group: ['../cli', '../cli/*', '**/cli/**', '../commands', '../commands/*', '**/commands/**'], message: 'Nothing below the CLI imports src/cli or src/commands.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // temporal/ is the plumbing the activities stand on, never the other way round.
+    files: ['src/temporal/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['../workflows', '../workflows/*', '**/workflows/**'], message: 'Nothing below the workflows imports them; shared names live in temporal/names.ts.' },
+            { group: ['../activities', '../activities/*', '**/activities/**'], message: 'temporal/ sits below the activities: move what both need into temporal/ (see inflightRecord.ts).' },
           ],
         },
       ],

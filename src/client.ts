@@ -7,8 +7,8 @@ import { INTERRUPT_MODES } from './cli/batch/interrupts.js';
 import { processIo, type CommandIo } from './cli/io.js';
 import { EvalflowError, FormatError, StoreBusyError, TemporalUnreachableError, UsageError } from './errors.js';
 import { ARM_GRAMMAR } from './run/armChanges.js';
-import { RUN_STATES } from './run/runStates.js';
-import { BATCH_STATUSES } from './store/batchStatuses.js';
+import { RUN_STATES } from './vocabulary/runStates.js';
+import { BATCH_STATUSES } from './vocabulary/batchStatuses.js';
 
 /**
  * The evalflow CLI: every command and flag on one screen. Each action lazily loads

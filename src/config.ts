@@ -5,15 +5,16 @@ import { isAbsolute, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import * as z from 'zod';
 import { EndpointSchema, remoteEndpointOf } from './containment/endpoint.js';
-import { DEFAULT_ISOLATION, IsolationSchema, type Isolation } from './containment/isolation.js';
+import { DEFAULT_ISOLATION } from './containment/isolation.js';
 import { DEFAULT_JUDGING } from './run/judging.js';
 import { DEFAULT_RECOVERY } from './run/recovery.js';
-import { PricesSchema, type Prices } from './summaries/prices.js';
 import type { CandidateSpec, Judging, ModelEndpoint, Recovery } from './run/runSpec.js';
 import { ConfigError, FormatError } from './errors.js';
 import { parseOrThrow } from './format.js';
 import { isSecretName } from './transcript/redact.js';
 import { resolveTemporalConnection, TemporalTlsSchema, type TemporalConnection } from './temporal/connectionSettings.js';
+import { IsolationSchema, type Isolation } from './vocabulary/isolation.js';
+import { PricesSchema, type Prices } from './vocabulary/prices.js';
 
 export const CONFIG_FILE = 'evalflow.config.yaml';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { CandidateSession, CandidateSpec } from '../candidates/adapter.js';
 import { expandHostVariables } from '../candidates/index.js';
 import { CandidateError, LlmError } from '../errors.js';
-import type { RunAnomaly } from '../run/anomaly.js';
+import type { RunAnomaly } from '../vocabulary/anomaly.js';
 import type { RunPaths } from '../run/runPaths.js';
 import { recoveryOf } from '../run/recovery.js';
 import { createRunRecord } from '../run/runRecord.js';

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { expandVariables } from '../evalset/expandVariables.js';
-import type { RunAnomaly } from '../run/anomaly.js';
+import type { RunAnomaly } from '../vocabulary/anomaly.js';
 import { caseVariables } from '../run/runPaths.js';
 import { createRunRecord } from '../run/runRecord.js';
 import type { RunSpec } from '../run/runSpec.js';

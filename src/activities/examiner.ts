@@ -1,13 +1,13 @@
 import { examinerEventContent, firstMessage, nextMessage, readExaminerEvent, type DialogueMessage } from '../examiner/index.js';
-import type { RunAnomaly } from '../run/anomaly.js';
+import type { RunAnomaly } from '../vocabulary/anomaly.js';
 import type { RunSpec } from '../run/runSpec.js';
 import { createStepLedger } from '../run/stepLedger.js';
 import { generationOf, transcriptAttempt } from '../transcript/attempts.js';
 import { latestAttempts } from '../transcript/latestAttempts.js';
-import type { Usage } from '../transcript/schema.js';
 import type { ActivityDeps } from './deps.js';
 import { patientModel } from './modelCalls.js';
 import { activityAttempt, cancellationSignal } from './temporalContext.js';
+import type { Usage } from '../vocabulary/usage.js';
 
 export interface ExaminerTurnOutput {
   message: string;

@@ -2,18 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Context } from '@temporalio/activity';
-import { ownerOfThisProcess, type ProcessOwner } from '../sandbox/agentProcesses.js';
-
-/** What a running activity leaves on its host, so that the next worker there can fail it at once if this one dies. */
-export interface InflightRecord {
-  /** The activity attempt's task token, base64: failing by token touches only this attempt. */
-  taskToken: string;
-  activityType: string;
-  workflowId: string | null;
-  activityId: string;
-  attempt: number;
-  owner: ProcessOwner;
-}
+import { ownerOfThisProcess } from '../sandbox/agentProcesses.js';
+import type { InflightRecord } from '../temporal/inflightRecord.js';
 
 /**
  * Notes the running activity in `dir` until `release` is called. A worker killed mid-activity

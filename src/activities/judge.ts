@@ -1,8 +1,8 @@
 import type { CheckResult } from '../evalset/checkResult.js';
 import { judgeSamples } from '../judge/index.js';
 import { judgingOf } from '../run/judging.js';
-import type { RunAnomaly } from '../run/anomaly.js';
-import type { RunFacts } from '../run/runFacts.js';
+import type { RunAnomaly } from '../vocabulary/anomaly.js';
+import type { RunFacts } from '../vocabulary/runFacts.js';
 import type { RunSpec } from '../run/runSpec.js';
 import type { RunVerdict } from '../run/runVerdict.js';
 import { createStepLedger } from '../run/stepLedger.js';

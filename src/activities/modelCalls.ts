@@ -1,6 +1,6 @@
 import type { LlmClient, LlmRole } from '../llm/port.js';
 import { tolerateOutages, type OutageReport } from '../llm/outageTolerance.js';
-import type { RunAnomaly, SpendRole } from '../run/anomaly.js';
+import type { RunAnomaly, SpendRole } from '../vocabulary/anomaly.js';
 import { recoveryOf } from '../run/recovery.js';
 import type { ModelEndpoint, RunSpec } from '../run/runSpec.js';
 import type { ActivityDeps } from './deps.js';

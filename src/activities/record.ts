@@ -1,6 +1,6 @@
 import type { RunOutcome } from '../run/runOutcome.js';
 import type { RunRecordInput } from '../run/runRecord.js';
-import type { RunStatus } from '../run/runStatus.js';
+import type { RunStatus } from '../vocabulary/runStatus.js';
 import type { ActivityDeps } from './deps.js';
 import { createRunRecord } from '../run/runRecord.js';
 

@@ -1,4 +1,4 @@
-import type { ReviewDecision } from '../run/reviewDecision.js';
+import type { ReviewDecision } from '../vocabulary/reviewDecision.js';
 import type { RunOutcome } from '../run/runOutcome.js';
 import { recordReviewDecision } from '../run/runReview.js';
 import type { ActivityDeps } from './deps.js';

@@ -1,5 +1,6 @@
-import { writeSummaries, type Prices, type SummariesReport } from '../summaries/index.js';
+import { writeSummaries, type SummariesReport } from '../reports/writeSummaries.js';
 import type { ActivityDeps } from './deps.js';
+import type { Prices } from '../vocabulary/prices.js';
 
 export function summarizeActivities(deps: ActivityDeps) {
   return {

@@ -5,7 +5,7 @@ import { readEnvChecklist, updateEnvChecklist } from '../run/runFiles.js';
 import { caseVariables } from '../run/runPaths.js';
 import type { RunSpec } from '../run/runSpec.js';
 import { runCheck } from '../sandbox/checks.js';
-import type { RestoredPath } from '../sandbox/restoredPath.js';
+import type { RestoredPath } from '../vocabulary/restoredPath.js';
 import { restoreProtected } from '../sandbox/restoreProtected.js';
 import { createRedactor } from '../transcript/redact.js';
 import type { ActivityDeps } from './deps.js';

@@ -1,7 +1,8 @@
 import type { SandboxView } from '../containment/sandboxView.js';
 import type { CandidateSpec } from '../run/runSpec.js';
-import type { CandidateEvent, Usage } from '../transcript/schema.js';
+import type { CandidateEvent } from '../transcript/schema.js';
 import type { WorkflowSupport } from '../workflowUsage/workflowSupport.js';
+import type { Usage } from '../vocabulary/usage.js';
 
 export type { CandidateSpec };
 

@@ -3,15 +3,14 @@ import { join } from 'node:path';
 import { CandidateError, isEvalflowError } from '../errors.js';
 import { tolerateOutages, type OutageReport } from '../llm/outageTolerance.js';
 import type { ChatMessage, LlmClient } from '../llm/port.js';
-import type { Usage } from '../transcript/schema.js';
 import type { Candidate, TurnRequest, TurnResult } from './adapter.js';
 import { BUILTIN_TOOLS, executeBuiltinTool } from './builtinTools.js';
 import { builtinWorkflow } from './builtinWorkflow.js';
 import { builtinSessionPath, loadBuiltinSession, saveBuiltinSession, type BuiltinSession } from './builtinSession.js';
 import { buildCandidateEnv } from './candidateEnv.js';
 import { createEventCollector } from './normalizers/eventCollector.js';
-import { addUsage } from './normalizers/usage.js';
 import { stableSessionId } from './sessionFiles.js';
+import { type Usage, addUsage } from '../vocabulary/usage.js';
 
 
 export interface BuiltinCandidateDeps {

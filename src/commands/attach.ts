@@ -1,6 +1,6 @@
 import { loadSettings } from '../config.js';
 import type { BatchProgress } from '../run/progress.js';
-import { isUnfinished } from '../run/runStatus.js';
+import { isUnfinished } from '../vocabulary/runStatus.js';
 import type { Batch, Store } from '../store/index.js';
 import { batchProgressQuery } from '../workflows/definitions.js';
 import { formatCounts, plannedTotal } from '../cli/batch/counts.js';

@@ -3,7 +3,7 @@ import { loadSettings } from '../config.js';
 import { ConfigError } from '../errors.js';
 import { runStamp } from '../run/runId.js';
 import type { RunOutcome } from '../run/runOutcome.js';
-import { RunStateSchema } from '../run/runStatus.js';
+import { RunStateSchema } from '../vocabulary/runStatus.js';
 import type { Run } from '../store/index.js';
 import { SHARED_TASK_QUEUE, searchAttributes } from '../temporal/names.js';
 import { formatRunTable } from '../cli/output/runTable.js';

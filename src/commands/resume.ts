@@ -2,7 +2,7 @@ import { WorkflowFailedError } from '@temporalio/client';
 import { loadSettings } from '../config.js';
 import { ConfigError } from '../errors.js';
 import { parseOrThrow } from '../format.js';
-import { describeAnomaly } from '../run/anomaly.js';
+import { describeAnomaly } from '../vocabulary/anomaly.js';
 import type { RunOutcome } from '../run/runOutcome.js';
 import { RunSpecSchema, type RunSpec } from '../run/runSpec.js';
 import type { Store } from '../store/index.js';

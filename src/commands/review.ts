@@ -4,7 +4,7 @@ import { WorkflowUpdateFailedError, WorkflowUpdateRPCTimeoutOrCancelledError, ty
 import { loadSettings, type Settings } from '../config.js';
 import { ConfigError, ReviewError, StoreError } from '../errors.js';
 import { parseOrThrow } from '../format.js';
-import { ReviewDecisionSchema, type ReviewDecision } from '../run/reviewDecision.js';
+import { ReviewDecisionSchema, type ReviewDecision } from '../vocabulary/reviewDecision.js';
 import { reviewCommand } from '../run/reviewText.js';
 import type { RunOutcome } from '../run/runOutcome.js';
 import { latestVerdict, recordReviewDecision, rewriteReviewFile } from '../run/runReview.js';

@@ -1,5 +1,5 @@
 import { loadSettings } from '../config.js';
-import type { RunState } from '../run/runStatus.js';
+import type { RunState } from '../vocabulary/runStatus.js';
 import { openStore } from '../store/index.js';
 import { EXIT } from '../cli/exitCodes.js';
 import type { CommandIo } from '../cli/io.js';

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { ConfigError } from '../errors.js';
 import { loadSettings } from '../config.js';
-import { describeAnomaly } from '../run/anomaly.js';
+import { describeAnomaly } from '../vocabulary/anomaly.js';
 import { openStore } from '../store/index.js';
 import { runIsolation } from '../summaries/index.js';
 import type { CommandIo } from '../cli/io.js';

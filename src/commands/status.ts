@@ -3,6 +3,7 @@ import type { BatchProgress } from '../run/progress.js';
 import type { Batch } from '../store/index.js';
 import { SHARED_TASK_QUEUE } from '../temporal/names.js';
 import { isUnreachable } from '../temporal/unreachable.js';
+import { UNCOUNTED_STATUSES } from '../vocabulary/runStates.js';
 import { batchProgressQuery } from '../workflows/definitions.js';
 import { formatCounts, plannedTotal } from '../cli/batch/counts.js';
 import { describeBatch, newestBatchId, openBatchSources, unknownBatchMessage, type BatchSources } from '../cli/batch/lookup.js';
@@ -98,14 +99,19 @@ function printRunning(row: Batch | null, progress: BatchProgress | null, io: Com
   }
   // The store's counts trail the workflow's by up to a few seconds, or the store is busy.
   const outcomes = progress!.outcomes;
-  const counts = {
-    finished: progress!.finished,
+  const window = outcomes.length < progress!.finished ? ` (of the last ${outcomes.length})` : '';
+  io.out(`status    running, ${formatCounts(progressCounts(progress!), total)}${window}`);
+}
+
+/** A running batch's counts from its workflow's progress, spelled as the batch row spells them. */
+export function progressCounts(progress: BatchProgress): Batch['counts'] {
+  const outcomes = progress.outcomes;
+  return {
+    finished: progress.finished,
     passed: outcomes.filter((o) => o.result === 'pass').length,
     failed: outcomes.filter((o) => o.result === 'fail').length,
-    ...Object.fromEntries(['aborted', 'infra_error', 'judge_failed', 'cancelled'].map((s) => [s, outcomes.filter((o) => o.status === s).length])),
+    ...Object.fromEntries(UNCOUNTED_STATUSES.map((s) => [s, outcomes.filter((o) => o.status === s).length])),
   };
-  const window = outcomes.length < progress!.finished ? ` (of the last ${outcomes.length})` : '';
-  io.out(`status    running, ${formatCounts(counts, total)}${window}`);
 }
 
 function printWorkers(batchId: string, workers: BatchWorkers, sources: BatchSources, io: CommandIo): void {

@@ -1,4 +1,4 @@
-import type { Isolation } from './isolation.js';
+import type { Isolation } from '../vocabulary/isolation.js';
 
 /**
  * A candidate's isolation as its spec records it: specs of earlier versions record none, and

@@ -1,14 +1,15 @@
-import { SUGGESTION_TAGS } from '../judge/index.js';
-import { isUnfinished, RunStateSchema, type RunState } from '../run/runStatus.js';
+import { isUnfinished, RunStateSchema, type RunState } from '../vocabulary/runStatus.js';
 import { compareCase, LABEL_ORDER, type CaseSide, type ComparisonLabel } from '../stats/index.js';
 import type { Batch, RunWithVerdict, Store } from '../store/index.js';
-// Files, not the summaries index: writeSummaries builds the dashboard, so the index would be a cycle.
+import type { VerdictResult } from '../vocabulary/verdictResult.js';
 import { mergeSuggestions } from '../summaries/batchInsights.js';
 import { loadRunsWithVerdicts, pagesOfRunsWithVerdicts } from '../summaries/loadRuns.js';
-import { runCost, type Prices } from '../summaries/prices.js';
+import { runCost } from '../summaries/prices.js';
 import { runIsolation } from '../summaries/runIsolation.js';
 import { editPredictionMetrics } from './editPredictionMetrics.js';
 import { DashboardSchema, MarkKindSchema, NONE, type CellColumns, type Dashboard, type MarkKind, type RevStep, type Timeline } from './schema.js';
+import type { Prices } from '../vocabulary/prices.js';
+import { SUGGESTION_TAGS } from '../vocabulary/suggestions.js';
 
 export interface DashboardRequest {
   store: Store;
@@ -218,7 +219,7 @@ function timelineColumns(latest: Map<number, Mark[]>, perCase: number, batchOf: 
 }
 
 /** A completed run shows its result; a completed run without a verdict shows as a failed judging. */
-export function markKind(status: RunState, result: 'pass' | 'fail' | null): MarkKind {
+export function markKind(status: RunState, result: VerdictResult | null): MarkKind {
   if (status === 'completed') return result ?? 'judge_failed';
   return status;
 }

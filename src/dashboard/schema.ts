@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { RunStateSchema } from '../run/runStatus.js';
+import { RunStateSchema } from '../vocabulary/runStatus.js';
 
 /**
  * What dashboard.html embeds: aggregates and compact columns, never raw rows, so the file stays

@@ -1,8 +1,8 @@
 import { LlmError } from '../errors.js';
 import type { LlmClient } from '../llm/port.js';
-import type { Usage } from '../transcript/schema.js';
 import { readExaminerReply } from './endSignal.js';
 import { buildExaminerMessages, type ExaminerPromptInput } from './examinerPrompt.js';
+import type { Usage } from '../vocabulary/usage.js';
 
 export interface ExaminerReply {
   /** The next user message; when `ended`, the remark that came with `<<END>>` (recorded, not sent). */

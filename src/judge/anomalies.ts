@@ -1,6 +1,6 @@
-import { describeAnomaly, type RunAnomaly } from '../run/anomaly.js';
-import type { RunFacts } from '../run/runFacts.js';
-import type { Score } from './scoreSchema.js';
+import { describeAnomaly, type RunAnomaly } from '../vocabulary/anomaly.js';
+import type { RunFacts } from '../vocabulary/runFacts.js';
+import type { Score } from '../vocabulary/score.js';
 
 /** Below this a score means "below acceptable": 3 is the "acceptable" anchor of every scale. */
 export const MARGINAL_SCORE = 3;

@@ -14,30 +14,6 @@ export { judgeRun, JUDGE_REQUESTS, type JudgeRunResult } from './judgeRun.js';
 export { judgeSamples, SAMPLE_TEMPERATURE } from './judgeSamples.js';
 export { parseJudgeAnswer, type ParsedJudgeAnswer } from './parse.js';
 export { buildJudgePrompt, judgeMessages, reaskMessage, type JudgePrompt } from './prompt.js';
-export {
-  renderAbortedReview,
-  renderJudgeFailedReview,
-  renderReview,
-  type AbortedReviewInput,
-  type JudgeFailedReviewInput,
-  type ReviewInput,
-} from './review.js';
-export {
-  HardRequirementSchema,
-  JudgeAnswerSchema,
-  JudgeAttemptSchema,
-  JudgeSampleSchema,
-  ScoreSchema,
-  SUGGESTION_TAGS,
-  SuggestionSchema,
-  suggestionTag,
-  type HardRequirement,
-  type JudgeAnswer,
-  type JudgeAttempt,
-  type JudgeSample,
-  type ReadAnswer,
-  type Score,
-  type SuggestionTag,
-} from './scoreSchema.js';
+export { JudgeAnswerSchema, type JudgeAnswer, type ReadAnswer } from './scoreSchema.js';
 export { JUDGE_SYSTEM_PROMPT } from './systemPrompt.js';
 export { decideVerdict, NOT_ASSESSED, type VerdictInput } from './verdict.js';

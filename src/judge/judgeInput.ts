@@ -1,5 +1,5 @@
 import type { CheckResult } from '../evalset/checkResult.js';
-import type { RunFacts } from '../run/runFacts.js';
+import type { RunFacts } from '../vocabulary/runFacts.js';
 import type { TranscriptEvent } from '../transcript/schema.js';
 import type { ExpectationResult, WorkflowUsageRow } from '../workflowUsage/index.js';
 import type { CompactOptions } from './compact.js';

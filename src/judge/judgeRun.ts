@@ -1,13 +1,12 @@
-import { addUsage } from '../candidates/normalizers/usage.js';
 import { JudgeError } from '../errors.js';
 import type { ChatMessage, ChatResponse, LlmClient } from '../llm/port.js';
-import type { Usage } from '../transcript/schema.js';
 import { describeItems, matchHardRequirements, missingItems } from './hardItems.js';
 import type { JudgeInput, JudgeRubric } from './judgeInput.js';
 import { parseJudgeAnswer, type ParsedJudgeAnswer } from './parse.js';
 import { buildJudgePrompt, judgeMessages, reaskMessage } from './prompt.js';
-import type { JudgeAttempt, Score } from './scoreSchema.js';
 import { decideVerdict } from './verdict.js';
+import { addUsage, type Usage } from '../vocabulary/usage.js';
+import type { JudgeAttempt, Score } from '../vocabulary/score.js';
 
 /** The first request and up to two re-asks: a judge's slip is its own to mend, not the candidate's fail. */
 export const JUDGE_REQUESTS = 3;

@@ -1,10 +1,9 @@
-import { addUsage } from '../candidates/normalizers/usage.js';
 import { JudgeError } from '../errors.js';
 import type { LlmClient } from '../llm/port.js';
-import type { Usage } from '../transcript/schema.js';
 import type { JudgeInput } from './judgeInput.js';
 import { judgeRun, type JudgeRunResult } from './judgeRun.js';
-import type { JudgeSample } from './scoreSchema.js';
+import { addUsage, type Usage } from '../vocabulary/usage.js';
+import type { JudgeSample } from '../vocabulary/score.js';
 
 /** Samples beyond the first are drawn at this temperature: at 0 they would mostly copy one answer. */
 export const SAMPLE_TEMPERATURE = 0.7;

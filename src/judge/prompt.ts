@@ -1,7 +1,7 @@
 import type { CheckResult } from '../evalset/checkResult.js';
 import type { ChatMessage } from '../llm/port.js';
 import { compactTranscript, type CompactTranscript } from './compact.js';
-import type { RunFacts } from '../run/runFacts.js';
+import type { RunFacts } from '../vocabulary/runFacts.js';
 import type { JudgeInput, JudgeRubric } from './judgeInput.js';
 import { JUDGE_SYSTEM_PROMPT } from './systemPrompt.js';
 import type { ExpectationResult, WorkflowUsageRow } from '../workflowUsage/index.js';

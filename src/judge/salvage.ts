@@ -1,5 +1,6 @@
-import { VerdictResultSchema } from '../run/runStatus.js';
-import { suggestionTag, type ReadAnswer } from './scoreSchema.js';
+import { VerdictResultSchema } from '../vocabulary/verdictResult.js';
+import { type ReadAnswer } from './scoreSchema.js';
+import { suggestionTag } from '../vocabulary/suggestions.js';
 
 /** The three scores, in the order the answer lists them. */
 const SCORE_FIELDS = ['compliance', 'execution_quality', 'overall'] as const;

@@ -2,8 +2,9 @@ import type { CheckResult } from '../evalset/checkResult.js';
 import { describeItems, matchHardRequirements, missingItems } from './hardItems.js';
 import type { JudgeRubric } from './judgeInput.js';
 import type { ParsedJudgeAnswer } from './parse.js';
-import type { HardRequirement, ReadAnswer, Score } from './scoreSchema.js';
+import type { ReadAnswer } from './scoreSchema.js';
 import type { ExpectationResult } from '../workflowUsage/index.js';
+import type { HardRequirement, Score } from '../vocabulary/score.js';
 
 export interface VerdictInput {
   parsed: ParsedJudgeAnswer;

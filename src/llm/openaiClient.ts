@@ -1,7 +1,7 @@
 import OpenAI from 'openai';
 import { LlmError } from '../errors.js';
-import type { Usage } from '../transcript/schema.js';
 import type { ChatMessage, ChatRequest, ChatResponse, LlmClient, LlmRole } from './port.js';
+import type { Usage } from '../vocabulary/usage.js';
 
 /** Model and endpoint of one role; the key itself is read from the environment by name. */
 export interface RoleEndpoint {

@@ -1,4 +1,4 @@
-import type { Usage } from '../transcript/schema.js';
+import type { Usage } from '../vocabulary/usage.js';
 
 /** Which part of evalflow a model call serves; each role has its own model and endpoint. */
 export type LlmRole = 'examiner' | 'judge' | 'candidate';

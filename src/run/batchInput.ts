@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import { PricesSchema } from '../summaries/prices.js';
 import { ARM_NAME } from './runId.js';
 import { CandidateSpecSchema, JudgingSchema, ModelEndpointSchema, RecoverySchema } from './runSpec.js';
+import { PricesSchema } from '../vocabulary/prices.js';
 
 /**
  * Which cases a batch runs: the bank folders (or case folders) as the worker sees them, the

@@ -1,4 +1,4 @@
-import type { ReviewDecision } from './reviewDecision.js';
+import type { ReviewDecision } from '../vocabulary/reviewDecision.js';
 
 /**
  * The words shared by the run workflow (its update validator and current details) and the

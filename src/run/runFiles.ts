@@ -7,13 +7,13 @@ import * as z from 'zod';
 import { WorkflowPlacementSchema } from '../workflowUsage/schema.js';
 import { FormatError, InternalError } from '../errors.js';
 import { CheckResultSchema } from '../evalset/checkResult.js';
-import { RestoredPathSchema } from '../sandbox/restoredPath.js';
+import { RestoredPathSchema } from '../vocabulary/restoredPath.js';
 import { parseOrThrow } from '../format.js';
-import { IsolationSchema } from '../containment/isolation.js';
 import { isolationOf } from '../containment/isolationOf.js';
-import { RunFactsSchema } from './runFacts.js';
+import { RunFactsSchema } from '../vocabulary/runFacts.js';
 import { judgingOf } from './judging.js';
 import type { RunSpec } from './runSpec.js';
+import { IsolationSchema } from '../vocabulary/isolation.js';
 
 /** `config.yaml` of a run: its supply side (who ran it, with which models, on what). */
 export const RunConfigFileSchema = z.object({

@@ -1,6 +1,7 @@
 import * as z from 'zod';
-import { RunAnomalySchema } from './anomaly.js';
-import { RunStatusSchema, VerdictResultSchema } from './runStatus.js';
+import { RunAnomalySchema } from '../vocabulary/anomaly.js';
+import { RunStatusSchema } from '../vocabulary/runStatus.js';
+import { VerdictResultSchema } from '../vocabulary/verdictResult.js';
 
 /** How a run ended, as its workflow returns it and the batch counts it. */
 export const RunOutcomeSchema = z.object({

@@ -1,20 +1,21 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CheckResult } from '../evalset/checkResult.js';
-import { renderAbortedReview, renderJudgeFailedReview, renderReview } from '../judge/index.js';
+import { renderAbortedReview, renderJudgeFailedReview, renderReview } from './reviewMarkdown.js';
 import type { Store } from '../store/index.js';
 import { writeTranscriptFile } from '../transcript/writeTranscriptFile.js';
 import { inlinedTriggers } from '../workflowUsage/index.js';
 import { runTokens } from './runTokens.js';
-import type { RunAnomaly } from './anomaly.js';
+import type { RunAnomaly } from '../vocabulary/anomaly.js';
 import { decisionOf } from './runReview.js';
-import type { RunFacts } from './runFacts.js';
+import type { RunFacts } from '../vocabulary/runFacts.js';
 import { readEnvChecklist, runConfig, writeYamlFile, type JudgeInputRecord } from './runFiles.js';
 import type { RunOutcome } from './runOutcome.js';
 import { runPaths, type RunPaths } from './runPaths.js';
 import type { RunSpec } from './runSpec.js';
-import { isUnfinished, type RunStatus } from './runStatus.js';
+import { isUnfinished, type RunStatus } from '../vocabulary/runStatus.js';
 import { scoreRowOf, type RunVerdict } from './runVerdict.js';
+import type { VerdictResult } from '../vocabulary/verdictResult.js';
 
 export interface RunRecordDeps {
   store: Store;
@@ -113,7 +114,7 @@ export function createRunRecord(deps: RunRecordDeps) {
       let status = input.status;
       let error = input.error;
       let review: string;
-      let result: 'pass' | 'fail' | null = null;
+      let result: VerdictResult | null = null;
       let overall: number | null = null;
       if (isJudged(status) && verdict) {
         const { score } = verdict;

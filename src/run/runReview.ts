@@ -3,13 +3,14 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ReviewError } from '../errors.js';
 import { parseOrThrow } from '../format.js';
-import { renderReview, type Score } from '../judge/index.js';
+import { renderReview } from './reviewMarkdown.js';
 import type { Run, RunReview, Store } from '../store/index.js';
-import type { ReviewDecision } from './reviewDecision.js';
+import type { ReviewDecision } from '../vocabulary/reviewDecision.js';
 import { secondDecisionRefused } from './reviewText.js';
 import { JudgeInputRecordSchema } from './runFiles.js';
 import type { RunOutcome } from './runOutcome.js';
 import { RunVerdictSchema, type RunVerdict } from './runVerdict.js';
+import type { Score } from '../vocabulary/score.js';
 
 /**
  * Records a person's decision on a run whose verdict needs one: the decision goes to

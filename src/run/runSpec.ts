@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { IsolationSchema } from '../containment/isolation.js';
 import { WorkflowExpectationSchema } from '../workflowUsage/schema.js';
+import { IsolationSchema } from '../vocabulary/isolation.js';
 
 const CheckSchema = z.object({ description: z.string(), check: z.string(), severity: z.enum(['hard', 'soft']) });
 

@@ -1,6 +1,7 @@
 import type { RoleTokens, RunStep } from '../store/index.js';
-import type { TranscriptEvent, Usage } from '../transcript/schema.js';
+import type { TranscriptEvent } from '../transcript/schema.js';
 import type { RunVerdict } from './runVerdict.js';
+import type { Usage } from '../vocabulary/usage.js';
 
 /**
  * The tokens each role of a run used, every attempt included (repeated spend is spend). A

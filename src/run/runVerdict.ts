@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import { ScoreSchema } from '../judge/scoreSchema.js';
 import type { ScoreInput } from '../store/index.js';
-import { UsageSchema } from '../transcript/schema.js';
+import { ScoreSchema } from '../vocabulary/score.js';
+import { UsageSchema } from '../vocabulary/usage.js';
 
 /** The judge stage's verdict for a run, as the record stage writes it to score.yaml and the store. */
 export const RunVerdictSchema = z.object({

@@ -1,7 +1,7 @@
 import type { RunStepRole, Store } from '../store/index.js';
 import { generationOf } from '../transcript/attempts.js';
-import type { Usage } from '../transcript/schema.js';
-import type { RunAnomaly, SpendRole } from './anomaly.js';
+import type { RunAnomaly, SpendRole } from '../vocabulary/anomaly.js';
+import type { Usage } from '../vocabulary/usage.js';
 
 /** One attempt at one step of a run: `attempt` is the transcript attempt (generation included). */
 export interface StepKey {

@@ -3,7 +3,7 @@ import { constants, type Stats } from 'node:fs';
 import { chmod, lstat, mkdir, open, readdir, readlink, realpath, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { FormatError, InternalError } from '../errors.js';
-import type { RestoredPath } from './restoredPath.js';
+import type { RestoredPath } from '../vocabulary/restoredPath.js';
 import { revisionTree, type RevisionTree, type TreeEntry } from './revisionTree.js';
 
 export interface ProtectedSource {

@@ -1,8 +1,8 @@
 import * as z from 'zod';
 import { ConfigError } from '../errors.js';
 import { BatchArmSchema, RunTemplateSchema } from '../run/batchInput.js';
-import { PricesSchema } from '../summaries/prices.js';
 import { ScheduleTimingSchema } from './timing.js';
+import { PricesSchema } from '../vocabulary/prices.js';
 
 /** A schedule's name: its Temporal schedule id and part of its batches' ids. */
 export const SCHEDULE_NAME = /^[a-z0-9][a-z0-9_.-]{0,39}$/;

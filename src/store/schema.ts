@@ -1,8 +1,10 @@
 import * as z from 'zod';
-import { BATCH_STATUSES } from './batchStatuses.js';
-import { RunAnomalySchema } from '../run/anomaly.js';
-import { RunStateSchema, VerdictResultSchema } from '../run/runStatus.js';
-import { UsageSchema } from '../transcript/schema.js';
+import { BATCH_STATUSES } from '../vocabulary/batchStatuses.js';
+import { RunAnomalySchema } from '../vocabulary/anomaly.js';
+import { RunStateSchema } from '../vocabulary/runStatus.js';
+import { HardRequirementCoreSchema, ScoreSchema, ScoreValueSchema } from '../vocabulary/score.js';
+import { VerdictResultSchema } from '../vocabulary/verdictResult.js';
+import { UsageSchema } from '../vocabulary/usage.js';
 
 /**
  * The store's row formats: what repositories accept and return, and what rows read back are
@@ -11,7 +13,6 @@ import { UsageSchema } from '../transcript/schema.js';
  */
 
 const Timestamp = z.iso.datetime({ offset: true }).describe('ISO-8601 timestamp, e.g. 2026-01-31T12:00:00.000Z');
-const Score0to5 = z.number().min(0).max(5);
 const JsonObject = z.record(z.string(), z.unknown());
 
 /** Model names per role for one run; only the roles that used a model are present. */
@@ -39,7 +40,7 @@ export const RunSchema = z.object({
   workflow_rev: z.string().nullable().describe('git commit of the workflow repo; null when it is not a git repo'),
   status: RunStateSchema,
   result: VerdictResultSchema.nullable(),
-  overall: Score0to5.nullable(),
+  overall: ScoreValueSchema.nullable(),
   run_dir: z.string(),
   temporal_workflow_id: z.string().nullable(),
   temporal_run_id: z.string().nullable(),
@@ -142,33 +143,37 @@ export const ListRunsFilterSchema = z
 export type ListRunsFilter = z.infer<typeof ListRunsFilterSchema>;
 
 /** One hard requirement of a verdict (`met` null: not assessed); other keys the judge adds pass through. */
-export const HardRequirementSchema = z.looseObject({ item: z.string(), met: z.boolean().nullable() });
-export type HardRequirement = z.infer<typeof HardRequirementSchema>;
+export const HardRequirementRowSchema = HardRequirementCoreSchema.loose();
+export type HardRequirementRow = z.infer<typeof HardRequirementRowSchema>;
 
-/** One row of `scores`, and of `score_history`. Typed loosely: `src/judge/` owns score.yaml. */
-export const ScoreSchema = z.object({
+/**
+ * One row of `scores`, and of `score_history`: score.yaml's fields (vocabulary/score.ts) as the
+ * table keeps them, looser where rows of earlier versions differ (scores may be null, suggestions
+ * untagged), plus the judge's raw answer.
+ */
+export const ScoreRowSchema = z.object({
   run_id: z.string().min(1),
-  result: VerdictResultSchema.nullable().describe('null when the judge gave no result (a person decides)'),
-  compliance: Score0to5.nullable(),
-  execution_quality: Score0to5.nullable(),
-  overall: Score0to5.nullable(),
-  summary: z.string(),
-  hard_requirements: z.array(HardRequirementSchema),
+  result: ScoreSchema.shape.result,
+  compliance: ScoreValueSchema.nullable(),
+  execution_quality: ScoreValueSchema.nullable(),
+  overall: ScoreValueSchema.nullable(),
+  summary: ScoreSchema.shape.summary,
+  hard_requirements: z.array(HardRequirementRowSchema),
   suggestions: z.array(z.string()),
-  judge_model: z.string(),
+  judge_model: ScoreSchema.shape.judge_model,
   judged_at: Timestamp,
   raw: z.string().describe("the judge's raw answer"),
-  salvaged: z.boolean().describe('true when the verdict was salvaged from a malformed answer'),
+  salvaged: ScoreSchema.shape.salvaged,
 });
-export type Score = z.infer<typeof ScoreSchema>;
+export type ScoreRow = z.infer<typeof ScoreRowSchema>;
 
 /** What `saveScore` takes (the run id is its own argument). */
-export const ScoreInputSchema = ScoreSchema.omit({ run_id: true }).extend({
-  compliance: ScoreSchema.shape.compliance.default(null),
-  execution_quality: ScoreSchema.shape.execution_quality.default(null),
-  overall: ScoreSchema.shape.overall.default(null),
+export const ScoreInputSchema = ScoreRowSchema.omit({ run_id: true }).extend({
+  compliance: ScoreRowSchema.shape.compliance.default(null),
+  execution_quality: ScoreRowSchema.shape.execution_quality.default(null),
+  overall: ScoreRowSchema.shape.overall.default(null),
   summary: z.string().default(''),
-  hard_requirements: z.array(HardRequirementSchema).default([]),
+  hard_requirements: z.array(HardRequirementRowSchema).default([]),
   suggestions: z.array(z.string()).default([]),
   raw: z.string().default(''),
   salvaged: z.boolean().default(false),
@@ -176,7 +181,7 @@ export const ScoreInputSchema = ScoreSchema.omit({ run_id: true }).extend({
 export type ScoreInput = z.input<typeof ScoreInputSchema>;
 
 /** One verdict of `score_history` with the run facts a trend report groups by. */
-export const ScoreHistoryEntrySchema = ScoreSchema.omit({ raw: true }).extend({
+export const ScoreHistoryEntrySchema = ScoreRowSchema.omit({ raw: true }).extend({
   case_id: z.string(),
   case_version: z.string(),
   candidate: z.string(),
@@ -273,5 +278,5 @@ export type RunStepKey = z.infer<typeof RunStepKeySchema>;
 /** A run with its current verdict (null until it was judged), as reports read them. */
 export interface RunWithVerdict {
   run: Run;
-  verdict: Score | null;
+  verdict: ScoreRow | null;
 }

@@ -1,10 +1,11 @@
 import { FormatError, StoreError } from '../errors.js';
 import { parseOrThrow } from '../format.js';
-import { ScoreHistoryEntrySchema, ScoreHistoryFilterSchema, ScoreInputSchema, ScoreSchema } from './schema.js';
-import type { Score, ScoreHistoryEntry } from './schema.js';
+import { ScoreHistoryEntrySchema, ScoreHistoryFilterSchema, ScoreInputSchema, ScoreRowSchema } from './schema.js';
+import type { ScoreRow, ScoreHistoryEntry } from './schema.js';
 import type { SqlExecutor } from './sqlExecutor.js';
 import type { Store } from './store.js';
 import { isForeignKeyViolation, onlyRow, storeFailure, storeOperation } from './storeOperation.js';
+import type { VerdictResult } from '../vocabulary/verdictResult.js';
 
 /** Columns shared by `scores` and `score_history`, in insert order, with their SQL types. */
 const VERDICT = [
@@ -38,7 +39,7 @@ export function createScoreRepository(sql: SqlExecutor): Pick<Store, 'saveScore'
   return {
     async saveScore(runId, score) {
       const input = parseOrThrow(ScoreInputSchema, score, `saveScore(${JSON.stringify(runId)}, score)`);
-      const verdict: Score = { run_id: runId, ...input };
+      const verdict: ScoreRow = { run_id: runId, ...input };
       const params = VERDICT.map(([name, type]) => (type === 'jsonb' ? JSON.stringify(verdict[name]) : verdict[name]));
       const operation = `saveScore(${JSON.stringify(runId)})`;
       try {
@@ -80,7 +81,7 @@ export function createScoreRepository(sql: SqlExecutor): Pick<Store, 'saveScore'
 
     async saveJudgeSample(runId, score) {
       const input = parseOrThrow(ScoreInputSchema, score, `saveJudgeSample(${JSON.stringify(runId)}, score)`);
-      const verdict: Score = { run_id: runId, ...input };
+      const verdict: ScoreRow = { run_id: runId, ...input };
       const params = VERDICT.map(([name, type]) => (type === 'jsonb' ? JSON.stringify(verdict[name]) : verdict[name]));
       return storeOperation(sql, `saveJudgeSample(${JSON.stringify(runId)})`, async () => {
         await sql.query(
@@ -94,7 +95,7 @@ export function createScoreRepository(sql: SqlExecutor): Pick<Store, 'saveScore'
     async getJudgings(runIds) {
       if (runIds.length === 0) return [];
       return storeOperation(sql, `getJudgings(${runIds.length} runs)`, async () => {
-        const rows = await sql.query<{ run_id: string; result: 'pass' | 'fail'; judged_at: string; sample: boolean }>(
+        const rows = await sql.query<{ run_id: string; result: VerdictResult; judged_at: string; sample: boolean }>(
           `SELECT run_id, result, judged_at, sample FROM score_history
            WHERE run_id IN (SELECT jsonb_array_elements_text($1::jsonb)) ORDER BY run_id, judged_at`,
           [JSON.stringify(runIds)],
@@ -133,8 +134,8 @@ export function createScoreRepository(sql: SqlExecutor): Pick<Store, 'saveScore'
   };
 }
 
-function readScore(row: unknown): Score {
-  return parseOrThrow(ScoreSchema, row, `store: scores row ${JSON.stringify((row as { run_id?: unknown }).run_id)}`);
+function readScore(row: unknown): ScoreRow {
+  return parseOrThrow(ScoreRowSchema, row, `store: scores row ${JSON.stringify((row as { run_id?: unknown }).run_id)}`);
 }
 
 function readHistoryEntry(row: unknown): ScoreHistoryEntry {

@@ -1,4 +1,5 @@
-import type { TranscriptEvent, Usage } from '../transcript/schema.js';
+import type { VerdictResult } from '../vocabulary/verdictResult.js';
+import type { TranscriptEvent } from '../transcript/schema.js';
 import type { WorkflowPlacement, WorkflowUsageRow } from '../workflowUsage/schema.js';
 import type { EpExample, EpExampleInput, EpPrediction, EpPredictionInput, EpScore, EpScoreInput } from './editPredictionSchema.js';
 import type { MigrationReport } from './migrate.js';
@@ -12,7 +13,7 @@ import type {
   Run,
   RunInput,
   RunPatch,
-  Score,
+  ScoreRow,
   ScoreHistoryEntry,
   ScoreHistoryFilter,
   ScoreInput,
@@ -23,6 +24,7 @@ import type {
   RunStepKey,
   RunStepRole,
 } from './schema.js';
+import type { Usage } from '../vocabulary/usage.js';
 
 /** Which attempts of each turn `getTranscript` returns. */
 export interface TranscriptQuery {
@@ -80,14 +82,14 @@ export interface Store {
    * than the current one is only added to the history, so a late retry never undoes a rejudge.
    * Returns the run's current verdict.
    */
-  saveScore(runId: string, score: ScoreInput): Promise<Score>;
-  getScore(runId: string): Promise<Score | null>;
+  saveScore(runId: string, score: ScoreInput): Promise<ScoreRow>;
+  getScore(runId: string): Promise<ScoreRow | null>;
   /** Adds an extra judging of a run's transcript to score_history, leaving its current verdict as it is. */
   saveJudgeSample(runId: string, score: ScoreInput): Promise<void>;
   /** Every judging of the given runs (the run's own, rejudges and samples), by run and time. */
-  getJudgings(runIds: readonly string[]): Promise<{ run_id: string; result: 'pass' | 'fail' | null; judged_at: string; sample: boolean }[]>;
+  getJudgings(runIds: readonly string[]): Promise<{ run_id: string; result: VerdictResult | null; judged_at: string; sample: boolean }[]>;
   /** The current verdicts of the given runs (runs without one are left out), in no particular order. */
-  getScores(runIds: readonly string[]): Promise<Score[]>;
+  getScores(runIds: readonly string[]): Promise<ScoreRow[]>;
   /** Every saved verdict with its run's case, candidate and workflow_rev: the latest `limit`, oldest first. */
   scoreHistory(filter?: ScoreHistoryFilter): Promise<ScoreHistoryEntry[]>;
 

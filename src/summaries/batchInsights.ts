@@ -1,8 +1,8 @@
 import { inertMarkdown } from '../markdown/inertMarkdown.js';
 import { relative } from 'node:path';
-import { SUGGESTION_TAGS, suggestionTag } from '../judge/index.js';
 import type { RunWithVerdict } from '../store/index.js';
 import { countUncontained, uncontainedLine } from './runIsolation.js';
+import { SUGGESTION_TAGS, suggestionTag } from '../vocabulary/suggestions.js';
 
 /** A suggestion as several runs made it, merged: the first wording, how often, and by which runs. */
 export interface MergedSuggestion {

@@ -1,9 +1,10 @@
-import { isUnfinished } from '../run/runStatus.js';
+import { isUnfinished } from '../vocabulary/runStatus.js';
 import { passHatK, wilsonInterval, type RateInterval } from '../stats/index.js';
 import type { RunWithVerdict } from '../store/index.js';
-import type { Usage } from '../transcript/schema.js';
-import { runCost, type Prices, type RoleCost } from './prices.js';
+import { runCost, type RoleCost } from './prices.js';
 import { countUncontained } from './runIsolation.js';
+import type { Usage } from '../vocabulary/usage.js';
+import type { Prices } from '../vocabulary/prices.js';
 
 /** The numbers of a group of runs (a case, a batch, a workflow_rev). */
 export interface GroupStats {

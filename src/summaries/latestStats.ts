@@ -1,9 +1,9 @@
 import { stringify } from 'yaml';
 import type { Batch, RunWithVerdict } from '../store/index.js';
 import { groupStats, passHatKByK, type GroupStats } from './groupStats.js';
-import type { Prices } from './prices.js';
 import { caseStability, type Judging, type Stability } from './stability.js';
 import { triggerQualityFields, type SkillTrigger } from './triggerQuality.js';
+import type { Prices } from '../vocabulary/prices.js';
 
 export interface BatchStats {
   batchId: string;

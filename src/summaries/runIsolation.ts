@@ -1,5 +1,5 @@
-import type { Isolation } from '../containment/isolation.js';
 import type { Run, RunWithVerdict } from '../store/index.js';
+import type { Isolation } from '../vocabulary/isolation.js';
 
 /**
  * How a run's candidate was contained, as its row in the store records it: the spec's

@@ -1,11 +1,12 @@
 import { stringify } from 'yaml';
 import type { RunWithVerdict } from '../store/index.js';
+import type { VerdictResult } from '../vocabulary/verdictResult.js';
 
 /** One line of score-history.yaml: a completed run's current verdict with what trends group by. */
 export interface ScoreHistoryLine {
   eval_set_id: string;
   version: string;
-  result: 'pass' | 'fail';
+  result: VerdictResult;
   overall: number | null;
   compliance: number | null;
   execution_quality: number | null;

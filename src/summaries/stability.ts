@@ -1,4 +1,5 @@
 import type { RunWithVerdict } from '../store/index.js';
+import type { VerdictResult } from '../vocabulary/verdictResult.js';
 
 /**
  * Whether a case's verdicts can be trusted to repeat:
@@ -14,7 +15,7 @@ export type Stability = 'stable_pass' | 'stable_fail' | 'flaky_agent' | 'flaky_j
 export interface Judging {
   run_id: string;
   /** null: the judge gave no result (that judging says nothing about agreement). */
-  result: 'pass' | 'fail' | null;
+  result: VerdictResult | null;
 }
 
 /** Each case's stability, from its judged runs and every judging of them. */

@@ -3,7 +3,7 @@ import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ActivityNotFoundError, type Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import type { InflightRecord } from '../activities/inflight.js';
+import type { InflightRecord } from './inflightRecord.js';
 import { isOwnerAlive } from '../sandbox/agentProcesses.js';
 
 /**

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { UsageSchema } from '../vocabulary/usage.js';
 
 /** Every role a transcript line can have (docs/architecture.md, "Transcript"). */
 export const TranscriptRoleSchema = z.enum([
@@ -11,17 +12,6 @@ export const TranscriptRoleSchema = z.enum([
   'system',
 ]);
 export type TranscriptRole = z.infer<typeof TranscriptRoleSchema>;
-
-/** Token usage of one model call or one candidate turn. */
-export const UsageSchema = z.object({
-  input_tokens: z.number().int().nonnegative(),
-  output_tokens: z.number().int().nonnegative(),
-  cache_read_tokens: z.number().int().nonnegative().optional(),
-  cache_write_tokens: z.number().int().nonnegative().optional(),
-  reasoning_tokens: z.number().int().nonnegative().optional(),
-  cost_usd: z.number().nonnegative().optional(),
-});
-export type Usage = z.infer<typeof UsageSchema>;
 
 /** What a tool event is about; the `content` of the line is the human-readable summary. */
 export const ToolInfoSchema = z.object({

@@ -1,7 +1,7 @@
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import type { EpBatchOutcome } from '../editprediction/epBatch.js';
 import type { BatchProgress, RunProgress } from '../run/progress.js';
-import type { ReviewDecision } from '../run/reviewDecision.js';
+import type { ReviewDecision } from '../vocabulary/reviewDecision.js';
 import type { RunOutcome } from '../run/runOutcome.js';
 
 /**

@@ -7,7 +7,7 @@ import { recoveryOf } from '../run/recovery.js';
 import type { RunOutcome } from '../run/runOutcome.js';
 import type { RunRecordInput } from '../run/runRecord.js';
 import type { RunSpec } from '../run/runSpec.js';
-import type { RunStatus } from '../run/runStatus.js';
+import type { RunStatus } from '../vocabulary/runStatus.js';
 import type { RunVerdict } from '../run/runVerdict.js';
 import { runEnded } from '../run/story.js';
 import { hostOfQueue, hostTaskQueue, searchAttributes } from '../temporal/names.js';

@@ -1,6 +1,6 @@
 import { isolationOf } from '../containment/isolationOf.js';
-import type { RunAnomaly } from '../run/anomaly.js';
-import type { RunFacts } from '../run/runFacts.js';
+import type { RunAnomaly } from '../vocabulary/anomaly.js';
+import type { RunFacts } from '../vocabulary/runFacts.js';
 import type { RunSpec } from '../run/runSpec.js';
 
 /** What the run learns as it goes; handed to the record stage once, at the end. */

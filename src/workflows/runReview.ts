@@ -1,7 +1,7 @@
 import { allHandlersFinished, ApplicationFailure, CancellationScope, condition, isCancellation, proxyActivities, setCurrentDetails, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import type { RunProgress } from '../run/progress.js';
-import type { ReviewDecision } from '../run/reviewDecision.js';
+import type { ReviewDecision } from '../vocabulary/reviewDecision.js';
 import { reviewCommand, secondDecisionRefused, waitingDetails } from '../run/reviewText.js';
 import type { RunOutcome } from '../run/runOutcome.js';
 import type { RunRecordInput } from '../run/runRecord.js';

@@ -1,8 +1,9 @@
 import type { CheckResult } from '../../src/evalset/checkResult.js';
-import type { JudgeInput, JudgeRubric, Score } from '../../src/judge/index.js';
-import type { RunFacts } from '../../src/run/runFacts.js';
+import type { JudgeInput, JudgeRubric } from '../../src/judge/index.js';
+import type { RunFacts } from '../../src/vocabulary/runFacts.js';
 import type { ChatRequest, ChatResponse, LlmClient } from '../../src/llm/port.js';
 import type { TranscriptEvent } from '../../src/transcript/schema.js';
+import type { Score } from '../../src/vocabulary/score.js';
 
 export function anEvent(overrides: Partial<TranscriptEvent> = {}): TranscriptEvent {
   return {

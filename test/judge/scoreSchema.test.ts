@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseOrThrow } from '../../src/format.js';
-import { ScoreSchema, suggestionTag } from '../../src/judge/index.js';
 import { aScore } from './builders.js';
+import { ScoreSchema } from '../../src/vocabulary/score.js';
+import { suggestionTag } from '../../src/vocabulary/suggestions.js';
 
 describe('suggestionTag', () => {
   it('reads the three tags and nothing else', () => {

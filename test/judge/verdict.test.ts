@@ -1,7 +1,8 @@
 import { stringify, parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { decideVerdict, NOT_ASSESSED, parseJudgeAnswer, ScoreSchema, type ParsedJudgeAnswer, type VerdictInput } from '../../src/judge/index.js';
+import { decideVerdict, NOT_ASSESSED, parseJudgeAnswer, type ParsedJudgeAnswer, type VerdictInput } from '../../src/judge/index.js';
 import { aCheck, aRubric, GOOD_ANSWER } from './builders.js';
+import { ScoreSchema } from '../../src/vocabulary/score.js';
 
 function verdictInput(overrides: Partial<VerdictInput> = {}): VerdictInput {
   return {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderReview } from '../../src/judge/index.js';
+import { renderReview } from '../../src/run/reviewMarkdown.js';
 import { inertMarkdown } from '../../src/markdown/inertMarkdown.js';
 import { renderBatchInsights } from '../../src/summaries/batchInsights.js';
 import type { RunWithVerdict } from '../../src/store/index.js';

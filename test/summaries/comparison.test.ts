@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Run, RunWithVerdict, Score } from '../../src/store/index.js';
+import type { Run, RunWithVerdict, ScoreRow } from '../../src/store/index.js';
 import { caseStability, compareSides, comparisonLines, comparisonMarkdown, evaluateGate, groupStats, parseGate, renderJunit, revHistory, workflowImpact } from '../../src/summaries/index.js';
 import { compareExitCode } from '../../src/commands/compare.js';
 import { snakeCaseKeys } from '../../src/cli/snakeCaseJson.js';
@@ -44,7 +44,7 @@ function aRun(caseId: string, outcome: 'pass' | 'fail' | Run['status'], override
     updated_at: '2026-01-01T00:00:00.000Z',
     ...overrides,
   };
-  const verdict: Score | null = judged
+  const verdict: ScoreRow | null = judged
     ? { run_id: run.run_id, result: outcome as 'pass' | 'fail', compliance: 4, execution_quality: 4, overall: run.overall, summary: outcome === 'fail' ? 'It broke the <tests> & "did not" notice.' : 'ok', hard_requirements: [], suggestions: [], judge_model: 'j', judged_at: '2026-01-01T00:00:00.000Z', raw: '', salvaged: false }
     : null;
   return { run, verdict };

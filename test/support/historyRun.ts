@@ -1,4 +1,4 @@
-import type { RunState } from '../../src/run/runStatus.js';
+import type { RunState } from '../../src/vocabulary/runStatus.js';
 import type { RunInput } from '../../src/store/index.js';
 
 /** What a seeded run came to: judged pass or fail, or the status it stopped (or waits) in unjudged. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FormatError } from '../../src/errors.js';
-import { decideVerdict, parseJudgeAnswer, renderReview } from '../../src/judge/index.js';
+import { decideVerdict, parseJudgeAnswer } from '../../src/judge/index.js';
+import { renderReview } from '../../src/run/reviewMarkdown.js';
 import { buildJudgePrompt } from '../../src/judge/prompt.js';
 import { parseOrThrow } from '../../src/format.js';
 import { checkExpectations, checkExpectedItemsExist, listWorkflowItems, WorkflowExpectationSchema, type WorkflowUsageRow } from '../../src/workflowUsage/index.js';

@@ -3,7 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunAnomaly } from '../../src/run/anomaly.js';
+import type { RunAnomaly } from '../../src/vocabulary/anomaly.js';
 import type { BatchResult } from '../../src/run/batchInput.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import { SHARED_TASK_QUEUE } from '../../src/temporal/names.js';

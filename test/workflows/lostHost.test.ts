@@ -2,7 +2,7 @@ import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BatchResult } from '../../src/run/batchInput.js';
 import { readEnvChecklist } from '../../src/run/runFiles.js';
-import { RUN_STATUSES } from '../../src/run/runStates.js';
+import { RUN_STATUSES } from '../../src/vocabulary/runStates.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import { SHARED_TASK_QUEUE } from '../../src/temporal/names.js';
 import { generationOf } from '../../src/transcript/attempts.js';

@@ -1,9 +1,9 @@
 import type { NormalizerOptions, StreamNormalizer, TurnOutcome } from '../adapter.js';
-import type { Usage } from '../../transcript/schema.js';
 import { createEventCollector } from './eventCollector.js';
 import { asArray, asNumber, asObject, asString, parseJsonLine, textOf, type JsonObject } from './jsonLine.js';
 import { turnFailure } from './turnFailure.js';
 import { differenceUsage, makeUsage, num } from './usage.js';
+import type { Usage } from '../../vocabulary/usage.js';
 
 /**
  * What differs between the CLIs that speak Claude Code's `stream-json` (a small table, not

@@ -1,10 +1,10 @@
 import type { NormalizerOptions, StreamNormalizer, TurnOutcome } from '../adapter.js';
-import type { Usage } from '../../transcript/schema.js';
 import { createEventCollector } from './eventCollector.js';
 import { asArray, asNumber, asObject, asString, parseJsonLine, type JsonObject } from './jsonLine.js';
 import { stripShellWrapper } from './toolSummary.js';
 import { turnFailure } from './turnFailure.js';
 import { differenceUsage, makeUsage, num } from './usage.js';
+import type { Usage } from '../../vocabulary/usage.js';
 
 /**
  * Codex `exec --json`: `thread.started` → `turn.started` → `item.*` → `turn.completed` |

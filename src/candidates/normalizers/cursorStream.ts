@@ -1,10 +1,10 @@
 import type { NormalizerOptions, StreamNormalizer, TurnOutcome } from '../adapter.js';
-import type { Usage } from '../../transcript/schema.js';
 import { createEventCollector } from './eventCollector.js';
 import { asNumber, asObject, asString, isoFromMs, parseJsonLine, textOf, type JsonObject } from './jsonLine.js';
 import type { ToolCallEnd, ToolCallStart } from './toolSummary.js';
 import { turnFailure } from './turnFailure.js';
 import { makeUsage, num } from './usage.js';
+import type { Usage } from '../../vocabulary/usage.js';
 
 /**
  * Cursor `cursor-agent -p --output-format stream-json` (from Cursor's docs and third-party

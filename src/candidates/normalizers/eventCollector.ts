@@ -1,8 +1,9 @@
-import type { CandidateEvent, Usage } from '../../transcript/schema.js';
+import type { CandidateEvent } from '../../transcript/schema.js';
 import type { TurnOutcome } from '../adapter.js';
 import { describeToolCall, describeToolResult, type DescribedCall, type ToolCallEnd, type ToolCallStart } from './toolSummary.js';
 import { cutBytes, formatSize, hasCutNote } from './cutNote.js';
 import { LIMITS, clip, cutMiddle } from './truncate.js';
+import type { Usage } from '../../vocabulary/usage.js';
 
 /**
  * The part every stream normaliser shares: it turns "the agent thought / said / started a

@@ -1,9 +1,9 @@
 import type { NormalizerOptions, StreamNormalizer, TurnOutcome } from '../adapter.js';
-import type { Usage } from '../../transcript/schema.js';
 import { createEventCollector } from './eventCollector.js';
 import { asObject, asString, parseJsonLine, type JsonObject } from './jsonLine.js';
 import { turnFailure } from './turnFailure.js';
 import { makeUsage, num } from './usage.js';
+import type { Usage } from '../../vocabulary/usage.js';
 
 /**
  * Gemini CLI `--output-format stream-json`: `init`, `message` (assistant text as deltas),

@@ -1,9 +1,9 @@
 import type { NormalizerOptions, StreamNormalizer, TurnOutcome } from '../adapter.js';
-import type { Usage } from '../../transcript/schema.js';
 import { createEventCollector } from './eventCollector.js';
 import { asNumber, asObject, asString, isoFromMs, parseJsonLine, type JsonObject } from './jsonLine.js';
 import { turnFailure } from './turnFailure.js';
-import { addUsage, makeUsage, num } from './usage.js';
+import { makeUsage, num } from './usage.js';
+import { type Usage, addUsage } from '../../vocabulary/usage.js';
 
 /**
  * opencode `run --format json`: every line is `{type, timestamp, sessionID, part}`. A model

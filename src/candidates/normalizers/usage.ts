@@ -1,4 +1,4 @@
-import type { Usage } from '../../transcript/schema.js';
+import { roundCost as round, USAGE_FIELDS as FIELDS, type Usage } from '../../vocabulary/usage.js';
 
 /**
  * evalflow's one usage convention, whatever the agent reports: `input_tokens` counts every
@@ -23,20 +23,6 @@ export function makeUsage(parts: {
   };
 }
 
-const FIELDS = ['input_tokens', 'output_tokens', 'cache_read_tokens', 'cache_write_tokens', 'reasoning_tokens', 'cost_usd'] as const;
-
-/** Sum of two usages (opencode steps, builtin model calls). */
-export function addUsage(a: Usage | undefined, b: Usage | undefined): Usage | undefined {
-  if (!a) return b;
-  if (!b) return a;
-  const sum: Record<string, number> = {};
-  for (const field of FIELDS) {
-    const value = (a[field] ?? 0) + (b[field] ?? 0);
-    if (value || field === 'input_tokens' || field === 'output_tokens') sum[field] = field === 'cost_usd' ? round(value) : value;
-  }
-  return sum as Usage;
-}
-
 /**
  * This turn's usage from cumulative counters: `current − previous`. When a counter went down
  * (a new session behind the same id), the counters restarted, so `current` is this turn's.
@@ -59,9 +45,4 @@ export function num(value: unknown): number {
 
 function whole(value: number): number {
   return Math.max(0, Math.round(value));
-}
-
-/** Costs are sums of small floats; keep them readable and stable. */
-function round(value: number): number {
-  return Math.round(value * 1e8) / 1e8;
 }

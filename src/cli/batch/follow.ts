@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isGrpcServiceError, WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import type { BatchProgress } from '../../run/progress.js';
-import { isUnfinished } from '../../run/runStatus.js';
+import { isUnfinished } from '../../vocabulary/runStatus.js';
 import type { Run, Store } from '../../store/index.js';
 import type { TemporalHandle } from '../../temporal/connection.js';
 import { SHARED_TASK_QUEUE } from '../../temporal/names.js';

@@ -2,9 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { Store } from '../../store/index.js';
-import { compareSides, comparisonLines, evaluateGate, groupStats, loadRunsWithVerdicts, parseGate, renderJunit, type Prices } from '../../summaries/index.js';
+import { compareSides, comparisonLines, evaluateGate, groupStats, loadRunsWithVerdicts, parseGate, renderJunit } from '../../summaries/index.js';
 import { selectSide } from '../../summaries/selectSide.js';
 import type { CommandIo } from '../io.js';
+import type { Prices } from '../../vocabulary/prices.js';
 
 /** Exit codes of `evalflow run` with a gate: met, failed (or a regression against the baseline), infrastructure. */
 export const GATE_EXIT = { met: 0, failed: 1, infrastructure: 2 } as const;

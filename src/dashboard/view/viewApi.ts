@@ -1,11 +1,11 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import * as z from 'zod';
-import type { Isolation } from '../../containment/isolation.js';
 import type { Run, Store } from '../../store/index.js';
 import { loadRunsWithVerdicts } from '../../summaries/loadRuns.js';
 import { runIsolation } from '../../summaries/runIsolation.js';
 import type { TranscriptEvent } from '../../transcript/schema.js';
+import type { Isolation } from '../../vocabulary/isolation.js';
 
 /** What the viewer's JSON endpoints answer with; read-only, each reads only what its page shows. */
 

@@ -2,7 +2,6 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { BadRequestError, ConfigError, UsageError } from '../../errors.js';
 import type { BatchProgress } from '../../run/progress.js';
 import type { Batch, Store } from '../../store/index.js';
-import type { Prices } from '../../summaries/prices.js';
 import { buildDashboard } from '../buildDashboard.js';
 import { contentSecurityPolicy } from '../contentSecurity.js';
 import { renderDashboard } from '../renderDashboard.js';
@@ -10,6 +9,7 @@ import { batchRuns, runDetail, RunsQuerySchema, searchTranscript, transcriptPage
 import { hostAllowed } from './hostCheck.js';
 import { decodePathPart, parseQuery } from './viewRequest.js';
 import { batchPageScript, escapeHtml, runPageScript, viewShell } from './viewPages.js';
+import type { Prices } from '../../vocabulary/prices.js';
 
 export interface ViewServerOptions {
   store: Store;

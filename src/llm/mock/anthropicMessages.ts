@@ -1,8 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import * as z from 'zod';
 import { parseOrThrow } from '../../format.js';
-import type { Usage } from '../../transcript/schema.js';
 import type { MockDialect, MockMessage, MockReply, MockRequest } from './types.js';
+import type { Usage } from '../../vocabulary/usage.js';
 
 const BlockSchema = z.looseObject({
   type: z.string(),

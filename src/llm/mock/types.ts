@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { Usage } from '../../transcript/schema.js';
+import type { Usage } from '../../vocabulary/usage.js';
 
 /**
  * The mock model server speaks several wire dialects (OpenAI chat completions, Anthropic

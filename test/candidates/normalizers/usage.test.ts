@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { addUsage, differenceUsage, makeUsage } from '../../../src/candidates/normalizers/usage.js';
+import { differenceUsage, makeUsage } from '../../../src/candidates/normalizers/usage.js';
+import { addUsage } from '../../../src/vocabulary/usage.js';
 
 describe('usage arithmetic', () => {
   it('adds and differences every counter, costs rounded', () => {

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { VerdictResultSchema } from './runStatus.js';
+import { VerdictResultSchema } from './verdictResult.js';
 
 /**
  * A person's decision on a run whose verdict needs review: sent to the run's waiting workflow

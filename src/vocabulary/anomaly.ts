@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { RestoredPathSchema, type RestoredPath } from '../sandbox/restoredPath.js';
+import { RestoredPathSchema, type RestoredPath } from './restoredPath.js';
 
 const TokensSchema = z.object({ input_tokens: z.number().int().nonnegative(), output_tokens: z.number().int().nonnegative() });
 

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { IsolationSchema } from '../containment/isolation.js';
+import { IsolationSchema } from './isolation.js';
 
 /** What happened in a run's dialogue, as the run workflow saw it; the judge is told these. */
 export const RunFactsSchema = z.object({

@@ -15,9 +15,6 @@ export type RunStatus = z.infer<typeof RunStatusSchema>;
 export const RunStateSchema = z.enum(RUN_STATES);
 export type RunState = z.infer<typeof RunStateSchema>;
 
-export const VerdictResultSchema = z.enum(['pass', 'fail']);
-export type VerdictResult = z.infer<typeof VerdictResultSchema>;
-
 /** States of a run that has not recorded how it ended. */
 export function isUnfinished(state: RunState): boolean {
   return state === 'pending' || state === 'running';

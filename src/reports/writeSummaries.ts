@@ -3,13 +3,13 @@ import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { buildDashboard, renderDashboard } from '../dashboard/index.js';
 import type { Store } from '../store/index.js';
-import { loadRunsWithVerdicts, pagesOfRunsWithVerdicts } from './loadRuns.js';
-import { renderBatchInsights } from './batchInsights.js';
-import { renderLatest } from './latestMarkdown.js';
-import { batchStats, renderLatestStats } from './latestStats.js';
-import type { Prices } from './prices.js';
-import { loadTriggerObservations, triggerQuality } from './triggerQuality.js';
-import { renderScoreHistoryLines, scoreHistoryLine, type ScoreHistoryLine } from './scoreHistory.js';
+import { loadRunsWithVerdicts, pagesOfRunsWithVerdicts } from '../summaries/loadRuns.js';
+import { renderBatchInsights } from '../summaries/batchInsights.js';
+import { renderLatest } from '../summaries/latestMarkdown.js';
+import { batchStats, renderLatestStats } from '../summaries/latestStats.js';
+import { loadTriggerObservations, triggerQuality } from '../summaries/triggerQuality.js';
+import { renderScoreHistoryLines, scoreHistoryLine, type ScoreHistoryLine } from '../summaries/scoreHistory.js';
+import type { Prices } from '../vocabulary/prices.js';
 
 export interface SummariesRequest {
   store: Store;

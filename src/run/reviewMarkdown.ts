@@ -1,12 +1,13 @@
 import type { CheckResult } from '../evalset/checkResult.js';
 import { inertMarkdown } from '../markdown/inertMarkdown.js';
-import type { RunAnomaly } from '../run/anomaly.js';
-import type { ReviewDecision } from '../run/reviewDecision.js';
-import { reviewCommand } from '../run/reviewText.js';
-import type { RunFacts } from '../run/runFacts.js';
+import type { RunAnomaly } from '../vocabulary/anomaly.js';
+import type { ReviewDecision } from '../vocabulary/reviewDecision.js';
+import { reviewCommand } from './reviewText.js';
+import type { RunFacts } from '../vocabulary/runFacts.js';
 import { renderWorkflowUsed, type WorkflowPlacement, type WorkflowUsageRow } from '../workflowUsage/index.js';
-import { describeAnomalies } from './anomalies.js';
-import { SUGGESTION_TAGS, suggestionTag, type HardRequirement, type Score } from './scoreSchema.js';
+import { describeAnomalies } from '../judge/anomalies.js';
+import { SUGGESTION_TAGS, suggestionTag } from '../vocabulary/suggestions.js';
+import type { HardRequirement, Score } from '../vocabulary/score.js';
 
 export interface ReviewInput {
   score: Score;

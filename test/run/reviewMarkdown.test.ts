@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { describeAnomalies, isMarginalPass, renderAbortedReview, renderJudgeFailedReview, renderReview } from '../../src/judge/index.js';
-import { aCheck, aScore, someFacts } from './builders.js';
+import { describeAnomalies, isMarginalPass } from '../../src/judge/index.js';
+import { renderAbortedReview, renderJudgeFailedReview, renderReview } from '../../src/run/reviewMarkdown.js';
+import { aCheck, aScore, someFacts } from '../judge/builders.js';
 
 describe('renderReview', () => {
   it('renders requirements, observations, suggestions by tag and a clean anomalies section', () => {
