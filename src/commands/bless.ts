@@ -1,6 +1,6 @@
 import { userInfo } from 'node:os';
-import { loadSettings } from '../config.js';
-import { ConfigError, UsageError } from '../errors.js';
+import { loadSettings, type Settings } from '../config.js';
+import { ConfigError, TemporalUnreachableError, UsageError } from '../errors.js';
 import { checkScheduleName } from '../schedules/scheduleInput.js';
 import { openStore, type Store } from '../store/index.js';
 import type { CommandIo } from '../cli/io.js';
@@ -27,7 +27,7 @@ export async function run(options: BlessOptions, io: CommandIo): Promise<number>
     const schedule = options.schedule ?? own;
     if (!schedule) throw new ConfigError(`bless: batch ${options.batchId} was not started by a schedule; say whose baseline it becomes with --schedule NAME`);
     checkScheduleName(schedule);
-    if (options.schedule !== undefined && options.schedule !== own) await checkScheduleKnown(store, schedule);
+    if (options.schedule !== undefined && options.schedule !== own) await checkScheduleKnown(store, schedule, settings, io);
     if (batch.status !== 'completed') io.err(`warning: batch ${options.batchId} is ${batch.status}, not completed: comparisons with it count only its judged runs`);
     const before = await store.getBaseline(schedule);
     await store.blessBaseline({ schedule, batch_id: options.batchId, blessed_by: io.env.USER ?? userInfo().username, blessed_at: new Date().toISOString() });
@@ -39,10 +39,29 @@ export async function run(options: BlessOptions, io: CommandIo): Promise<number>
 }
 
 /**
- * `--schedule S` must name a schedule the store knows (one that ran a batch or has a baseline),
- * so that a typo does not bless a baseline no schedule ever reads.
+ * `--schedule S` must name a schedule the store knows (one that ran a batch or has a baseline)
+ * or Temporal holds (one created and not yet fired), so that a typo does not bless a baseline no
+ * schedule ever reads. When Temporal cannot be asked, the store's answer stands with a warning.
  */
-async function checkScheduleKnown(store: Store, schedule: string): Promise<void> {
+async function checkScheduleKnown(store: Store, schedule: string, settings: Settings, io: CommandIo): Promise<void> {
   if ((await store.getBaseline(schedule)) || (await store.listScheduledBatches(schedule, 1)).length > 0) return;
-  throw new UsageError(`--schedule '${schedule}': expected a schedule that has run a batch or has a baseline; none of that name in the store (\`evalflow schedule list\` lists them)`);
+  const refused = new UsageError(`--schedule '${schedule}': expected a schedule that exists; none of that name in the store or on Temporal (\`evalflow schedule list\` lists them)`);
+  const { connectTemporal } = await import('../temporal/connection.js');
+  const { ScheduleNotFoundError } = await import('@temporalio/client');
+  let temporal;
+  try {
+    temporal = await connectTemporal(settings, () => undefined, { startEmbedded: false });
+  } catch (err) {
+    if (!(err instanceof TemporalUnreachableError)) throw err;
+    io.err(`warning: --schedule '${schedule}' has no batch or baseline in the store and Temporal is not running to confirm it exists; blessing anyway`);
+    return;
+  }
+  try {
+    await temporal.client.schedule.getHandle(schedule).describe();
+  } catch (err) {
+    if (err instanceof ScheduleNotFoundError) throw refused;
+    throw err;
+  } finally {
+    await temporal.close();
+  }
 }

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { Client, Connection } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
 import { run as bless } from '../../src/commands/bless.js';
 import { memoryIo } from '../../src/cli/io.js';
@@ -9,6 +10,7 @@ import { loadSettings } from '../../src/config.js';
 import { UsageError } from '../../src/errors.js';
 import { openStore } from '../../src/store/index.js';
 import { aCase, writeTree } from '../evalset/caseFixture.js';
+import { startTestTemporal } from '../support/temporalServer.js';
 
 /** Flags that name something in the store are resolved before anything starts. */
 async function project() {
@@ -39,19 +41,40 @@ describe('flags naming what the store holds', () => {
     expect(existsSync(join(root, 'runs'))).toBe(false);
   });
 
-  it('bless --schedule refuses a schedule the store has never seen, and accepts a known one', { timeout: 60_000 }, async () => {
-    const { root, env, settings } = await project();
-    const store = await openStore(storeOptions(settings));
-    await store.upsertBatch({ batch_id: 'batch-a', status: 'completed' });
-    await store.blessBaseline({ schedule: 'nightly', batch_id: 'batch-a', blessed_by: 'test', blessed_at: '2026-12-01T00:00:00Z' });
-    await store.upsertBatch({ batch_id: 'batch-b', status: 'completed' });
-    await store.close();
+  it('bless --schedule refuses a schedule neither the store nor Temporal knows, and accepts a known or a created one', { timeout: 120_000 }, async () => {
+    const temporal = await startTestTemporal();
+    const connection = await Connection.connect({ address: `127.0.0.1:${temporal.port}` });
+    try {
+      const { root, settings } = await project();
+      const env = { PATH: process.env.PATH, EVALFLOW_HOME: 'state', EVALFLOW_TEMPORAL_PORT: String(temporal.port) };
+      const store = await openStore(storeOptions(settings));
+      await store.upsertBatch({ batch_id: 'batch-a', status: 'completed' });
+      await store.blessBaseline({ schedule: 'nightly', batch_id: 'batch-a', blessed_by: 'test', blessed_at: '2026-12-01T00:00:00Z' });
+      await store.upsertBatch({ batch_id: 'batch-b', status: 'completed' });
+      await store.close();
+      // Created and never fired: Temporal knows it, the store does not yet.
+      await new Client({ connection }).schedule.create({
+        scheduleId: 'weekly',
+        spec: { cronExpressions: ['0 3 * * 0'] },
+        action: { type: 'startWorkflow', workflowType: 'scheduledBatchWorkflow', taskQueue: 'nobody', args: [] },
+        state: { paused: true },
+      });
 
-    const io = memoryIo(root, env);
-    await expect(bless({ batchId: 'batch-b', schedule: 'nigthly' }, io)).rejects.toThrow(
-      "--schedule 'nigthly': expected a schedule that has run a batch or has a baseline; none of that name in the store (`evalflow schedule list` lists them)",
-    );
-    expect(await bless({ batchId: 'batch-b', schedule: 'nightly' }, io)).toBe(0);
-    expect(io.stdout).toEqual(['schedule nightly: baseline batch-b (was batch-a)']);
+      const io = memoryIo(root, env);
+      await expect(bless({ batchId: 'batch-b', schedule: 'nigthly' }, io)).rejects.toThrow(
+        "--schedule 'nigthly': expected a schedule that exists; none of that name in the store or on Temporal (`evalflow schedule list` lists them)",
+      );
+      expect(await bless({ batchId: 'batch-b', schedule: 'nightly' }, io)).toBe(0);
+      expect(await bless({ batchId: 'batch-b', schedule: 'weekly' }, io)).toBe(0);
+      expect(io.stdout).toEqual(['schedule nightly: baseline batch-b (was batch-a)', 'schedule weekly: baseline batch-b']);
+
+      // Temporal down: the store's answer stands, said as a warning.
+      const down = memoryIo(root, { ...env, EVALFLOW_TEMPORAL_PORT: '1' });
+      expect(await bless({ batchId: 'batch-a', schedule: 'monthly' }, down)).toBe(0);
+      expect(down.stderr.join('\n')).toContain("warning: --schedule 'monthly' has no batch or baseline in the store and Temporal is not running to confirm it exists");
+    } finally {
+      await connection.close();
+      await temporal.stop();
+    }
   });
 });
