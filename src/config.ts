@@ -12,7 +12,7 @@ import type { CandidateSpec, Judging, ModelEndpoint, Recovery } from './run/runS
 import { ConfigError, FormatError } from './errors.js';
 import { parseOrThrow } from './format.js';
 import { isSecretName } from './transcript/redact.js';
-import { resolveTemporalConnection, TemporalTlsSchema, type TemporalConnection } from './temporal/connectionSettings.js';
+import { resolveTemporalConnection, TemporalTlsSchema, type TemporalConnection } from './temporalSettings.js';
 import { IsolationSchema, type Isolation } from './vocabulary/isolation.js';
 import { PricesSchema, type Prices } from './vocabulary/prices.js';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { TLSConfig } from '@temporalio/client';
 import { ConfigError } from '../errors.js';
-import type { TemporalConnection } from './connectionSettings.js';
+import type { TemporalConnection } from '../temporalSettings.js';
 
 /** What both Connection.connect (client) and NativeConnection.connect (worker) take. */
 export interface BuiltConnectionOptions {

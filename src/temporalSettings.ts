@@ -3,7 +3,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import * as z from 'zod';
-import { ConfigError } from '../errors.js';
+import { ConfigError } from './errors.js';
 
 /**
  * How evalflow reaches a Temporal server, the settings every Temporal client takes: address,

@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadSettings } from '../../src/config.js';
-import { ConfigError } from '../../src/errors.js';
-import { connectionOptionsOf } from '../../src/temporal/connectionOptions.js';
-import { resolveTemporalConnection } from '../../src/temporal/connectionSettings.js';
+import { loadSettings } from '../src/config.js';
+import { ConfigError } from '../src/errors.js';
+import { connectionOptionsOf } from '../src/temporal/connectionOptions.js';
+import { resolveTemporalConnection } from '../src/temporalSettings.js';
 
 let dir: string;
 beforeAll(async () => {
