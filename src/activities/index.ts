@@ -4,6 +4,7 @@ import { cleanupActivities } from './cleanup.js';
 import type { ActivityDeps } from './deps.js';
 import { candidateTurnActivities } from './candidateTurn.js';
 import { editPredictionActivities } from './editPrediction.js';
+import { epBatchRowActivities } from './epBatchRows.js';
 import { hostStageActivities } from './hostStages.js';
 import { examinerActivities } from './examiner.js';
 import { planActivities } from './plan.js';
@@ -22,6 +23,7 @@ import { verifyActivities } from './verify.js';
 export type { ActivityDeps, CandidateFactory } from './deps.js';
 export type { CandidateTurnOutput } from './candidateTurn.js';
 export type { ExaminerTurnOutput } from './examiner.js';
+export type { EpBatchClose } from './epBatchRows.js';
 export type { EpExampleRef, EpLoadOutput, EpPredictOutput, EpScoreOutput } from './editPrediction.js';
 export type { CleanupReport } from './cleanup.js';
 export type { HostStage, HostStageRequest, HostStageResult, HostStages } from './hostStages.js';
@@ -52,6 +54,7 @@ export function createActivities(deps: ActivityDeps) {
     ...reviewActivities(deps),
     ...scheduleActivities(deps),
     ...editPredictionActivities(deps),
+    ...epBatchRowActivities(deps),
   };
   return wrapActivities({ ...activities, ...hostStageActivities(deps.hostId, activities) }, inflightDir(deps.sandboxRoot));
 }

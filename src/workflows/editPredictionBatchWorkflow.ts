@@ -1,4 +1,4 @@
-import { continueAsNew, isCancellation, proxyActivities, setHandler } from '@temporalio/workflow';
+import { CancellationScope, ContinueAsNew, continueAsNew, isCancellation, patched, proxyActivities, proxyLocalActivities, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 // epBatch.ts has no imports at all, so its constant is safe in the workflow bundle.
 import {
@@ -11,11 +11,15 @@ import {
 } from '../editprediction/epBatch.js';
 import { epBatchProgressQuery, type EpBatchProgress } from './definitions.js';
 import { causeText } from './failureText.js';
-import { epLoadProfile, epPredictProfile, epScoreProfile, sharedProfile } from './profiles.js';
+import { epLoadProfile, epPredictProfile, epScoreProfile, localProfile, sharedProfile } from './profiles.js';
 
 const shared = proxyActivities<Activities>(sharedProfile);
 const predictor = proxyActivities<Activities>(epPredictProfile);
 const scorer = proxyActivities<Activities>(epScoreProfile);
+const local = proxyLocalActivities<Activities>(localProfile);
+
+/** Batches started since this patch open and close their own row (before it, the CLI wrote it); never renamed. */
+export const EP_BATCH_ROW_PATCH = 'ep-batch-row-in-workflow';
 
 /** Examples per page by default; the batch continues as new after each page, so its history stays small. */
 const PAGE_SIZE = 200;
@@ -30,6 +34,28 @@ const RECENT_OUTCOMES = 200;
  * keep a small history.
  */
 export async function editPredictionBatchWorkflow(input: EpBatchInput): Promise<EpBatchResult> {
+  if (!patched(EP_BATCH_ROW_PATCH)) return runPage(input);
+  if (input.offset === 0) await local.openEpBatch(input);
+  let result: EpBatchResult;
+  try {
+    result = await runPage(input);
+  } catch (err) {
+    // continue-as-new is thrown too: the row stays running for the next page.
+    if (!isCancellation(err) && !(err instanceof ContinueAsNew)) await local.closeEpBatch({ input, status: 'failed', counts: {} });
+    if (isCancellation(err)) await CancellationScope.nonCancellable(() => local.closeEpBatch({ input, status: 'cancelled', counts: {} }));
+    throw err;
+  }
+  const notRun = result.total - result.counts.finished;
+  await local.closeEpBatch({
+    input,
+    status: result.counts.failed === 0 && notRun === 0 ? 'completed' : 'failed',
+    counts: { examples: result.total, failed: result.counts.failed, not_run: notRun, reused: result.counts.reused },
+  });
+  return result;
+}
+
+/** One page of the batch; continues as new when more pages follow. */
+async function runPage(input: EpBatchInput): Promise<EpBatchResult> {
   const counts = { ...input.counts };
   const failures: EpExampleFailure[] = [...input.failures];
   const recent: EpBatchOutcome[] = [...input.recent];

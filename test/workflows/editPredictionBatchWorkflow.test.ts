@@ -1,16 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { Client, Connection } from '@temporalio/client';
+import { Client, Connection, WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { bundleWorkflowCode, DefaultLogger, NativeConnection, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Activities } from '../../src/activities/index.js';
+import { epBatchRowActivities } from '../../src/activities/epBatchRows.js';
+import { openStore, type Store } from '../../src/store/index.js';
 import type { EpBatchExample, EpBatchInput, EpBatchResult } from '../../src/editprediction/index.js';
 import { installQuietRuntime } from '../../src/temporal/runtime.js';
 import { epBatchProgressQuery } from '../../src/workflows/definitions.js';
 import { startTestTemporal, type TestTemporal } from '../support/temporalServer.js';
 
-type EpActivities = Pick<Activities, 'claimHost' | 'loadEpExample' | 'predictEpExample' | 'scoreEpExample'>;
+type EpActivities = Pick<Activities, 'claimHost' | 'loadEpExample' | 'predictEpExample' | 'scoreEpExample' | 'openEpBatch' | 'closeEpBatch'>;
 
 /** What the stub activities saw, in order: `<activity>:<example key>` and a timeline of groups at work. */
 interface Trace {
@@ -26,7 +28,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * Orchestration only: stub activities keyed by example (`<group>-<name>`), slow enough for
  * groups to overlap. `behaviour` changes single examples.
  */
-function stubActivities(queue: string, trace: Trace, behaviour: Record<string, 'fail-load' | 'predicted' | 'rate-limited' | 'gate'> = {}, gate?: Promise<void>): EpActivities {
+function stubActivities(queue: string, trace: Trace, behaviour: Record<string, 'fail-load' | 'predicted' | 'rate-limited' | 'gate'> = {}, gate?: Promise<void>): Omit<EpActivities, 'openEpBatch' | 'closeEpBatch'> {
   const group = (key: string) => Number(key.split('-')[0]);
   const count = (name: string) => trace.attempts.set(name, (trace.attempts.get(name) ?? 0) + 1);
   return {
@@ -92,9 +94,11 @@ describe('editPredictionBatchWorkflow on the real dev server', () => {
   let native: NativeConnection;
   let client: Client;
   let bundle: WorkflowBundleWithSourceMap;
+  let store: Store;
 
   beforeAll(async () => {
     installQuietRuntime();
+    store = await openStore();
     temporal = await startTestTemporal();
     connection = await Connection.connect({ address: temporal.address });
     native = await NativeConnection.connect({ address: temporal.address });
@@ -105,14 +109,17 @@ describe('editPredictionBatchWorkflow on the real dev server', () => {
     });
   });
   afterAll(async () => {
+    await store?.close();
     await native?.close();
     await connection?.close();
     await temporal?.stop();
   });
 
-  async function runBatch(input: EpBatchInput, activities: (queue: string) => EpActivities, during?: (workflowId: string) => Promise<void>) {
+  async function runBatch(input: EpBatchInput, stubs: (queue: string) => Omit<EpActivities, 'openEpBatch' | 'closeEpBatch'>, during?: (workflowId: string) => Promise<void>) {
     const taskQueue = `ep-${randomBytes(4).toString('hex')}`;
-    const worker = await Worker.create({ connection: native, namespace: temporal.namespace, taskQueue, workflowBundle: bundle, activities: activities(taskQueue) });
+    // The batch row activities are the real ones, over a real store: the workflow owns the row.
+    const activities: EpActivities = { ...stubs(taskQueue), ...epBatchRowActivities({ store }) };
+    const worker = await Worker.create({ connection: native, namespace: temporal.namespace, taskQueue, workflowBundle: bundle, activities });
     return worker.runUntil(async () => {
       const handle = await client.workflow.start('editPredictionBatchWorkflow', { taskQueue, workflowId: input.batchId, args: [input] });
       await during?.(input.batchId);
@@ -135,6 +142,11 @@ describe('editPredictionBatchWorkflow on the real dev server', () => {
     expect(progress.outcomes.map((outcome) => [outcome.key, outcome.status])).toHaveLength(6);
     expect(progress.outcomes.find((outcome) => outcome.key === '1-a')?.detail).toBe('predicted by stub; delta chrF 100.00');
     expect(progress.outcomes.find((outcome) => outcome.key === '0-b')?.detail).toBe('predicted by stub; delta chrF 50.00');
+    // Nobody but the workflow wrote the batch row.
+    const row = await store.getBatch(input.batchId);
+    expect(row?.status).toBe('completed');
+    expect(row?.counts).toEqual({ examples: 6, failed: 0, not_run: 0, reused: 0 });
+    expect(row?.spec).toMatchObject({ kind: 'edit_prediction', stage: 'score', provider: 'stub', example_keys: ['0-a', '0-b', '0-c', '1-a', '2-a', '3-a'] });
   });
 
   it('skips predict when the store has predictions, records a failed example and goes on', async () => {
@@ -148,6 +160,7 @@ describe('editPredictionBatchWorkflow on the real dev server', () => {
     expect(trace.calls).not.toContain('predict:1-a');
     expect(trace.calls).toContain('score:1-a');
     expect(trace.calls).toContain('score:0-b');
+    expect(await store.getBatch(input.batchId)).toMatchObject({ status: 'failed', counts: { examples: 3, failed: 1, not_run: 0, reused: 1 } });
   });
 
   it('with failfast, starts nothing after the first failure', async () => {
@@ -158,6 +171,27 @@ describe('editPredictionBatchWorkflow on the real dev server', () => {
     expect(result.stoppedEarly).toBe(true);
     expect(result.counts).toEqual({ finished: 2, failed: 1, reused: 0 });
     expect(trace.calls).toEqual(['load:0-a', 'predict:0-a', 'score:0-a', 'load:0-b']);
+    expect(await store.getBatch(input.batchId)).toMatchObject({ status: 'failed', counts: { examples: 5, failed: 1, not_run: 3 } });
+  });
+
+  it('a cancelled batch leaves its row cancelled, not running', async () => {
+    const trace: Trace = { calls: [], groupsAtWork: new Set(), maxGroupsAtWork: 0, attempts: new Map() };
+    const input = batchInput(examplesOf([2]));
+    let release = () => undefined as void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const outcome = runBatch(
+      input,
+      (queue) => stubActivities(queue, trace, { '0-a': 'gate' }, gate),
+      async (workflowId) => {
+        for (let tries = 0; tries < 200 && !trace.calls.includes('predict:0-a'); tries++) await sleep(100);
+        expect((await store.getBatch(workflowId))?.status).toBe('running');
+        await client.workflow.getHandle(workflowId).cancel();
+        // The stub does not heartbeat, so it never hears of the cancel: let it end for the worker to shut down.
+        release();
+      },
+    );
+    await expect(outcome).rejects.toThrow(WorkflowFailedError);
+    expect((await store.getBatch(input.batchId))?.status).toBe('cancelled');
   });
 
   it('stops after predict for `ep predict`, answers the progress query mid-batch and continues as new after each page', async () => {
@@ -190,5 +224,6 @@ describe('editPredictionBatchWorkflow on the real dev server', () => {
     expect(progress.outcomes.map((outcome) => outcome.key)).toEqual(['0-a', '0-b', '0-c', '0-d', '0-e']);
     const first = await client.workflow.getHandle(input.batchId, firstRunId).describe();
     expect(first.status.name).toBe('CONTINUED_AS_NEW');
+    expect(await store.getBatch(input.batchId)).toMatchObject({ status: 'completed', counts: { examples: 5, failed: 0, not_run: 0 } });
   });
 });

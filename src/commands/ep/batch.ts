@@ -102,8 +102,7 @@ async function runBatch(settings: Settings, runtime: EvalRuntime, todo: Example[
     failures: [],
     recent: [],
   };
-  const batchSpec = { kind: 'edit_prediction', stage, provider: input.provider.name, model: input.provider.endpoint?.model ?? null, example_keys: input.examples.map((example) => example.key) };
-  await runtime.store.upsertBatch({ batch_id: batchId, spec: batchSpec, status: 'running', counts: {} });
+  // The workflow opens and closes the batch row itself, so a CLI that dies leaves no batch running.
   const handle = await runtime.temporal.client.workflow.start('editPredictionBatchWorkflow', {
     workflowId: batchId,
     taskQueue: SHARED_TASK_QUEUE,
@@ -136,12 +135,6 @@ async function runBatch(settings: Settings, runtime: EvalRuntime, todo: Example[
     if (result && result.stoppedEarly) notRun.add(key);
     else failures.set(key, result ? 'failed (the batch kept only its first failures; see the Web UI)' : 'the batch ended before this example finished');
   }
-  await runtime.store.upsertBatch({
-    batch_id: batchId,
-    spec: batchSpec,
-    status: failures.size === 0 && notRun.size === 0 ? 'completed' : 'failed',
-    counts: { examples: ordered.length, failed: failures.size, not_run: notRun.size, reused: result?.counts.reused ?? 0 },
-  });
   return { batchId, examples, failures, notRun, artifactsDir: path.join(settings.stateDir, 'ep', 'runs', batchId) };
 }
 

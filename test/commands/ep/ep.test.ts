@@ -11,7 +11,9 @@ import type { Example } from '../../../src/editprediction/index.js';
 import { startMockServer, type MockServer } from '../../../src/llm/mock/server.js';
 import type { MockReply, MockRequest } from '../../../src/llm/mock/types.js';
 import { createEpRepo, epExampleMarkdown, exampleOf, rewriteReply, writeTree } from '../../support/epExamples.js';
+import { startCli } from '../../support/cliProcess.js';
 import { startTestTemporal, type TestTemporal } from '../../support/temporalServer.js';
+import { openStore } from '../../../src/store/index.js';
 import { dropSchema, postgresUrl, randomSchema } from '../../store/testBackends.js';
 
 const REPO = resolve(import.meta.dirname, '../../..');
@@ -229,7 +231,7 @@ describe('evalflow ep', () => {
     expect(existsSync(join(root, 'inplace.jsonl.tmp'))).toBe(false);
   });
 
-  describe('a worker killed mid-batch (PostgreSQL, worker in its own process)', () => {
+  describe('a process killed mid-batch (PostgreSQL, worker in its own process)', () => {
     let schema: string;
     let workerEnv: NodeJS.ProcessEnv;
     const workers: ChildProcess[] = [];
@@ -317,6 +319,37 @@ describe('evalflow ep', () => {
 
       second.kill('SIGTERM');
       await new Promise((resolve) => second.once('exit', resolve));
+    });
+
+    it('a CLI killed with SIGKILL mid-batch leaves no batch running: the workflow ends its row', { timeout: 300_000 }, async () => {
+      let releaseSecond = () => undefined as void;
+      const secondHeld = new Promise<void>((resolve) => (releaseSecond = resolve));
+      let secondAsked = 0;
+      script = async (request) => {
+        const i = exampleOf(request);
+        if (i === 2 && ++secondAsked === 1) await secondHeld; // the CLI dies while this call is open
+        return rewriteReply(request, 'right');
+      };
+      const worker = await startWorker();
+      const cli = startCli(['ep', 'eval', 'examples/one.md', 'examples/two.md', '--provider', 'openai', '--no-worker', '--max-parallelism', '1'], { cwd: root, env: workerEnv });
+      const started = await cli.waitForLine(/^batch ep-\S+:/, 90_000);
+      const batchId = /^batch (ep-\S+):/.exec(started)![1]!;
+      await waitFor(() => secondAsked === 1, 'the model call of the second example');
+      const store = await openStore({ databaseUrl: await postgresUrl(), schema });
+      try {
+        expect((await store.getBatch(batchId))?.status).toBe('running');
+        cli.kill('SIGKILL');
+        expect(await cli.exited).toBeNull();
+        releaseSecond();
+        // Nobody is left to write the row but the workflow.
+        const deadline = Date.now() + 90_000;
+        while ((await store.getBatch(batchId))?.status === 'running' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 500));
+        expect(await store.getBatch(batchId)).toMatchObject({ status: 'completed', counts: { examples: 2, failed: 0, not_run: 0 } });
+      } finally {
+        await store.close();
+        worker.kill('SIGTERM');
+        await new Promise((resolve) => worker.once('exit', resolve));
+      }
     });
   });
 });
