@@ -85,6 +85,9 @@ describe('every look-up and schedule command beside a holder of the embedded sto
         await store.saveScore(`run-earlier-${n}`, aScore({ judged_at: `2026-02-01T00:0${n}:00Z` }));
       }
       await store.upsertRun(aRun({ run_id: 'run-earlier-doubt', batch_id: 'batch-earlier', status: 'needs_review', case_id: 'in-doubt' }));
+      // Another run in doubt, in a batch of its own so the look-ups above see one: two reviews land at once below.
+      await store.upsertBatch({ batch_id: 'batch-doubts', status: 'completed', spec: {}, counts: {}, created_at: '2026-01-01T00:00:00Z' });
+      await store.upsertRun(aRun({ run_id: 'run-doubt-2', batch_id: 'batch-doubts', status: 'needs_review', case_id: 'in-doubt' }));
     } finally {
       await store.close();
     }
@@ -117,15 +120,16 @@ describe('every look-up and schedule command beside a holder of the embedded sto
     expect(pending.code, pending.all).toBe(0);
     expect(pending.all).not.toContain('not listed');
     expect(pending.out.some((line) => line.includes('run-earlier-doubt') && line.includes('recorded')), pending.all).toBe(true);
-    expect(pending.out.at(-1)).toMatch(/^1 run needs a person's review/);
+    expect(pending.out.some((line) => line.includes('run-doubt-2') && line.includes('recorded')), pending.all).toBe(true);
+    expect(pending.out.at(-1)).toMatch(/^2 runs need a person's review/);
     expect(compare.code, compare.all).toBe(0);
     expect(compare.out[0]).toMatch(/^A: batch-earlier: 3 run\(s\), 2 judged, pass rate 100%/);
     expect(compare.out[1]).toMatch(/^B: batch-held: 3 run\(s\), 3 judged, pass rate 100%/);
     expect(compare.out.some((line) => /^insufficient_data\s+fix-login\s+2\/3\s/.test(line)), compare.all).toBe(true);
     expect(history.code, history.all).toBe(0);
-    // One rev (none recorded): five judged passing runs of six; the one in doubt has no verdict.
+    // One rev (none recorded): five judged passing runs of seven; the two in doubt have no verdict.
     expect(history.out.filter((line) => /^unknown\s/.test(line)), history.all).toHaveLength(1);
-    expect(history.out.find((line) => /^unknown\s/.test(line))).toMatch(/\s5\/6\s+100% /);
+    expect(history.out.find((line) => /^unknown\s/.test(line))).toMatch(/\s5\/7\s+100% /);
   }, 300_000);
 
   it('summarize and dashboard write their files from the store', async () => {
@@ -139,13 +143,34 @@ describe('every look-up and schedule command beside a holder of the embedded sto
     expect(summarize.out[0]).toBe('summaries of batch-held:');
     expect(await readFile(join(summaries, 'latest.md'), 'utf8')).toContain('batch-held');
     expect(dashboard.code, dashboard.all).toBe(0);
-    expect(dashboard.out[0]).toMatch(/^served-dashboard\.html: 6 runs, \d+ KB$/);
+    expect(dashboard.out[0]).toMatch(/^served-dashboard\.html: 7 runs, \d+ KB$/);
     const html = await readFile(dashboardFile, 'utf8');
     expect(html).toContain('batch-held');
     expect(html).toContain('batch-earlier');
   }, 300_000);
 
-  it('schedule create, list and trigger', async () => {
+  it('two reviews made at once both land', async () => {
+    const [first, second] = await Promise.all([
+      evalflow(['review', 'run-earlier-doubt', '--result', 'pass', '--note', 'read it: fine'], root, { ...env, EVALFLOW_REVIEWER: 'alice' }),
+      evalflow(['review', 'run-doubt-2', '--result', 'fail', '--note', 'missed the point'], root, { ...env, EVALFLOW_REVIEWER: 'bob' }),
+    ]);
+    expect(first.code, first.all).toBe(0);
+    expect(first.out[0]).toMatch(/^run-earlier-doubt: completed pass, decided by alice \(recorded in the store/);
+    expect(second.code, second.all).toBe(0);
+    expect(second.out[0]).toMatch(/^run-doubt-2: completed fail, decided by bob \(recorded in the store/);
+    const store = await openStore(storeOptions(await loadSettings(root, env)));
+    try {
+      expect(await store.getReview('run-earlier-doubt')).toMatchObject({ result: 'pass', author: 'alice', note: 'read it: fine' });
+      expect(await store.getReview('run-doubt-2')).toMatchObject({ result: 'fail', author: 'bob', note: 'missed the point' });
+      expect(await store.getRun('run-doubt-2')).toMatchObject({ status: 'completed', result: 'fail' });
+    } finally {
+      await store.close();
+    }
+    const pending = await evalflow(['review', '--pending'], root, env);
+    expect(pending.out).toEqual(["No run needs a person's review."]);
+  }, 300_000);
+
+  it('schedule create, list, describe and trigger', async () => {
     const created = await evalflow(['schedule', 'create', 'served-nightly', '--every', '1h', '--paused', '--only', 'tiny', '--candidate', 'quick'], root, env);
     expect(created.code, created.all).toBe(0);
     expect(created.out[0]).toMatch(/^schedule served-nightly created: every 1h/);
@@ -157,6 +182,12 @@ describe('every look-up and schedule command beside a holder of the embedded sto
     expect(list.out, list.all).toEqual([expect.stringMatching(/^served-nightly\s+every 1h\s+paused\s/)]);
     expect(trigger.code, trigger.all).toBe(0);
     expect(trigger.out).toEqual(['schedule served-nightly triggered: `evalflow schedule describe served-nightly` shows the batch']);
+    const describe = await evalflow(['schedule', 'describe', 'served-nightly'], root, env);
+    expect(describe.code, describe.all).toBe(0);
+    expect(describe.out[0]).toBe('schedule  served-nightly (paused)');
+    // From the store: no baseline blessed for it, and no batch of it concluded (no worker runs here).
+    expect(describe.out).toContain('baseline  previous');
+    expect(describe.out.at(-1)).toBe('last batches: none yet');
   }, 300_000);
 
   it('view serves the dashboard and a run page', async () => {
