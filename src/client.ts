@@ -276,6 +276,7 @@ program
   .option('--summary-json <path>', 'score, eval: write the summary metrics as JSON')
   .option('--beta <b>', 'delta chrF β (default 0.5)', flag.positiveNumber)
   .option('--verbose', 'eval: show every row of the report')
+  .addOption(onInterruptOption)
   .option('--no-worker', 'do not run a worker in this process (workers run elsewhere)')
   .action((subcommand: string, inputs: string[], options) => dispatch('ep', { ...options, subcommand, inputs }));
 

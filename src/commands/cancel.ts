@@ -10,6 +10,7 @@ import { handleInterrupts } from '../cli/batch/interrupts.js';
 import type { CommandIo } from '../cli/io.js';
 import { createReconnectingCalls } from '../cli/batch/reconnects.js';
 import { openRuntime } from '../cli/runtime.js';
+import { batchProgressQuery } from '../workflows/definitions.js';
 
 export interface CancelOptions {
   batchId: string;
@@ -53,7 +54,7 @@ export async function run(options: CancelOptions, io: CommandIo): Promise<number
     const stopHandling = handleInterrupts('detach', io, { detach: () => leaving.abort(), cancel: () => undefined, leave: () => undefined });
     try {
       const printer = createProgressPrinter(io);
-      const end = await followBatch(options.batchId, { temporal, calls, printer, signal: leaving.signal, localWorker: opened.localWorker });
+      const end = await followBatch(options.batchId, { temporal, calls, query: batchProgressQuery, printer, signal: leaving.signal, localWorker: opened.localWorker });
       if (!end.closed) {
         io.out(`stopped waiting: batch ${options.batchId} goes on cancelling in Temporal (\`evalflow status ${options.batchId}\`)`);
         return EXIT.detached;

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { isGrpcServiceError, WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
+import { isGrpcServiceError, WorkflowFailedError, type QueryDefinition, type WorkflowHandle } from '@temporalio/client';
 import type { BatchProgress } from '../../run/progress.js';
 import { isUnfinished } from '../../vocabulary/runStatus.js';
 import type { Run, Store } from '../../store/index.js';
@@ -20,25 +20,50 @@ export type FollowEnd =
 
 export type ClosedStatus = 'completed' | 'failed' | 'cancelled' | 'terminated' | 'timed_out';
 
-export interface FollowContext {
+/** What a followed batch says while it runs: its finished items, and once that no worker answers. */
+export interface ProgressLines<P> {
+  outcomes(progress: P): void;
+  noWorker(batchId: string): void;
+}
+
+/** Where a batch of either kind stands, as its progress query answers. */
+export interface ProgressAnswer {
+  total: number | null;
+}
+
+export interface FollowContext<P extends ProgressAnswer = BatchProgress> {
   temporal: TemporalHandle;
   calls: ReconnectingCalls;
-  printer: ProgressPrinter;
+  /** The batch kind's progress query (eval batches: batchProgressQuery). */
+  query: QueryDefinition<P>;
+  printer: ProgressLines<P>;
   /** Aborted to stop following: the batch goes on without us. */
   signal?: AbortSignal;
   /** Whether a worker runs in this process; without one, a batch no worker answers for is said once. */
   localWorker: boolean;
 }
 
-/** A batch followed to its end, or left running in Temporal (the user detached). */
-export type BatchExecution = { detached: false; report: BatchReport; end: Extract<FollowEnd, { closed: true }> } | { detached: true; batchId: string };
+/** A batch followed to its end with the report its kind reads then, or left running in Temporal (the user detached). */
+export type Followed<R> = { detached: false; report: R; end: Extract<FollowEnd, { closed: true }> } | { detached: true; batchId: string };
 
-export interface FollowToEndOptions {
+export type BatchExecution = Followed<BatchReport>;
+
+/** What following needs of a batch kind: its progress query and lines, and the report read once it closed. */
+export interface FollowedKind<P extends ProgressAnswer, R> {
+  query: QueryDefinition<P>;
+  printer: ProgressLines<P>;
+  report(end: Extract<FollowEnd, { closed: true }>): Promise<R>;
+}
+
+export interface FollowOptions {
   calls: ReconnectingCalls;
-  /** Runs in the batch, for the counters and the report. */
-  total: number;
   /** What the first Ctrl-C does (default: ask on a terminal, else detach). */
   onInterrupt?: InterruptMode;
+}
+
+export interface FollowToEndOptions extends FollowOptions {
+  /** Runs in the batch, for the counters and the report. */
+  total: number;
   /** A printer that already counted the runs finished before (attach). */
   printer?: ProgressPrinter;
 }
@@ -49,6 +74,27 @@ export interface FollowToEndOptions {
  * cancels it (runs still record and clean up; a second Ctrl-C leaves at once).
  */
 export async function followToEnd(runtime: EvalRuntime, batchId: string, io: CommandIo, options: FollowToEndOptions): Promise<BatchExecution> {
+  const printer = options.printer ?? createProgressPrinter(io);
+  return followUntilClosed(runtime, batchId, io, options, {
+    query: batchProgressQuery,
+    printer,
+    // A progress answer from before planning says 0 runs: the larger count is the batch's.
+    report: (end) => collectBatchReport(runtime.store, batchId, Math.max(options.total, end.total ?? 0), printer),
+  });
+}
+
+/**
+ * Follows a batch of any kind until it closes, then reads its report. Ctrl-C detaches (the
+ * batch goes on in Temporal) or cancels it (its items still record and clean up; a second
+ * Ctrl-C leaves at once), as `onInterrupt` says.
+ */
+export async function followUntilClosed<P extends ProgressAnswer, R>(
+  runtime: EvalRuntime,
+  batchId: string,
+  io: CommandIo,
+  options: FollowOptions,
+  kind: FollowedKind<P, R>,
+): Promise<Followed<R>> {
   const { calls } = options;
   const following = new AbortController();
   let cancelling: Promise<void> | undefined;
@@ -67,14 +113,11 @@ export async function followToEnd(runtime: EvalRuntime, batchId: string, io: Com
       process.exit(EXIT.detached);
     },
   });
-  const printer = options.printer ?? createProgressPrinter(io);
   try {
-    const end = await followBatch(batchId, { temporal: runtime.temporal, calls, printer, signal: following.signal, localWorker: runtime.workers !== null });
+    const end = await followBatch(batchId, { temporal: runtime.temporal, calls, query: kind.query, printer: kind.printer, signal: following.signal, localWorker: runtime.workers !== null });
     await cancelling;
     if (!end.closed) return { detached: true, batchId };
-    // A progress answer from before planning says 0 runs: the larger count is the batch's.
-    const report = await collectBatchReport(runtime.store, batchId, Math.max(options.total, end.total ?? 0), printer);
-    return { detached: false, report, end };
+    return { detached: false, report: await kind.report(end), end };
   } finally {
     stopHandling();
   }
@@ -88,8 +131,8 @@ const QUERY_DEADLINE_MS = 5_000;
  * riding out Temporal outages. Returns only when no call of its own is in flight, so the
  * caller may close the connections at once.
  */
-export async function followBatch(batchId: string, context: FollowContext): Promise<FollowEnd> {
-  const { temporal, calls, printer, signal } = context;
+export async function followBatch<P extends ProgressAnswer>(batchId: string, context: FollowContext<P>): Promise<FollowEnd> {
+  const { temporal, calls, query, printer, signal } = context;
   const handle = temporal.client.workflow.getHandle(batchId);
   let total: number | null = null;
   let unanswered = 0;
@@ -101,7 +144,7 @@ export async function followBatch(batchId: string, context: FollowContext): Prom
         return { closed: true, status: closedStatus(status), failure: await failureOf(handle, calls, signal), total };
       }
       try {
-        const progress = await calls.call(() => temporal.client.connection.withDeadline(Date.now() + QUERY_DEADLINE_MS, () => handle.query(batchProgressQuery)), signal);
+        const progress = await calls.call(() => temporal.client.connection.withDeadline(Date.now() + QUERY_DEADLINE_MS, () => handle.query(query)), signal);
         total = progress.total;
         unanswered = 0;
         printer.outcomes(progress);
@@ -160,13 +203,11 @@ function isDeadline(err: unknown): boolean {
  * while the batch runs, then, once it closed, from the store for the runs that finished after
  * the last answer. Every run is printed once, whichever source saw it first.
  */
-export interface ProgressPrinter {
+export interface ProgressPrinter extends ProgressLines<BatchProgress> {
   /** Runs finished before we started following (how many, and those we know by id): counted, not printed. */
   skip(finished: number, runIds: Iterable<string>): void;
-  outcomes(progress: BatchProgress): void;
   /** The runs that finished after the last progress answer (the store has every run). */
   rest(runs: Run[], total: number): void;
-  noWorker(batchId: string): void;
   /** How many finished runs were counted so far. */
   readonly counted: number;
 }
@@ -206,9 +247,14 @@ export function createProgressPrinter(io: CommandIo): ProgressPrinter {
     noWorker(batchId) {
       if (noWorkerSaid) return;
       noWorkerSaid = true;
-      io.err(`no worker answers for batch ${batchId}: it goes on when a worker polls task queue ${SHARED_TASK_QUEUE} (\`evalflow worker\`)`);
+      io.err(noWorkerAnswers(batchId));
     },
   };
+}
+
+/** Said once when a followed batch's progress query goes unanswered twice and no worker runs here. */
+export function noWorkerAnswers(batchId: string): string {
+  return `no worker answers for batch ${batchId}: it goes on when a worker polls task queue ${SHARED_TASK_QUEUE} (\`evalflow worker\`)`;
 }
 
 function announce(runId: string, status: string, result: string | null, overall: number | null, io: CommandIo, counter: string): void {

@@ -8,10 +8,11 @@ import { selectionDigest } from '../../run/batchPlan.js';
 import { makeBatchId, makeRunId, runStamp } from '../../run/runId.js';
 import { batchDetails, batchSummaryLine } from '../../run/story.js';
 import { SHARED_TASK_QUEUE, searchAttributes } from '../../temporal/names.js';
-import { followToEnd, type BatchExecution } from './follow.js';
+import { batchProgressQuery } from '../../workflows/definitions.js';
+import { collectBatchReport, createProgressPrinter, followUntilClosed, type BatchExecution, type Followed, type FollowedKind, type ProgressAnswer } from './follow.js';
 import type { InterruptMode } from './interrupts.js';
 import type { CommandIo } from '../io.js';
-import { createReconnectingCalls } from './reconnects.js';
+import { createReconnectingCalls, type ReconnectingCalls } from './reconnects.js';
 import type { EvalRuntime } from '../runtime.js';
 
 export interface BatchRequest {
@@ -56,18 +57,53 @@ export async function executeBatch(settings: Settings, runtime: EvalRuntime, req
     counts: { finished: 0, passed: 0, failed: 0 },
     recent: [],
   };
-  const calls = createReconnectingCalls(runtime.temporal.address, runtime.temporal.client.connection, io);
   const metadata = {
     staticSummary: batchSummaryLine({ cases: request.cases.length, runsPerCase: request.runsPerCase, candidate: request.candidate, parallelism: request.parallelism, arms }),
     staticDetails: batchDetails(batchId, input.selection, settings.runsDir),
   };
-  await calls.call(() => startBatch(runtime, input, metadata));
-  io.err(`batch ${batchId}: ${total} run${total === 1 ? '' : 's'} of ${request.cases.length} case${request.cases.length === 1 ? '' : 's'} with candidate ${request.candidate.name}, parallelism ${request.parallelism}`);
-  if (arms.length > 0) io.err(`arms, alternating per case: ${arms.map((a) => `${a.name} (${a.change})`).join(', ')}`);
-  if (runtime.temporal.uiUrl) io.err(`Web UI: ${runtime.temporal.uiUrl}/namespaces/${runtime.temporal.namespace}/workflows/${batchId}`);
-  if (!runtime.workers) io.err(`no worker in this process: the batch runs when a worker polls task queue ${SHARED_TASK_QUEUE} (start one with \`evalflow worker\`)`);
+  const intro = [
+    `batch ${batchId}: ${total} run${total === 1 ? '' : 's'} of ${request.cases.length} case${request.cases.length === 1 ? '' : 's'} with candidate ${request.candidate.name}, parallelism ${request.parallelism}`,
+    ...(arms.length > 0 ? [`arms, alternating per case: ${arms.map((a) => `${a.name} (${a.change})`).join(', ')}`] : []),
+  ];
+  return startAndFollow(runtime, io, { workflowType: 'evalBatchWorkflow', batchId, args: [input], metadata, intro }, options, () => {
+    const printer = createProgressPrinter(io);
+    return {
+      query: batchProgressQuery,
+      printer,
+      // A progress answer from before planning says 0 runs: the larger count is the batch's.
+      report: (end) => collectBatchReport(runtime.store, batchId, Math.max(total, end.total ?? 0), printer),
+    };
+  });
+}
 
-  return followToEnd(runtime, batchId, io, { calls, total, ...(options.onInterrupt ? { onInterrupt: options.onInterrupt } : {}) });
+/** One batch workflow to start, of either kind, and what is said once it started. */
+export interface BatchStart {
+  workflowType: 'evalBatchWorkflow' | 'editPredictionBatchWorkflow';
+  batchId: string;
+  args: unknown[];
+  metadata?: { staticSummary: string; staticDetails: string };
+  /** Lines said once the batch started, before its Web UI link. */
+  intro: string[];
+}
+
+/**
+ * The one start-and-follow path of both batch kinds: starts the workflow (riding out a
+ * Temporal outage; a start whose answer was lost finds the batch started), says so with the
+ * Web UI link and the no-worker hint, and follows it to its end or until the user detaches.
+ */
+export async function startAndFollow<P extends ProgressAnswer, R>(
+  runtime: EvalRuntime,
+  io: CommandIo,
+  start: BatchStart,
+  options: ExecuteOptions,
+  kindOf: (calls: ReconnectingCalls) => FollowedKind<P, R>,
+): Promise<Followed<R>> {
+  const calls = createReconnectingCalls(runtime.temporal.address, runtime.temporal.client.connection, io);
+  await calls.call(() => startBatch(runtime, start));
+  for (const line of start.intro) io.err(line);
+  if (runtime.temporal.uiUrl) io.err(`Web UI: ${runtime.temporal.uiUrl}/namespaces/${runtime.temporal.namespace}/workflows/${start.batchId}`);
+  if (!runtime.workers) io.err(`no worker in this process: the batch runs when a worker polls task queue ${SHARED_TASK_QUEUE} (start one with \`evalflow worker\`)`);
+  return followUntilClosed(runtime, start.batchId, io, { calls, ...(options.onInterrupt ? { onInterrupt: options.onInterrupt } : {}) }, kindOf(calls));
 }
 
 /** The supply side of every run of a batch, from the settings. */
@@ -86,14 +122,14 @@ export function runTemplateOf(settings: Settings, candidate: CandidateSpec): Run
 }
 
 /** Starting again after a lost answer finds the batch started: its id is ours alone. */
-async function startBatch(runtime: EvalRuntime, input: BatchInput, metadata: { staticSummary: string; staticDetails: string }): Promise<void> {
+async function startBatch(runtime: EvalRuntime, start: BatchStart): Promise<void> {
   try {
-    await runtime.temporal.client.workflow.start('evalBatchWorkflow', {
-      ...metadata,
-      workflowId: input.batchId,
+    await runtime.temporal.client.workflow.start(start.workflowType, {
+      ...start.metadata,
+      workflowId: start.batchId,
       taskQueue: SHARED_TASK_QUEUE,
-      args: [input],
-      typedSearchAttributes: [{ key: searchAttributes.batchId, value: input.batchId }],
+      args: start.args,
+      typedSearchAttributes: [{ key: searchAttributes.batchId, value: start.batchId }],
     });
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;

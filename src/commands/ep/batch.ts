@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { WorkflowFailedError } from '@temporalio/client';
 import { loadSettings } from '../../config.js';
 import type { Settings } from '../../config.js';
 import {
@@ -17,8 +16,11 @@ import {
 } from '../../editprediction/index.js';
 import type { EpBatchInput, EpBatchResult, EpBatchStage, Example } from '../../editprediction/index.js';
 import { makeBatchId, runStamp } from '../../run/runId.js';
-import { SHARED_TASK_QUEUE, searchAttributes } from '../../temporal/names.js';
-import { epBatchProgressQuery } from '../../workflows/definitions.js';
+import { epBatchProgressQuery, type EpBatchProgress } from '../../workflows/definitions.js';
+import { EXIT } from '../../cli/exitCodes.js';
+import { noWorkerAnswers, type FollowedKind } from '../../cli/batch/follow.js';
+import type { ReconnectingCalls } from '../../cli/batch/reconnects.js';
+import { startAndFollow } from '../../cli/batch/start.js';
 import type { EpOptions, FailedMode, Subcommand } from './options.js';
 import { writeExamples } from './output.js';
 import type { CommandIo } from '../../cli/io.js';
@@ -39,6 +41,7 @@ export async function runEpBatch({ subcommand, todo, failedMode, output, options
   const runtime = await openRuntime(settings, io, { worker: options.worker === false ? false : 'auto' });
   try {
     const batch = await runBatch(settings, runtime, todo, subcommand === 'predict' ? 'predict' : 'score', options, io);
+    if (batch === null) return EXIT.detached;
     const failedKeys = new Set(batch.failures.keys());
     const keep = (example: Example) => !batch.notRun.has(exampleKey(example)) && (failedMode === 'keep' || !failedKeys.has(exampleKey(example)));
     if (failedMode !== 'skip-no-files') {
@@ -78,7 +81,7 @@ interface BatchOutcome {
  * Saves the examples (and any predictions they carry) to the store, runs one
  * editPredictionBatchWorkflow over them showing progress, and reads the results back.
  */
-async function runBatch(settings: Settings, runtime: EvalRuntime, todo: Example[], stage: EpBatchStage, options: EpOptions, io: CommandIo): Promise<BatchOutcome> {
+async function runBatch(settings: Settings, runtime: EvalRuntime, todo: Example[], stage: EpBatchStage, options: EpOptions, io: CommandIo): Promise<BatchOutcome | null> {
   const stamp = runStamp(new Date());
   const batchId = `ep-${makeBatchId(stamp, randomBytes(3).toString('hex'))}`;
   const groups = groupExamplesByRepository(todo);
@@ -102,19 +105,20 @@ async function runBatch(settings: Settings, runtime: EvalRuntime, todo: Example[
     failures: [],
     recent: [],
   };
-  // The workflow opens and closes the batch row itself, so a CLI that dies leaves no batch running.
-  const handle = await runtime.temporal.client.workflow.start('editPredictionBatchWorkflow', {
-    workflowId: batchId,
-    taskQueue: SHARED_TASK_QUEUE,
-    args: [input],
-    typedSearchAttributes: [{ key: searchAttributes.batchId, value: batchId }],
-  });
   const model = input.provider.endpoint ? ` (${input.provider.endpoint.model})` : '';
-  io.err(`batch ${batchId}: ${ordered.length} example${ordered.length === 1 ? '' : 's'} in ${groups.length} group${groups.length === 1 ? '' : 's'}, provider ${providerName}${model}, max parallelism ${input.maxParallelism}`);
-  if (runtime.temporal.uiUrl) io.err(`Web UI: ${runtime.temporal.uiUrl}/namespaces/${runtime.temporal.namespace}/workflows/${batchId}`);
-  if (!runtime.workers) io.err(`no worker in this process: the batch runs when a worker polls task queue ${SHARED_TASK_QUEUE} (start one with \`evalflow worker\`)`);
-
-  const result = await followBatch(handle, ordered.length, io);
+  const intro = [`batch ${batchId}: ${ordered.length} example${ordered.length === 1 ? '' : 's'} in ${groups.length} group${groups.length === 1 ? '' : 's'}, provider ${providerName}${model}, max parallelism ${input.maxParallelism}`];
+  const followed = await startAndFollow(
+    runtime,
+    io,
+    { workflowType: 'editPredictionBatchWorkflow', batchId, args: [input], intro },
+    options.onInterrupt ? { onInterrupt: options.onInterrupt } : {},
+    (calls) => epBatchKind(runtime, batchId, calls, io),
+  );
+  if (followed.detached) {
+    sayEpDetached(runtime, batchId, io);
+    return null;
+  }
+  const result = followed.report;
   const scores = await runtime.store.listEpScores(batchId);
   const examples: Example[] = [];
   for (const example of ordered) {
@@ -149,59 +153,40 @@ async function saveExample(runtime: EvalRuntime, batchId: string, example: Examp
   }
 }
 
-/** Prints each finished example until the batch ends; a Ctrl-C cancels the batch. */
-async function followBatch(
-  handle: Awaited<ReturnType<EvalRuntime['temporal']['client']['workflow']['start']>>,
-  total: number,
-  io: CommandIo,
-): Promise<EpBatchResult | null> {
-  // Only the first Ctrl-C is ours; the next one finds no handler and ends the process.
-  const onSigint = () => {
-    io.err('cancelling the batch (Ctrl-C again to leave now)');
-    void handle.cancel().catch(() => undefined);
-  };
-  process.once('SIGINT', onSigint);
+/**
+ * How an edit-prediction batch is followed: one line per finished example, and once it
+ * closed its result (null when it did not complete). The workflow opens and closes the batch
+ * row itself, so a CLI that detaches or dies leaves no batch running.
+ */
+function epBatchKind(runtime: EvalRuntime, batchId: string, calls: ReconnectingCalls, io: CommandIo): FollowedKind<EpBatchProgress, EpBatchResult | null> {
   const seen = new Set<string>();
-  const report = async () => {
-    const progress = await handle.query(epBatchProgressQuery).catch(() => null);
-    for (const outcome of progress?.outcomes ?? []) {
-      if (seen.has(outcome.key)) continue;
-      seen.add(outcome.key);
-      io.err(`[${seen.size}/${total}] ${outcome.name}: ${outcome.detail}`);
-    }
+  const printer = {
+    outcomes(progress: EpBatchProgress) {
+      for (const outcome of progress.outcomes) {
+        if (seen.has(outcome.key)) continue;
+        seen.add(outcome.key);
+        io.err(`[${seen.size}/${progress.total}] ${outcome.name}: ${outcome.detail}`);
+      }
+    },
+    noWorker: (id: string) => io.err(noWorkerAnswers(id)),
   };
-  // One query at a time, and none left in flight once the batch ends: the connection closes then.
-  let ended = false;
-  let wake = () => undefined as void;
-  const polling = (async () => {
-    while (!ended) {
-      await report();
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, 1_000);
-        wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-    }
-  })();
-  const stopPolling = async () => {
-    ended = true;
-    wake();
-    await polling;
+  const handle = runtime.temporal.client.workflow.getHandle(batchId);
+  return {
+    query: epBatchProgressQuery,
+    printer,
+    async report(end) {
+      // The last outcomes may have come after the last poll; a closed workflow still answers.
+      const last = await calls.call(() => handle.query(epBatchProgressQuery)).catch(() => null);
+      if (last) printer.outcomes(last);
+      if (end.status === 'completed') return (await calls.call(() => handle.result())) as EpBatchResult;
+      io.err(end.status === 'cancelled' ? `batch ${batchId} was cancelled` : `batch ${batchId} ended early: ${end.failure ?? end.status}`);
+      return null;
+    },
   };
-  try {
-    const result = (await handle.result()) as EpBatchResult;
-    await stopPolling();
-    // The last outcomes may have come after the last poll; a closed workflow still answers.
-    await report();
-    return result;
-  } catch (err) {
-    if (!(err instanceof WorkflowFailedError)) throw err;
-    io.err(`batch ${handle.workflowId} ended early: ${err.cause?.message ?? err.message}`);
-    return null;
-  } finally {
-    await stopPolling();
-    process.off('SIGINT', onSigint);
-  }
+}
+
+/** What `ep` says when the user detaches: the batch goes on, and its row records how it ends. */
+function sayEpDetached(runtime: EvalRuntime, batchId: string, io: CommandIo): void {
+  io.err(`detached: batch ${batchId} goes on in Temporal; its row records how it ends (\`evalflow batches\`)`);
+  if (runtime.temporal.mode !== 'cluster') io.err(`no worker runs it once this process ends: it goes on when one does (\`evalflow worker\`)`);
 }

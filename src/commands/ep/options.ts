@@ -1,3 +1,5 @@
+import type { InterruptMode } from '../../cli/batch/interrupts.js';
+
 /** The subcommands of `evalflow ep`, as Zed's `ep` CLI names them. */
 export const SUBCOMMANDS = ['read', 'predict', 'score', 'eval'] as const;
 export type Subcommand = (typeof SUBCOMMANDS)[number];
@@ -25,6 +27,8 @@ export interface EpOptions {
   beta?: number;
   verbose?: boolean;
   config?: string;
+  /** What the first Ctrl-C does to the batch (default: ask on a terminal, else detach). */
+  onInterrupt?: InterruptMode;
   /** commander's --no-worker gives `worker: false`. */
   worker?: boolean;
   /** What `-` reads (default: this process's standard input). */

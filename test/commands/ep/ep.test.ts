@@ -351,5 +351,40 @@ describe('evalflow ep', () => {
         await new Promise((resolve) => worker.once('exit', resolve));
       }
     });
+
+    it('Ctrl-C with --on-interrupt detach exits 130 and the batch goes on to complete its row', { timeout: 300_000 }, async () => {
+      let releaseSecond = () => undefined as void;
+      const secondHeld = new Promise<void>((resolve) => (releaseSecond = resolve));
+      let secondAsked = 0;
+      script = async (request) => {
+        const i = exampleOf(request);
+        if (i === 2 && ++secondAsked === 1) await secondHeld; // the user detaches while this call is open
+        return rewriteReply(request, 'right');
+      };
+      const worker = await startWorker();
+      const cli = startCli(['ep', 'eval', 'examples/one.md', 'examples/two.md', '--provider', 'openai', '--no-worker', '--max-parallelism', '1', '--on-interrupt', 'detach'], {
+        cwd: root,
+        env: workerEnv,
+      });
+      const batchId = /^batch (ep-\S+):/.exec(await cli.waitForLine(/^batch ep-\S+:/, 90_000))![1]!;
+      // The shared follow prints the first example once the workflow's progress query says it finished.
+      await cli.waitForLine(/^\[1\/2\] one: /, 90_000);
+      await waitFor(() => secondAsked === 1, 'the model call of the second example');
+      const store = await openStore({ databaseUrl: await postgresUrl(), schema });
+      try {
+        cli.kill('SIGINT');
+        expect(await cli.exited).toBe(130);
+        expect(cli.stderr).toContain(`detached: batch ${batchId} goes on in Temporal; its row records how it ends (\`evalflow batches\`)`);
+        expect((await store.getBatch(batchId))?.status).toBe('running');
+        releaseSecond();
+        const deadline = Date.now() + 90_000;
+        while ((await store.getBatch(batchId))?.status === 'running' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 500));
+        expect(await store.getBatch(batchId)).toMatchObject({ status: 'completed', counts: { examples: 2, failed: 0, not_run: 0 } });
+      } finally {
+        await store.close();
+        worker.kill('SIGTERM');
+        await new Promise((resolve) => worker.once('exit', resolve));
+      }
+    });
   });
 });
