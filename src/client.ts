@@ -157,6 +157,7 @@ program
   .addOption(new Option('--result <result>', 'your decision').choices(['pass', 'fail']))
   .option('--note <text>', 'why you decided so')
   .option('--pending', 'list the runs that need a review (waiting in their workflow, or recorded)')
+  .option('--wait <seconds>', 'how long to wait for a worker to take the decision before queueing it in the run\'s history (default 10)', flag.integerFlag(0, 3600))
   .action((runId: string | undefined, options) => dispatch('review', { ...options, runId }));
 
 program

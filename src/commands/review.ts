@@ -11,7 +11,7 @@ import { latestVerdict, recordReviewDecision, rewriteReviewFile } from '../run/r
 import { openStore, type Store } from '../store/index.js';
 import { connectTemporal } from '../temporal/connection.js';
 import { searchAttributes } from '../temporal/names.js';
-import { reviewRunUpdate } from '../workflows/definitions.js';
+import { queueReviewSignal, reviewRunUpdate } from '../workflows/definitions.js';
 import type { CommandIo } from '../cli/io.js';
 import { storeOptions } from '../cli/storeOptions.js';
 import { formatTable } from '../cli/output/table.js';
@@ -21,11 +21,13 @@ export interface ReviewOptions {
   result?: string;
   note?: string;
   pending?: boolean;
+  /** Seconds to wait for a worker to take the decision before queueing it. */
+  wait?: number;
   config?: string;
 }
 
-/** Said once when no worker has taken a decision after this long: the decision then waits for one. */
-const NO_WORKER_HINT_MS = 10_000;
+/** How long a decision waits for a worker to take it before it is queued in the run's history. */
+export const DEFAULT_WAIT_S = 10;
 
 /**
  * `evalflow review RUN_ID --result pass|fail --note TEXT`: a person settles a run whose verdict
@@ -42,10 +44,18 @@ export async function run(options: ReviewOptions, io: CommandIo): Promise<number
   if (!runId) throw new ConfigError('evalflow review needs a RUN_ID (or --pending to list the runs that need a review)');
   const decision = decisionFrom(runId, options, io.env);
   const temporal = await connectTemporal(settings, (line) => io.err(line));
+  const waitS = options.wait ?? DEFAULT_WAIT_S;
   try {
-    const outcome = await sendToWaitingWorkflow(temporal.client, runId, decision, io);
-    if (outcome) {
-      io.out(`${runId}: ${outcome.status} ${outcome.result ?? ''}, decided by ${decision.author} (recorded by its waiting workflow, beside the judge's verdict)`);
+    const delivery = await sendToWaitingWorkflow(temporal.client, runId, decision, waitS * 1000);
+    if (delivery === 'queued') {
+      io.out(
+        `${runId}: decision queued (${decision.result} by ${decision.author}): no worker took it within ${waitS}s. It is kept in the run's Temporal history, ` +
+          'survives a server restart, and is recorded when a worker runs (`evalflow worker`, or the `evalflow run` that started the run)',
+      );
+      return 0;
+    }
+    if (delivery) {
+      io.out(`${runId}: ${delivery.status} ${delivery.result ?? ''}, decided by ${decision.author} (recorded by its waiting workflow, beside the judge's verdict)`);
       return 0;
     }
   } finally {
@@ -88,28 +98,50 @@ function reviewer(env: NodeJS.ProcessEnv): string {
 
 /**
  * Sends the decision to the run's workflow when it is still open; null when it has ended (or
- * never ran in this Temporal), so the decision goes to the store. Waits as long as it takes
- * for a worker to take it, saying so once.
+ * never ran in this Temporal), so the decision goes to the store. When no worker takes it
+ * within `waitMs`, a run that waits for a review gets it queued as a signal (durable in its
+ * history) instead of a caller blocked until a worker comes back.
  */
-async function sendToWaitingWorkflow(client: Client, runId: string, decision: ReviewDecision, io: CommandIo): Promise<RunOutcome | null> {
+async function sendToWaitingWorkflow(client: Client, runId: string, decision: ReviewDecision, waitMs: number): Promise<RunOutcome | 'queued' | null> {
   const handle = client.workflow.getHandle(runId);
   if (!(await isOpen(client, runId))) return null;
-  const hint = setTimeout(() => io.err(`${runId}: no worker has taken the decision yet; it is delivered once one runs (the \`evalflow run\` that started the run, or \`evalflow worker\`)`), NO_WORKER_HINT_MS);
+  // Aborting the update's calls (not leaving them pending) keeps the SDK from retrying them on a closed connection.
+  const late = new AbortController();
+  const timer = setTimeout(() => late.abort(), waitMs);
   try {
-    for (;;) {
-      try {
-        return await handle.executeUpdate(reviewRunUpdate, { args: [decision] });
-      } catch (err) {
-        if (err instanceof WorkflowUpdateFailedError) throw new ReviewError(err.cause?.message ?? err.message);
-        if (err instanceof WorkflowUpdateRPCTimeoutOrCancelledError) continue;
-        // The workflow ended between the look and the update: the store takes the decision.
-        if (!(await isOpen(client, runId))) return null;
-        throw err;
+    return await client.connection.withAbortSignal(late.signal, async () => {
+      for (;;) {
+        try {
+          return await handle.executeUpdate(reviewRunUpdate, { args: [decision] });
+        } catch (err) {
+          if (late.signal.aborted) throw err;
+          if (err instanceof WorkflowUpdateFailedError) throw new ReviewError(err.cause?.message ?? err.message);
+          if (err instanceof WorkflowUpdateRPCTimeoutOrCancelledError) continue;
+          // The workflow ended between the look and the update: the store takes the decision.
+          if (!(await isOpen(client, runId))) return null;
+          throw err;
+        }
       }
-    }
+    });
+  } catch (err) {
+    if (!late.signal.aborted) throw err;
   } finally {
-    clearTimeout(hint);
+    clearTimeout(timer);
   }
+  // No worker took it in time. The update may still reach one later, which then refuses the second copy.
+  if (!(await waitsForReview(client, runId))) {
+    throw new ReviewError(
+      `${runId}: no worker took the decision within ${waitMs / 1000}s, and the run does not wait for a review yet (it is still running its stages); nothing was queued. Start a worker (\`evalflow worker\`) and decide once the run waits`,
+    );
+  }
+  await handle.signal(queueReviewSignal, decision);
+  return 'queued';
+}
+
+/** Whether the run's workflow has recorded needs_review and waits (its search attribute says so). */
+async function waitsForReview(client: Client, runId: string): Promise<boolean> {
+  const description = await client.workflow.getHandle(runId).describe();
+  return description.status.name === 'RUNNING' && description.typedSearchAttributes.get(searchAttributes.status) === 'needs_review';
 }
 
 async function isOpen(client: Client, runId: string): Promise<boolean> {

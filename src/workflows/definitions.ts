@@ -1,4 +1,4 @@
-import { defineQuery, defineUpdate } from '@temporalio/workflow';
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { EpBatchOutcome } from '../editprediction/epBatch.js';
 import type { BatchProgress, RunProgress } from '../run/progress.js';
 import type { ReviewDecision } from '../vocabulary/reviewDecision.js';
@@ -17,6 +17,13 @@ export const batchProgressQuery = defineQuery<BatchProgress>('batchProgress');
  * a second decision, before anything is written to the history.
  */
 export const reviewRunUpdate = defineUpdate<RunOutcome, [ReviewDecision]>('reviewRun');
+
+/**
+ * The same decision, queued: `evalflow review` sends it when no worker takes the update in
+ * time. A signal is written to the run's history at once, so it survives a server restart
+ * and is taken when a worker runs again (an update not yet taken by a worker is not).
+ */
+export const queueReviewSignal = defineSignal<[ReviewDecision]>('queueReview');
 
 /** Where an edit-prediction batch stands (`evalflow ep` prints its outcomes as they come). */
 export interface EpBatchProgress {

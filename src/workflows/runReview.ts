@@ -1,4 +1,4 @@
-import { allHandlersFinished, ApplicationFailure, CancellationScope, condition, isCancellation, proxyActivities, setCurrentDetails, setHandler } from '@temporalio/workflow';
+import { allHandlersFinished, ApplicationFailure, CancellationScope, condition, isCancellation, log, proxyActivities, setCurrentDetails, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import type { RunProgress } from '../run/progress.js';
 import type { ReviewDecision } from '../vocabulary/reviewDecision.js';
@@ -6,7 +6,7 @@ import { reviewCommand, secondDecisionRefused, waitingDetails } from '../run/rev
 import type { RunOutcome } from '../run/runOutcome.js';
 import type { RunRecordInput } from '../run/runRecord.js';
 import type { RunSpec } from '../run/runSpec.js';
-import { reviewRunUpdate } from './definitions.js';
+import { queueReviewSignal, reviewRunUpdate } from './definitions.js';
 import { causeMessage, describeFailure } from './failureText.js';
 import { upsertOutcomeAttributes } from './outcomeAttributes.js';
 import { sharedProfile } from './profiles.js';
@@ -25,8 +25,9 @@ export interface ReviewState {
 }
 
 /**
- * Takes a person's decision (the `reviewRun` update) from the run's start: it answers with the
- * run's outcome once the decision is recorded, and is refused unless the run waits for one.
+ * Takes a person's decision (the `reviewRun` update, or the `queueReview` signal) from the
+ * run's start: the update answers with the run's outcome once the decision is recorded, and is
+ * refused unless the run waits for one.
  */
 export function acceptReview(runId: string, progress: RunProgress): ReviewState {
   const review: ReviewState = { waiting: false, decision: null, settled: null };
@@ -40,6 +41,15 @@ export function acceptReview(runId: string, progress: RunProgress): ReviewState 
     },
     { validator: (decision) => validateDecision(runId, review, progress.stage, decision) },
   );
+  // A queued decision has no caller to refuse: one the update would refuse is logged and dropped.
+  setHandler(queueReviewSignal, (decision) => {
+    try {
+      validateDecision(runId, review, progress.stage, decision);
+      review.decision = decision;
+    } catch (err) {
+      log.warn(`a queued decision was not taken: ${(err as Error).message}`);
+    }
+  });
   return review;
 }
 

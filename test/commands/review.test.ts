@@ -11,28 +11,7 @@ import { SHARED_TASK_QUEUE } from '../../src/temporal/names.js';
 import { reviewRunUpdate } from '../../src/workflows/definitions.js';
 import { builtinCandidate, createEvalHarness, type EvalHarness } from '../support/evalHarness.js';
 import { startTestTemporal, type TestTemporal } from '../support/temporalServer.js';
-
-const greeting = {
-  'meta.yaml': 'id: write-greeting\nversion: v1\ntarget_workflow: add-helper\ncategory: feature\npurpose: The candidate writes a file.\nmax_turns: 2\n',
-  'task.md': '## Prompt\n\n> Please create greeting.txt containing the word hello.\n\n## Scenario\n\nYou want a greeting file.\n\n## Guidance\n\nEnd with <<END>> once it is done.\n',
-  'rubric.md': '## Hard requirements\n\n- greeting.txt contains hello\n- The candidate checked the file with a shell command\n\n## Quality\n\n## Common failures\n',
-  'env.yaml': 'postconditions:\n  - description: greeting.txt says hello\n    check: grep -q hello "${SANDBOX_DIR}/greeting.txt"\n    severity: hard\n',
-};
-
-/** A pass that never assesses the second hard item, however often it is asked: every run needs a person. */
-const SHORT_ANSWER = [
-  "reasoning: 'It wrote greeting.txt.'",
-  'result: pass',
-  'compliance: 4',
-  'execution_quality: 4',
-  'overall: 4',
-  "summary: 'Wrote the file.'",
-  'hard_requirements:',
-  "  - item: 'greeting.txt contains hello'",
-  '    met: true',
-  "    evidence: '[Turn 1] write: greeting.txt'",
-  'suggestions: []',
-].join('\n');
+import { REVIEW_CASE as greeting, UNASSESSED_PASS as SHORT_ANSWER } from '../support/reviewCase.js';
 
 const WAIT = { judging: { samples: 1, review: 'wait' as const, allowSelfJudge: false } };
 

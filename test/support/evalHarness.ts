@@ -57,7 +57,7 @@ let stampCounter = 0;
  */
 export async function createEvalHarness(options: {
   backend: Backend;
-  temporal: TestTemporal;
+  temporal: Pick<TestTemporal, 'address' | 'namespace'>;
   script: MockScript;
   dialects?: MockDialect[];
   env?: NodeJS.ProcessEnv;
