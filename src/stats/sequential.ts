@@ -7,7 +7,7 @@ import { newcombeDifference, type DifferenceInterval } from './newcombe.js';
  * interleaved pairs (run i of A, run i of B). Only a discordant pair (one side passed, the other
  * failed) carries evidence: when A and B pass equally often, whatever that rate and even when it
  * drifts from round to round, a discordant pair is B's with probability exactly ½, so the test
- * of "A = B" becomes a test of a fair coin (Wald 1947, ch. 6, on comparing two proportions).
+ * of "A = B" becomes a test of a fair coin (Wald 1947, the chapter on double dichotomies).
  * docs/how-many-runs.md has the formulas, the sources and how to read an open case.
  */
 

@@ -1,60 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { newcombeDifference } from '../../src/stats/newcombe.js';
-import { sequentialDesign, sequentialVerdict, tallyPairs, type PairTally, type SequentialDesign } from '../../src/stats/sequential.js';
-
-/**
- * The exact chance of each final label when both arms run pair by pair until the verdict stops
- * the case: a walk over all tallies (both passed, only A, only B, neither) with the given pass
- * rates, the verdict itself as the stopping rule. It shares nothing with the design's own
- * calibration (a walk over discordant pairs alone), so it checks it.
- */
-function exactOutcomes(design: SequentialDesign, passA: number, passB: number): { regression: number; improvement: number; meanPairs: number } {
-  const outcomes = [
-    [passA * (1 - passB), 'onlyA'],
-    [(1 - passA) * passB, 'onlyB'],
-    [passA * passB + (1 - passA) * (1 - passB), null],
-  ] as const;
-  let alive = new Map<string, { tally: PairTally; p: number }>([['0,0,0,0', { tally: { pairs: 0, bothPassed: 0, onlyA: 0, onlyB: 0 }, p: 1 }]]);
-  const result = { regression: 0, improvement: 0, meanPairs: 0 };
-  while (alive.size > 0) {
-    const next = new Map<string, { tally: PairTally; p: number }>();
-    for (const { tally, p } of alive.values()) {
-      for (const [share, field] of outcomes) {
-        const t = { ...tally, pairs: tally.pairs + 1 };
-        if (field) t[field]++;
-        const verdict = sequentialVerdict(design, t);
-        if (verdict.stoppedBy) {
-          if (verdict.label === 'regression' || verdict.label === 'improvement') result[verdict.label] += p * share;
-          result.meanPairs += p * share * t.pairs;
-          continue;
-        }
-        const key = `${t.onlyA},${t.onlyB}`;
-        const seen = next.get(key);
-        if (seen) seen.p += p * share;
-        else next.set(key, { tally: t, p: p * share });
-      }
-    }
-    alive = next;
-  }
-  return result;
-}
-
-describe('newcombeDifference', () => {
-  it("gives Newcombe's published method-10 intervals (Statistics in Medicine 1998, table II)", () => {
-    const cases = [
-      [48, 80, 56, 70, 0.0524, 0.3339],
-      [3, 10, 9, 10, 0.1705, 0.809],
-      [0, 29, 5, 56, -0.0381, 0.1926],
-    ] as const;
-    for (const [a, nA, b, nB, low, high] of cases) {
-      const interval = newcombeDifference(a, nA, b, nB)!;
-      expect(interval.difference).toBeCloseTo(b / nB - a / nA, 12);
-      expect(interval.low).toBeCloseTo(low, 4);
-      expect(interval.high).toBeCloseTo(high, 4);
-    }
-    expect(newcombeDifference(0, 0, 1, 1)).toBeNull();
-  });
-});
+import { sequentialDesign, sequentialVerdict, tallyPairs } from '../../src/stats/sequential.js';
+import { sequentialOutcomes as exactOutcomes } from '../../src/stats/sequentialOutcomes.js';
 
 describe('sequentialDesign', () => {
   it('keeps the false regression-or-improvement rate at or below alpha for any common pass rate, exactly', () => {
