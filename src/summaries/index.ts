@@ -1,7 +1,8 @@
 export { mergeSuggestions, renderBatchInsights, type MergedSuggestion } from './batchInsights.js';
 export { groupStats, passHatKByK, type GroupStats } from './groupStats.js';
 export { renderLatest } from './latestMarkdown.js';
-export { batchStats, renderLatestStats, type BatchStats } from './latestStats.js';
+export { batchArms, batchStats, renderLatestStats, SUMMARY_BOOTSTRAP, type ArmStats, type BatchStats, type SummaryGroup } from './latestStats.js';
+export { LatestStatsSchema, type LatestStats } from './latestStatsSchema.js';
 export { loadRunsWithVerdicts } from './loadRuns.js';
 export { countUncontained, runIsolation, uncontainedLine } from './runIsolation.js';
 export { runCost, type RoleCost } from './prices.js';
