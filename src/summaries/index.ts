@@ -14,4 +14,4 @@ export { renderJunit } from './junit.js';
 export { revHistory, type RevRow } from './history.js';
 export { caseStability, type Judging, type Stability } from './stability.js';
 export { loadTriggerObservations, triggerQuality, triggerQualityFields, triggerQualityLines, type SkillTrigger, type TriggerObservation } from './triggerQuality.js';
-export { workflowImpact } from './workflowImpact.js';
+export { ranWithoutWorkflow, workflowRevisionOf } from './workflowRevision.js';
