@@ -15,3 +15,4 @@ export { revHistory, type RevRow } from './history.js';
 export { caseStability, type Judging, type Stability } from './stability.js';
 export { loadTriggerObservations, triggerQuality, triggerQualityFields, triggerQualityLines, type SkillTrigger, type TriggerObservation } from './triggerQuality.js';
 export { ranWithoutWorkflow, workflowRevisionOf } from './workflowRevision.js';
+export { headlineBatch, latestOfSelection, sameSelection, selectionFolder, type BatchSelection } from './selection.js';
