@@ -123,7 +123,7 @@ program
   .command('summarize')
   .description('rebuild summaries/ (latest.md, latest-stats.yaml, score-history.yaml, batch-insights.md) from the store')
   .addOption(configOption)
-  .option('--batch <id>', 'the batch latest.md describes (default: the newest)')
+  .option('--batch <id>', 'the summaries as of this batch (default: the newest); a follow-up over other cases goes to summaries/selections/')
   .option('--out <dir>', 'where to write them (default: summaries/ beside the runs folder)')
   .action((options) => dispatch('summarize', options));
 

@@ -1,4 +1,4 @@
-import { relative } from 'node:path';
+import { join, relative } from 'node:path';
 import { loadSettings } from '../config.js';
 import { ConfigError } from '../errors.js';
 import { openStore } from '../store/index.js';
@@ -7,9 +7,10 @@ import type { CommandIo } from '../cli/io.js';
 import { storeOptions } from '../cli/storeOptions.js';
 
 /**
- * `evalflow summarize [--batch ID] [--out DIR]`: rebuilds summaries/ from the store (latest.md,
- * latest-stats.yaml and batch-insights.md of a batch, default the newest; score-history.yaml
- * of every completed run). Needs no Temporal.
+ * `evalflow summarize [--batch ID] [--out DIR]`: rebuilds summaries/ from the store as of a
+ * batch, default the newest (latest.md, latest-stats.yaml and batch-insights.md of the headline
+ * batch, and of the batch's own selection when it was a follow-up over other cases;
+ * score-history.yaml of every completed run). Needs no Temporal.
  */
 export async function run(options: { batch?: string; out?: string; config?: string }, io: CommandIo): Promise<number> {
   const settings = await loadSettings(io.cwd, io.env, options.config ? { configPath: options.config } : {});
@@ -23,6 +24,9 @@ export async function run(options: { batch?: string; out?: string; config?: stri
     const report = await writeSummaries({ store, summariesDir: options.out ?? settings.summariesDir, prices: settings.prices, ...(options.batch ? { batchId: options.batch } : {}) });
     io.out(report.batchId ? `summaries of ${report.batchId}:` : 'no batch in the store yet:');
     for (const file of report.files) io.out(`  ${relative(io.cwd, file) || file}`);
+    if (report.headlineBatchId && report.headlineBatchId !== report.batchId) {
+      io.out(`latest.md stays on ${report.headlineBatchId}: ${report.batchId} ran fewer or other cases, so its own summaries are under ${join(dir, 'selections')}/`);
+    }
     if (!report.batchId) io.err(`(${dir}: only score-history.yaml and a latest.md saying so)`);
     return 0;
   } finally {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { buildDashboard, renderDashboard } from '../dashboard/index.js';
 import type { Store } from '../store/index.js';
 import { loadRunsWithVerdicts, pagesOfRunsWithVerdicts } from '../summaries/loadRuns.js';
@@ -9,6 +9,7 @@ import { renderLatest } from '../summaries/latestMarkdown.js';
 import { batchStats, renderLatestStats } from '../summaries/latestStats.js';
 import { loadTriggerObservations, triggerQuality } from '../summaries/triggerQuality.js';
 import { renderScoreHistoryLines, scoreHistoryLine, type ScoreHistoryLine } from '../summaries/scoreHistory.js';
+import { headlineBatch, latestOfSelection, sameSelection, selectionFolder, type BatchSelection } from '../summaries/selection.js';
 import type { Prices } from '../vocabulary/prices.js';
 
 export interface SummariesRequest {
@@ -21,14 +22,19 @@ export interface SummariesRequest {
 
 export interface SummariesReport {
   batchId: string | null;
+  /** The batch latest.md describes: the newest batch of the headline selection up to `batchId` (see headlineBatch). */
+  headlineBatchId: string | null;
   files: string[];
 }
 
 /**
  * Rebuilds `summaries/` from the store (the source of truth; every file is a view):
- * latest.md, latest-stats.yaml and batch-insights.md for one batch, score-history.yaml for
- * every completed run ever, dashboard.html over the whole history. Each file is written aside and renamed, so readers never see
- * half of one.
+ * latest.md, latest-stats.yaml and batch-insights.md for the headline batch, score-history.yaml
+ * for every completed run ever, dashboard.html over the whole history. The headline is the
+ * newest batch that ran every case of the one before it (headlineBatch): a follow-up batch over
+ * fewer or other cases gets the same three files in `selections/<its selection>/` instead, so it
+ * never shrinks nor replaces the headline. Each file is written aside and renamed, so readers
+ * never see half of one.
  */
 export async function writeSummaries(request: SummariesRequest): Promise<SummariesReport> {
   const { store, summariesDir, prices } = request;
@@ -36,16 +42,24 @@ export async function writeSummaries(request: SummariesRequest): Promise<Summari
   const files: string[] = [];
   const put = async (name: string, content: string) => {
     const path = join(summariesDir, name);
+    await mkdir(dirname(path), { recursive: true });
     const tmp = `${path}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
     await writeFile(tmp, content);
     await rename(tmp, path);
     files.push(path);
   };
   const history: ScoreHistoryLine[] = [];
-  for await (const page of pagesOfRunsWithVerdicts(store, { status: 'completed' })) {
+  const ran = new Map<string, { cases: Set<string>; arms: Set<string> }>();
+  for await (const page of pagesOfRunsWithVerdicts(store, {})) {
     for (const entry of page) {
       const line = scoreHistoryLine(entry);
       if (line) history.push(line);
+      const { batch_id: batchId, case_id: caseId, arm } = entry.run;
+      if (!batchId) continue;
+      const seen = ran.get(batchId) ?? { cases: new Set<string>(), arms: new Set<string>() };
+      seen.cases.add(caseId);
+      if (arm) seen.arms.add(arm);
+      ran.set(batchId, seen);
     }
   }
   await put('score-history.yaml', renderScoreHistoryLines(history));
@@ -53,15 +67,24 @@ export async function writeSummaries(request: SummariesRequest): Promise<Summari
   const batch = request.batchId ? await store.getBatch(request.batchId) : ((await store.listBatches({ limit: 1 }))[0] ?? null);
   if (!batch) {
     await put('latest.md', '# No batches yet\n\nRun `evalflow run` to make one; this file is rebuilt at the end of every batch (or with `evalflow summarize`).\n');
-    return { batchId: null, files };
+    return { batchId: null, headlineBatchId: null, files };
   }
-  const entries = await loadRunsWithVerdicts(store, { batchId: batch.batch_id });
-  const stats = {
-    ...batchStats(batch, entries, prices, await store.getJudgings(entries.map((e) => e.run.run_id))),
-    triggerQuality: triggerQuality(await loadTriggerObservations(store, entries)),
+  const selections: BatchSelection[] = (await store.listBatches({})).map((b) => ({ batchId: b.batch_id, createdAt: b.created_at, cases: ran.get(b.batch_id)?.cases ?? new Set(), arms: ran.get(b.batch_id)?.arms ?? new Set() }));
+  const own = selections.find((s) => s.batchId === batch.batch_id)!;
+  const headline = headlineBatch(selections, batch.batch_id) ?? own;
+  const describe = async (batchId: string, folder: string) => {
+    const described = batchId === batch.batch_id ? batch : (await store.getBatch(batchId))!;
+    const entries = await loadRunsWithVerdicts(store, { batchId });
+    const stats = {
+      ...batchStats(described, entries, prices, await store.getJudgings(entries.map((e) => e.run.run_id))),
+      triggerQuality: triggerQuality(await loadTriggerObservations(store, entries)),
+    };
+    const dir = join(summariesDir, folder);
+    await put(join(folder, 'latest.md'), renderLatest(described, stats, entries, dir));
+    await put(join(folder, 'latest-stats.yaml'), renderLatestStats(stats));
+    await put(join(folder, 'batch-insights.md'), renderBatchInsights(described.batch_id, entries, dir));
   };
-  await put('latest.md', renderLatest(batch, stats, entries, summariesDir));
-  await put('latest-stats.yaml', renderLatestStats(stats));
-  await put('batch-insights.md', renderBatchInsights(batch.batch_id, entries, summariesDir));
-  return { batchId: batch.batch_id, files };
+  await describe(headline.batchId, '');
+  if (!sameSelection(own, headline)) await describe(latestOfSelection(selections, own).batchId, join('selections', selectionFolder(own)));
+  return { batchId: batch.batch_id, headlineBatchId: headline.batchId, files };
 }

@@ -1,6 +1,7 @@
 import type { RunWithVerdict } from '../store/index.js';
 import { wilsonInterval, type RateInterval } from '../stats/index.js';
 import { compareSides } from './comparison.js';
+import { workflowRevisionOf } from './workflowRevision.js';
 
 export interface RevRow {
   workflowRev: string;
@@ -17,12 +18,14 @@ export interface RevRow {
 /**
  * Per workflow_rev, in the order the revs were first run: runs, pass rate with its interval,
  * mean overall, and the change from the rev before (the difference of pass rates and the
- * cases a paired comparison labels regressions and improvements).
+ * cases a paired comparison labels regressions and improvements). Runs without any workflow
+ * (an arm `workflow=none`) are no revision and are left out.
  */
 export function revHistory(entries: readonly RunWithVerdict[]): RevRow[] {
   const byRev = new Map<string, RunWithVerdict[]>();
   for (const entry of [...entries].sort((a, b) => (a.run.created_at < b.run.created_at ? -1 : 1))) {
-    const rev = entry.run.workflow_rev ?? 'unknown';
+    const rev = workflowRevisionOf(entry.run);
+    if (rev === null) continue;
     byRev.set(rev, [...(byRev.get(rev) ?? []), entry]);
   }
   const rows: RevRow[] = [];

@@ -1,7 +1,8 @@
 export { mergeSuggestions, renderBatchInsights, type MergedSuggestion } from './batchInsights.js';
 export { groupStats, passHatKByK, type GroupStats } from './groupStats.js';
 export { renderLatest } from './latestMarkdown.js';
-export { batchStats, renderLatestStats, type BatchStats } from './latestStats.js';
+export { batchArms, batchStats, renderLatestStats, SUMMARY_BOOTSTRAP, type ArmStats, type BatchStats, type SummaryGroup } from './latestStats.js';
+export { LatestStatsSchema, type LatestStats } from './latestStatsSchema.js';
 export { loadRunsWithVerdicts } from './loadRuns.js';
 export { countUncontained, runIsolation, uncontainedLine } from './runIsolation.js';
 export { runCost, type RoleCost } from './prices.js';
@@ -13,4 +14,5 @@ export { renderJunit } from './junit.js';
 export { revHistory, type RevRow } from './history.js';
 export { caseStability, type Judging, type Stability } from './stability.js';
 export { loadTriggerObservations, triggerQuality, triggerQualityFields, triggerQualityLines, type SkillTrigger, type TriggerObservation } from './triggerQuality.js';
-export { workflowImpact } from './workflowImpact.js';
+export { ranWithoutWorkflow, workflowRevisionOf } from './workflowRevision.js';
+export { headlineBatch, latestOfSelection, sameSelection, selectionFolder, type BatchSelection } from './selection.js';

@@ -1,39 +1,40 @@
 import { relative } from 'node:path';
 import type { Batch, RunWithVerdict } from '../store/index.js';
-import type { GroupStats } from './groupStats.js';
+import { renderLatestArms } from './latestArmsMarkdown.js';
 import type { BatchStats } from './latestStats.js';
 import { runIsolation, uncontainedLine } from './runIsolation.js';
+import { describeCost, describePassK, describeRate, describeTokens, describeUncounted, fixed, percent, shortRev } from './summaryText.js';
 
 /** Follows the verdict of each uncontained run in the case table. */
 const UNCONTAINED_MARK = '†';
 
 /**
  * latest.md: the last batch at a glance. A header line with the pass rate and its interval,
- * pass^k, tokens and cost; per case its verdicts, scores, candidate, model, workflow_rev and a
- * link to each review.md. Runs that were not judged are counted apart, never in a rate; runs
- * that ran uncontained are counted in a line of their own, and marked in the table when the
- * batch also has contained ones.
+ * pass^k beside pass@k, tokens and cost; per case its verdicts, scores, candidate, model,
+ * workflow_rev and a link to each review.md. Runs that were not judged are counted apart, never
+ * in a rate; runs that ran uncontained are counted in a line of their own, and marked in the
+ * table when the batch also has contained ones. A batch with arms is shown arm by arm instead
+ * (latestArmsMarkdown.ts): pooled numbers would hide the difference the batch measures.
  */
 export function renderLatest(batch: Batch, stats: BatchStats, entries: readonly RunWithVerdict[], summariesDir: string): string {
-  const o = stats.overall;
-  const passHat = Object.entries(o.passHatK)
-    .filter(([k]) => Number(k) > 1)
-    .map(([k, v]) => `pass^${k} ${v === null ? '–' : v.toFixed(2)}`)
-    .join(', ');
+  if (stats.arms.length > 1 || stats.arms[0]?.name) return renderLatestArms(batch, stats, entries, summariesDir);
+  const arm = stats.arms[0]!;
+  const o = arm.overall;
+  const passK = describePassK(o.passHatK, o.passAtK);
   // When every run ran uncontained the line above the table says so; a mark on each would be noise.
   const mixed = o.uncontained > 0 && o.uncontained < o.runs;
   const lines = [
     `# Latest batch: ${batch.batch_id}`,
     '',
-    `${describeRate(o)}${passHat ? `; ${passHat}` : ''}; ${describeUncounted(o) || 'every run judged'}.`,
-    `Tokens: ${describeTokens(o)}. Cost: ${o.cost.total === null ? 'unknown (a price or a usage is missing)' : `$${o.cost.total.toFixed(4)}`}.`,
+    `${describeRate(o)}${passK ? `; ${passK}` : ''}; ${describeUncounted(o) || 'every run judged'}.`,
+    `Tokens: ${describeTokens(o)}. Cost: ${describeCost(o)}.`,
     `Batch status: ${batch.status}; started ${batch.created_at}.`,
     ...(o.uncontained > 0 ? [`${uncontainedLine(o.uncontained, o.runs)}${mixed ? `; their verdicts are marked ${UNCONTAINED_MARK} below` : ''}.`] : []),
     '',
     '| case | verdicts | pass rate | compliance | execution | overall | not counted | candidate | model | workflow_rev | reviews |',
     '|---|---|---|---|---|---|---|---|---|---|---|',
   ];
-  for (const [caseId, g] of Object.entries(stats.cases)) {
+  for (const [caseId, g] of Object.entries(arm.cases)) {
     const runs = entries.filter((e) => e.run.case_id === caseId).sort((a, b) => a.run.run_id.localeCompare(b.run.run_id, 'en', { numeric: true }));
     const verdicts = runs.map((e) => `${e.run.status === 'completed' ? (e.verdict?.result ?? '?') : e.run.status}${mixed && runIsolation(e.run) === 'none' ? UNCONTAINED_MARK : ''}`).join(' ');
     const distinct = (values: (string | null | undefined)[]) => [...new Set(values.map((v) => v ?? '–'))].join(', ');
@@ -43,40 +44,4 @@ export function renderLatest(batch: Batch, stats: BatchStats, entries: readonly 
     );
   }
   return `${lines.join('\n')}\n`;
-}
-
-function describeRate(g: GroupStats): string {
-  if (!g.passRate) return 'Pass rate: nothing judged';
-  return `Pass rate ${percent(g.passRate.rate)} (95% interval ${percent(g.passRate.low)}–${percent(g.passRate.high)}), ${g.passes} of ${g.completed} judged runs`;
-}
-
-/** `2 infra_error, 1 aborted`: the runs a rate does not count, by status. */
-function describeUncounted(g: GroupStats): string {
-  return Object.entries(g.byStatus)
-    .filter(([status]) => status !== 'completed')
-    .sort(([a], [b]) => (a < b ? -1 : 1))
-    .map(([status, n]) => `${n} ${status}`)
-    .join(', ');
-}
-
-function describeTokens(g: GroupStats): string {
-  return (['examiner', 'candidate', 'judge'] as const)
-    .map((role) => {
-      const usage = g.tokens[role];
-      return `${role} ${usage ? `${usage.input_tokens} in / ${usage.output_tokens} out` : 'unknown'}`;
-    })
-    .join(', ');
-}
-
-function percent(value: number): string {
-  return `${Math.round(value * 100)}%`;
-}
-
-function fixed(value: number | null): string {
-  return value === null ? '–' : value.toFixed(2);
-}
-
-function shortRev(rev: string | null): string | null {
-  if (!rev) return rev;
-  return /^[0-9a-f]{40}/.test(rev) ? `${rev.slice(0, 7)}${rev.endsWith('+dirty') ? '+dirty' : ''}` : rev;
 }

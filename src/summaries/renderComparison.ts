@@ -29,9 +29,9 @@ export function comparisonLines(comparison: Comparison, cwd: string): string[] {
   return lines;
 }
 
-/** compare-<batch>.md: the same as Markdown, with links to both sides' reviews of every flip. */
-export function comparisonMarkdown(title: string, comparison: Comparison, summariesDir: string): string {
-  const parts = [`# ${title}`, '', `- ${describeSide('A', comparison.a)}`, `- ${describeSide('B', comparison.b)}`, `- ${describeBank(comparison)}`, ''];
+/** compare-<batch>.md: the same as Markdown, with links to both sides' reviews of every flip, and a note on how to read it when given. */
+export function comparisonMarkdown(title: string, comparison: Comparison, summariesDir: string, note?: string): string {
+  const parts = [`# ${title}`, '', ...(note ? [note, ''] : []), `- ${describeSide('A', comparison.a)}`, `- ${describeSide('B', comparison.b)}`, `- ${describeBank(comparison)}`, ''];
   parts.push('| label | case | judged A/B | pass rate A → B | difference (95%) | overall A → B | detectable | reviews |', '|---|---|---|---|---|---|---|---|');
   for (const c of comparison.cases) {
     const links = (side: string, paths: string[]) => paths.map((p, i) => `[${side}${i + 1}](${relative(summariesDir, p)})`).join(' ');

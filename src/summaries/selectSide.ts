@@ -3,6 +3,7 @@ import { parseArmRef } from '../run/arms.js';
 import type { RunWithVerdict, Store } from '../store/index.js';
 import type { ComparisonSide } from './comparison.js';
 import { loadRunsWithVerdicts } from './loadRuns.js';
+import { ranWithoutWorkflow } from './workflowRevision.js';
 
 /**
  * The runs a comparison side names: a batch id (`batch-…`), one arm of a batch
@@ -28,10 +29,10 @@ export async function selectSide(store: Store, name: string, inBatch?: string): 
   throw new ConfigError(`compare: '${name}' is no batch, batch:arm or workflow_rev in the store${recent.length ? `; recent batches: ${recent.join(', ')}` : ''}`);
 }
 
-/** The runs of the latest batch that ran workflow_rev `rev` (or a rev starting with it). */
+/** The runs of the latest batch that ran workflow_rev `rev` (or a rev starting with it); a run without any workflow has no rev. */
 async function runsOfRev(store: Store, rev: string): Promise<RunWithVerdict[]> {
-  const exact = await store.listRuns({ workflowRev: rev, limit: 1 });
-  const matching = exact.length > 0 ? exact : (await store.listRuns({})).filter((r) => r.workflow_rev?.startsWith(rev));
+  const exact = (await store.listRuns({ workflowRev: rev, limit: 1 })).filter((r) => !ranWithoutWorkflow(r));
+  const matching = exact.length > 0 ? exact : (await store.listRuns({})).filter((r) => !ranWithoutWorkflow(r) && r.workflow_rev?.startsWith(rev));
   const latest = matching[0];
   if (!latest) return [];
   const batchRuns = await loadRunsWithVerdicts(store, latest.batch_id ? { batchId: latest.batch_id } : { workflowRev: latest.workflow_rev! });

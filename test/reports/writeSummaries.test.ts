@@ -9,7 +9,7 @@ import { aHistoryRun, statusOf, type Outcome } from '../support/historyRun.js';
 
 /**
  * A store filled by builders: three batches over four cases, two workflow revs, two
- * candidates and two arms, with every status. The numbers the summaries must show are
+ * candidates and two arms (in the first two batches), with every status. The numbers the summaries must show are
  * worked out here by hand from how the store was filled, not with the code under test.
  */
 const BATCHES = ['batch-20260101T000000-aaaaaa', 'batch-20260102T000000-bbbbbb', 'batch-20260103T000000-cccccc'];
@@ -45,7 +45,8 @@ describe('summaries from the store', () => {
               candidate: b % 2 === 0 ? 'cand-a' : 'cand-b',
               workflow_rev: b === 0 ? 'rev-one' : 'rev-two',
               status: statusOf(outcome),
-              arm: i % 2 === 0 ? 'A' : 'B',
+              // The earlier batches were A/B batches; the last one is pooled, as a batch without arms.
+              arm: b === 2 ? null : i % 2 === 0 ? 'A' : 'B',
               attempt_index: i + 1,
               run_dir: join(dirname(dir), 'runs', runId),
             }),
@@ -213,5 +214,81 @@ describe('summaries of a batch where some runs ran uncontained', () => {
 
   it('batch-insights.md says how many runs were uncontained', async () => {
     expect(await readFile(join(dir, 'batch-insights.md'), 'utf8')).toContain('uncontained: 2 of 5 runs (isolation: none).');
+  });
+});
+
+describe('summaries after a follow-up batch over other cases', () => {
+  const full = 'batch-20260301T000000-ffffff';
+  const followUp = 'batch-20260302T000000-111111';
+  let store: Store;
+  let dir: string;
+  let report: Awaited<ReturnType<typeof writeSummaries>>;
+
+  beforeAll(async () => {
+    store = await openStore({});
+    dir = join(await tempDir('evalflow-summaries-'), 'summaries');
+    await store.upsertBatch({ batch_id: full, status: 'completed', spec: { arms: [{ name: 'with', change: 'base' }, { name: 'none', change: 'workflow=none' }] }, created_at: '2026-03-01T00:00:00Z' });
+    await store.upsertBatch({ batch_id: followUp, status: 'completed', spec: {}, created_at: '2026-03-02T00:00:00Z' });
+    // The full A/B batch: three cases, one run an arm; then one run of `gamma` alone.
+    const runs: [string, string, string | null, 'pass' | 'fail'][] = [
+      [full, 'alpha', 'with', 'pass'],
+      [full, 'alpha', 'none', 'pass'],
+      [full, 'beta', 'with', 'pass'],
+      [full, 'beta', 'none', 'fail'],
+      [full, 'gamma', 'with', 'fail'],
+      [full, 'gamma', 'none', 'fail'],
+      [followUp, 'gamma', null, 'pass'],
+    ];
+    for (const [i, [batchId, caseId, arm, result]] of runs.entries()) {
+      const runId = `run-${caseId}-c@${batchId.slice(6, 21)}-${arm ?? 'x'}`;
+      await store.upsertRun(aHistoryRun({ run_id: runId, batch_id: batchId, case_id: caseId, candidate: 'c', status: 'completed', arm, run_dir: join(dirname(dir), 'runs', runId) }));
+      await store.saveScore(runId, { result, overall: result === 'pass' ? 4 : 1, suggestions: [`[eval] Look at ${caseId} again.`], judge_model: 'judge-model', judged_at: `2026-03-0${i < 6 ? 1 : 2}T00:00:0${i}Z` });
+    }
+    report = await writeSummaries({ store, summariesDir: dir, prices: {}, batchId: followUp });
+  });
+  afterAll(async () => {
+    await store?.close();
+  });
+
+  it('keeps the headline on the full batch: latest.md, latest-stats.yaml and batch-insights.md do not shrink to the one case', async () => {
+    expect(report).toMatchObject({ batchId: followUp, headlineBatchId: full });
+    const latest = await readFile(join(dir, 'latest.md'), 'utf8');
+    expect(latest).toContain(`# Latest batch: ${full}`);
+    for (const caseId of ['alpha', 'beta', 'gamma']) expect(latest).toMatch(new RegExp(`^\\| ${caseId} \\|`, 'm'));
+    // No pooled rate over the two batches, nor a comparison with the follow-up.
+    expect(latest).not.toContain(followUp);
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a YAML file read back to check its numbers
+    const stats = parseYaml(await readFile(join(dir, 'latest-stats.yaml'), 'utf8')) as Record<string, any>;
+    expect(stats.batch_id).toBe(full);
+    expect(Object.keys(stats.arms.with.cases)).toEqual(['alpha', 'beta', 'gamma']);
+    const insights = await readFile(join(dir, 'batch-insights.md'), 'utf8');
+    expect(insights).toContain(`# Batch insights: ${full}`);
+    expect(insights).toContain('Look at alpha again.');
+  });
+
+  it('writes the follow-up\'s own summaries under selections/, for its one case', async () => {
+    const folder = report.files.find((f) => f.includes(`${join('selections', 'gamma-')}`) && f.endsWith('latest.md'))!;
+    expect(folder).toBeDefined();
+    const latest = await readFile(folder, 'utf8');
+    expect(latest).toContain(`# Latest batch: ${followUp}`);
+    expect(latest).toContain('Pass rate 100% (95% interval 21%–100%), 1 of 1 judged runs');
+    expect(latest).not.toMatch(/^\| alpha \|/m);
+    // Its links to the reviews start from its own folder.
+    expect(latest).toContain('(../../../runs/run-gamma-c@20260302T000000-x/review.md)');
+    const stats = parseYaml(await readFile(join(dirname(folder), 'latest-stats.yaml'), 'utf8')) as { batch_id: string; cases: Record<string, unknown> };
+    expect(stats.batch_id).toBe(followUp);
+    expect(Object.keys(stats.cases)).toEqual(['gamma']);
+  });
+
+  it('a later batch of the full selection takes the headline again', async () => {
+    const again = 'batch-20260303T000000-222222';
+    await store.upsertBatch({ batch_id: again, status: 'completed', spec: {}, created_at: '2026-03-03T00:00:00Z' });
+    for (const caseId of ['alpha', 'beta', 'gamma']) {
+      const runId = `run-${caseId}-c@20260303T000000-1`;
+      await store.upsertRun(aHistoryRun({ run_id: runId, batch_id: again, case_id: caseId, candidate: 'c', status: 'completed', run_dir: join(dirname(dir), 'runs', runId) }));
+      await store.saveScore(runId, { result: 'pass', overall: 4, judge_model: 'judge-model', judged_at: '2026-03-03T00:00:00Z' });
+    }
+    expect(await writeSummaries({ store, summariesDir: dir, prices: {} })).toMatchObject({ batchId: again, headlineBatchId: again });
+    expect(await readFile(join(dir, 'latest.md'), 'utf8')).toContain(`# Latest batch: ${again}`);
   });
 });

@@ -141,7 +141,12 @@ describe('every look-up and schedule command beside a holder of the embedded sto
     ]);
     expect(summarize.code, summarize.all).toBe(0);
     expect(summarize.out[0]).toBe('summaries of batch-held:');
-    expect(await readFile(join(summaries, 'latest.md'), 'utf8')).toContain('batch-held');
+    // batch-held ran fix-login alone, a follow-up to batch-earlier's fix-login and in-doubt: the headline stays there.
+    expect(await readFile(join(summaries, 'latest.md'), 'utf8')).toContain('# Latest batch: batch-earlier');
+    expect(summarize.out.at(-1)).toMatch(/^latest\.md stays on batch-earlier: batch-held ran fewer or other cases/);
+    const own = summarize.out.map((line) => line.trim()).find((line) => line.includes('selections/') && line.endsWith('latest.md'));
+    expect(own, summarize.all).toBeDefined();
+    expect(await readFile(join(root, own!), 'utf8')).toContain('# Latest batch: batch-held');
     expect(dashboard.code, dashboard.all).toBe(0);
     expect(dashboard.out[0]).toMatch(/^served-dashboard\.html: 7 runs, \d+ KB$/);
     const html = await readFile(dashboardFile, 'utf8');

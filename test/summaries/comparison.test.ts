@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Run, RunWithVerdict, ScoreRow } from '../../src/store/index.js';
-import { caseStability, compareSides, comparisonLines, comparisonMarkdown, evaluateGate, groupStats, parseGate, renderJunit, revHistory, workflowImpact } from '../../src/summaries/index.js';
+import { caseStability, compareSides, comparisonLines, comparisonMarkdown, evaluateGate, groupStats, parseGate, renderJunit, revHistory } from '../../src/summaries/index.js';
 import { compareExitCode } from '../../src/commands/compare.js';
 import { snakeCaseKeys } from '../../src/cli/snakeCaseJson.js';
 
@@ -183,25 +183,18 @@ describe('revHistory', () => {
     expect(rows[0]!.versusPrevious).toBeNull();
     expect(rows[1]!.versusPrevious).toEqual({ difference: -1, regressions: 1, improvements: 0 });
   });
-});
 
-describe('workflowImpact', () => {
-  it('orients the difference as what the workflow adds and lists the cases worse with it first', () => {
-    const withWorkflow = [...many('helped', ['pass', 'pass', 'pass', 'pass', 'pass']), ...many('hurt', ['fail', 'fail', 'fail', 'fail', 'pass']), ...many('flat', ['pass', 'fail'])];
-    const without = [...many('helped', ['fail', 'fail', 'fail', 'pass', 'pass']), ...many('hurt', ['pass', 'pass', 'pass', 'pass', 'pass']), ...many('flat', ['pass', 'fail']), ...many('only-without', ['pass'])];
-    const impact = workflowImpact({ label: 'with', entries: withWorkflow }, { label: 'none', entries: without }, { seed: 1 });
-    expect(impact.a.label).toBe('none');
-    expect(impact.cases.map((c) => [c.caseId, c.difference])).toEqual([
-      ['hurt', expect.closeTo(-0.8, 10)],
-      ['flat', 0],
-      ['helped', expect.closeTo(0.6, 10)],
-      ['only-without', null],
-    ]);
-    const hurt = impact.cases[0]!;
-    expect(hurt.label).toBe('regression');
-    expect(hurt.differenceInterval!.high).toBeLessThan(0);
-    // The bank: mean of −0.8, 0 and +0.6 over the three comparable cases.
-    expect(impact.difference).toMatchObject({ n: 3, mean: expect.closeTo(-0.2 / 3, 10) });
+  it('leaves out the runs of a workflow=none arm: they are no revision, let alone the one after', () => {
+    // The demo's A/B batch: with the workflow at b37a78dc, then the same cases without any (its rev reads `none`).
+    const withWorkflow = many('fix-slug-dashes', ['pass'], { workflow_rev: 'b37a78dc', arm: 'with_workflow' });
+    const without = many('fix-slug-dashes', ['fail'], { workflow_rev: 'none', arm: 'no_workflow', spec: { noWorkflow: true } });
+    const rows = revHistory([...withWorkflow, ...without]);
+    expect(rows.map((r) => [r.workflowRev, r.judged, r.rate?.rate, r.versusPrevious])).toEqual([['b37a78dc', 1, 1, null]]);
+    // A later revision is compared with b37a78dc, not with the arm that ran without a workflow.
+    const later = many('fix-slug-dashes', ['fail'], { workflow_rev: 'c0ffee11', created_at: '2026-01-02T00:00:00.000Z' });
+    const next = revHistory([...withWorkflow, ...without, ...later]);
+    expect(next.map((r) => r.workflowRev)).toEqual(['b37a78dc', 'c0ffee11']);
+    expect(next[1]!.versusPrevious).toMatchObject({ difference: -1 });
   });
 });
 

@@ -3,33 +3,36 @@ import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import type { BatchArm } from '../../run/batchInput.js';
 import type { Store } from '../../store/index.js';
-import { compareSides, comparisonLines, comparisonMarkdown, loadRunsWithVerdicts, loadTriggerObservations, triggerQuality, triggerQualityLines, workflowImpact } from '../../summaries/index.js';
+import { compareSides, comparisonLines, comparisonMarkdown, loadRunsWithVerdicts, loadTriggerObservations, triggerQuality, triggerQualityLines } from '../../summaries/index.js';
 import type { CommandIo } from '../io.js';
 
 /**
- * The end of an A/B batch: each arm compared with the first (regressions first), printed and
- * written to `summaries/compare-<batch>.md`. An arm without any workflow (`workflow=none`) also
- * gives the workflow's impact, worst cases first, and the skills' trigger quality.
+ * The end of an A/B batch: each arm compared with the first (regressions first), once and in
+ * that one direction (B − A with A the first arm), printed and written to
+ * `summaries/compare-<batch>.md`. When an arm runs without any workflow (`workflow=none`),
+ * its comparison is what the workflow adds, read the other way round, and the skills' trigger
+ * quality of the arms with the workflow follows.
  */
 export async function reportArms(store: Store, batchId: string, arms: readonly BatchArm[], summariesDir: string, io: CommandIo): Promise<void> {
   const base = arms[0]!;
   const sections: string[] = [];
+  const entriesOf = async (arm: BatchArm) => ({ label: `${batchId}:${arm.name} (${arm.change})`, entries: await loadRunsWithVerdicts(store, { batchId, arm: arm.name }) });
+  const a = await entriesOf(base);
   for (const arm of arms.slice(1)) {
-    const a = { label: `${batchId}:${base.name} (${base.change})`, entries: await loadRunsWithVerdicts(store, { batchId, arm: base.name }) };
-    const b = { label: `${batchId}:${arm.name} (${arm.change})`, entries: await loadRunsWithVerdicts(store, { batchId, arm: arm.name }) };
+    const b = await entriesOf(arm);
     const comparison = compareSides(a, b);
     io.out('');
     io.out(`comparison ${base.name} → ${arm.name}:`);
+    const reading = readingOf(base, arm);
+    if (reading) io.out(reading);
     for (const line of comparisonLines(comparison, io.cwd)) io.out(line);
-    sections.push(comparisonMarkdown(`${batchId}: ${base.name} → ${arm.name}`, comparison, summariesDir));
-    if (arm.noWorkflow && !base.noWorkflow) {
-      // The arm without any workflow measures what the workflow adds: worst cases first.
-      const impact = workflowImpact(a, b);
+    sections.push(comparisonMarkdown(`${batchId}: ${base.name} → ${arm.name}`, comparison, summariesDir, reading ?? undefined));
+  }
+  if (arms.some((arm) => arm.noWorkflow)) {
+    for (const arm of arms.filter((x) => !x.noWorkflow)) {
+      const runs = arm === base ? a.entries : await loadRunsWithVerdicts(store, { batchId, arm: arm.name });
       io.out('');
-      io.out(`workflow impact (A = ${arm.name} without the workflow, B = ${base.name} with it; cases worse with the workflow first):`);
-      for (const line of comparisonLines(impact, io.cwd)) io.out(line);
-      for (const line of triggerQualityLines(base.name, triggerQuality(await loadTriggerObservations(store, a.entries)))) io.out(line);
-      sections.push(comparisonMarkdown(`${batchId}: workflow impact (${arm.name} → ${base.name}; worse with the workflow first)`, impact, summariesDir));
+      for (const line of triggerQualityLines(arm.name, triggerQuality(await loadTriggerObservations(store, runs)))) io.out(line);
     }
   }
   await mkdir(summariesDir, { recursive: true });
@@ -39,4 +42,11 @@ export async function reportArms(store: Store, batchId: string, arms: readonly B
   await rename(tmp, file);
   io.out('');
   io.out(`comparison written to ${relative(io.cwd, file) || file} (again at any time: evalflow compare --batch ${batchId} ${base.name} ${arms[1]!.name})`);
+}
+
+/** How to read a comparison whose one side has no workflow: a difference is then what the workflow adds, or its opposite. */
+function readingOf(base: BatchArm, arm: BatchArm): string | null {
+  if (arm.noWorkflow && !base.noWorkflow) return `(${arm.name} runs without the workflow: a regression is a case worse without it, so one the workflow helps)`;
+  if (base.noWorkflow && !arm.noWorkflow) return `(${base.name} runs without the workflow: a regression is a case the workflow makes worse)`;
+  return null;
 }
