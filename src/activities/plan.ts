@@ -1,11 +1,11 @@
 import { FormatError } from '../errors.js';
 import { loadEvalBank, loadEvalCase } from '../evalset/index.js';
-import type { BatchArm, BatchCounts, BatchSelection, RunTemplate } from '../run/batchInput.js';
+import type { BatchArm, BatchCounts, BatchSelection } from '../run/batchInput.js';
 import { applyArm } from '../run/arms.js';
 import { planEntries, selectionDigest } from '../run/batchPlan.js';
 import { toCaseSnapshot } from '../run/caseSnapshot.js';
 import { makeRunId } from '../run/runId.js';
-import type { RunSpec } from '../run/runSpec.js';
+import type { RunSpec, RunTemplate } from '../run/runSpec.js';
 import type { BatchStatus } from '../store/index.js';
 import { hostTaskQueue } from '../temporal/names.js';
 import type { ActivityDeps } from './deps.js';

@@ -4,9 +4,9 @@ import { execa } from 'execa';
 import { ConfigError } from '../errors.js';
 import { checkWorkflowFolder } from '../sandbox/workflowSnapshot.js';
 import { ARM_CHANGES, type ArmChange as Change } from './armChanges.js';
-import type { BatchArm, RunTemplate } from './batchInput.js';
+import type { BatchArm } from './batchInput.js';
 import { ARM_NAME } from './runId.js';
-import type { CandidateSpec, RunSpec } from './runSpec.js';
+import type { CandidateSpec, RunSpec, RunTemplate } from './runSpec.js';
 
 /** One `--arm NAME=SPEC` as given: its name, and `base` or the one thing it changes. */
 export interface ArmRequest {

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { ARM_NAME } from './runId.js';
-import { CandidateSpecSchema, JudgingSchema, ModelEndpointSchema, RecoverySchema } from './runSpec.js';
+import { CandidateSpecSchema, RunTemplateSchema } from './runSpec.js';
 import { PricesSchema } from '../vocabulary/prices.js';
 
 /**
@@ -16,22 +16,6 @@ export const BatchSelectionSchema = z.object({
   digest: z.string(),
 });
 export type BatchSelection = z.infer<typeof BatchSelectionSchema>;
-
-/** The supply side shared by every run of a batch. */
-export const RunTemplateSchema = z.object({
-  candidate: CandidateSpecSchema,
-  examiner: ModelEndpointSchema,
-  judge: ModelEndpointSchema,
-  project: z.string(),
-  workflowDir: z.string(),
-  runsDir: z.string(),
-  turnTimeoutS: z.number().int().positive(),
-  recovery: RecoverySchema.optional(),
-  judging: JudgingSchema.optional(),
-  /** Every run snapshots the workflow folders at this commit (a scheduled batch pins the rev it started with). */
-  workflowRev: z.string().optional(),
-});
-export type RunTemplate = z.infer<typeof RunTemplateSchema>;
 
 /**
  * One side of an A/B experiment: what it changes against the batch's template, exactly one

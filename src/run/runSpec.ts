@@ -97,12 +97,31 @@ export const JudgingSchema = z.object({
 });
 export type Judging = z.infer<typeof JudgingSchema>;
 
+/** The supply side shared by every run of a batch; a run's spec is this and the run's own fields. */
+export const RunTemplateSchema = z.object({
+  candidate: CandidateSpecSchema,
+  examiner: ModelEndpointSchema,
+  judge: ModelEndpointSchema,
+  project: z.string(),
+  workflowDir: z.string(),
+  runsDir: z.string(),
+  turnTimeoutS: z.number().int().positive(),
+  recovery: RecoverySchema.optional(),
+  judging: JudgingSchema.optional(),
+  /**
+   * Snapshot the workflow folders as of this commit of their repository, not as they are now: a
+   * scheduled batch pins the rev it started with, an A/B arm its own.
+   */
+  workflowRev: z.string().optional(),
+});
+export type RunTemplate = z.infer<typeof RunTemplateSchema>;
+
 /**
  * The input of one evalRunWorkflow: everything a run needs, as plain JSON. It names the
  * environment variables that hold keys, never the keys, because workflow inputs are stored
  * in Temporal's history and shown in the Web UI.
  */
-export const RunSpecSchema = z.object({
+export const RunSpecSchema = RunTemplateSchema.extend({
   runId: z.string(),
   batchId: z.string(),
   /** Attempt index with --runs-per-case (1-based), else absent. */
@@ -110,19 +129,8 @@ export const RunSpecSchema = z.object({
   /** The A/B arm this run belongs to, in a batch with arms. */
   arm: z.string().optional(),
   evalCase: CaseSnapshotSchema,
-  candidate: CandidateSpecSchema,
-  examiner: ModelEndpointSchema,
-  judge: ModelEndpointSchema,
-  project: z.string(),
-  workflowDir: z.string(),
-  /** Snapshot the workflow folders as of this commit of their repository, not as they are now (an A/B arm). */
-  workflowRev: z.string().optional(),
   /** Run without any workflow at all (the `workflow=none` arm: what the workflow adds). */
   noWorkflow: z.boolean().optional(),
-  runsDir: z.string(),
-  turnTimeoutS: z.number().int().positive(),
-  recovery: RecoverySchema.optional(),
-  judging: JudgingSchema.optional(),
   /** How often `evalflow resume` continued this run; its attempts are numbered past the earlier executions'. */
   resumes: z.number().int().nonnegative().optional(),
   /** The host the run must start on (a resumed run continues where its sandbox was kept); else any host. */

@@ -5,8 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ARM_GRAMMAR } from '../../src/run/armChanges.js';
 import { applyArm, parseArm, parseArmRef, resolveArms, type ArmContext } from '../../src/run/arms.js';
-import type { RunTemplate } from '../../src/run/batchInput.js';
-import type { CandidateSpec } from '../../src/run/runSpec.js';
+import type { CandidateSpec, RunTemplate } from '../../src/run/runSpec.js';
 
 const BASE: CandidateSpec = { name: 'builtin', adapter: 'builtin', model: 'm0' } as CandidateSpec;
 
