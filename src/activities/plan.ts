@@ -67,13 +67,6 @@ export function planActivities(deps: ActivityDeps) {
           ...(arm ? { arm: arm.name } : {}),
           evalCase: toCaseSnapshot(evalCase),
           ...armed,
-          examiner: template.examiner,
-          judge: template.judge,
-          project: template.project,
-          runsDir: template.runsDir,
-          turnTimeoutS: template.turnTimeoutS,
-          ...(template.recovery ? { recovery: template.recovery } : {}),
-          ...(template.judging ? { judging: template.judging } : {}),
           createdAt: deps.now().toISOString(),
         });
       }

@@ -82,10 +82,12 @@ export async function resolveArms(given: readonly string[], context: ArmContext)
   return arms;
 }
 
-/** What a run of `arm` takes from the batch's template, with the arm's one change applied. */
-export function applyArm(template: RunTemplate, arm: BatchArm | undefined): Pick<RunSpec, 'candidate' | 'workflowDir' | 'workflowRev' | 'noWorkflow'> {
+/** The batch's template as a run of `arm` takes it: the template with the arm's one change applied. */
+export function applyArm(template: RunTemplate, arm: BatchArm | undefined): RunTemplate & Pick<RunSpec, 'noWorkflow'> {
+  const { workflowRev: _templateRev, ...rest } = template;
   const workflowRev = workflowRevOf(template, arm);
   return {
+    ...rest,
     candidate: arm?.candidate ?? template.candidate,
     workflowDir: arm?.workflowDir ?? template.workflowDir,
     ...(workflowRev ? { workflowRev } : {}),

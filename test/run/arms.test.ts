@@ -9,11 +9,19 @@ import type { CandidateSpec, RunTemplate } from '../../src/run/runSpec.js';
 
 const BASE: CandidateSpec = { name: 'builtin', adapter: 'builtin', model: 'm0' } as CandidateSpec;
 
-const TEMPLATE = {
+const TEMPLATE: RunTemplate = {
   candidate: BASE,
+  examiner: { model: 'examiner-model' },
+  judge: { model: 'judge-model' },
+  project: '/repo/project',
   workflowDir: '/repo/workflow',
+  runsDir: '/repo/runs',
+  turnTimeoutS: 60,
+  judging: { samples: 1, review: 'later', allowSelfJudge: false },
   workflowRev: 'abc123',
-} as RunTemplate;
+};
+/** The template without its workflow and candidate: what every arm keeps as it is. */
+const { candidate: _candidate, workflowDir: _dir, workflowRev: _rev, ...REST } = TEMPLATE;
 
 describe('parseArm', () => {
   it('reads base and each change of the grammar', () => {
@@ -45,16 +53,16 @@ describe('parseArmRef', () => {
 
 describe('applyArm', () => {
   it('keeps the template without an arm, or for a base arm', () => {
-    expect(applyArm(TEMPLATE, undefined)).toEqual({ candidate: BASE, workflowDir: '/repo/workflow', workflowRev: 'abc123' });
-    expect(applyArm(TEMPLATE, { name: 'A', change: 'base' })).toEqual({ candidate: BASE, workflowDir: '/repo/workflow', workflowRev: 'abc123' });
+    expect(applyArm(TEMPLATE, undefined)).toEqual(TEMPLATE);
+    expect(applyArm(TEMPLATE, { name: 'A', change: 'base' })).toEqual(TEMPLATE);
   });
 
   it('applies the one change: a rev, another folder (no rev), no workflow (no rev), a candidate', () => {
-    expect(applyArm(TEMPLATE, { name: 'B', change: 'workflow_rev=x', workflowRev: 'def456' }).workflowRev).toBe('def456');
-    expect(applyArm(TEMPLATE, { name: 'B', change: 'workflow=/other', workflowDir: '/other' })).toEqual({ candidate: BASE, workflowDir: '/other' });
-    expect(applyArm(TEMPLATE, { name: 'B', change: 'workflow=none', noWorkflow: true })).toEqual({ candidate: BASE, workflowDir: '/repo/workflow', noWorkflow: true });
+    expect(applyArm(TEMPLATE, { name: 'B', change: 'workflow_rev=x', workflowRev: 'def456' })).toEqual({ ...TEMPLATE, workflowRev: 'def456' });
+    expect(applyArm(TEMPLATE, { name: 'B', change: 'workflow=/other', workflowDir: '/other' })).toEqual({ ...REST, candidate: BASE, workflowDir: '/other' });
+    expect(applyArm(TEMPLATE, { name: 'B', change: 'workflow=none', noWorkflow: true })).toEqual({ ...REST, candidate: BASE, workflowDir: '/repo/workflow', noWorkflow: true });
     const other = { ...BASE, model: 'm1' };
-    expect(applyArm(TEMPLATE, { name: 'B', change: 'model=m1', candidate: other }).candidate).toBe(other);
+    expect(applyArm(TEMPLATE, { name: 'B', change: 'model=m1', candidate: other })).toEqual({ ...TEMPLATE, candidate: other });
   });
 });
 
