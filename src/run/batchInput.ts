@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { ARM_NAME } from './runId.js';
+import { RunOutcomeSchema } from './runOutcome.js';
 import { CandidateSpecSchema, RunTemplateSchema } from './runSpec.js';
 import { PricesSchema } from '../vocabulary/prices.js';
 
@@ -40,13 +41,7 @@ export const BatchCountsSchema = z
 export type BatchCounts = z.infer<typeof BatchCountsSchema>;
 
 /** A finished run as the batch keeps it for its progress query (the store keeps all of them). */
-export const BatchOutcomeSchema = z.object({
-  runId: z.string(),
-  caseId: z.string(),
-  status: z.string(),
-  result: z.string().nullable(),
-  overall: z.number().nullable(),
-});
+export const BatchOutcomeSchema = RunOutcomeSchema.pick({ runId: true, caseId: true, status: true, result: true, overall: true });
 export type BatchOutcome = z.infer<typeof BatchOutcomeSchema>;
 
 /** The input of evalBatchWorkflow, also carried over each continue-as-new. */
