@@ -137,11 +137,11 @@ export default tseslint.config(
     },
   },
   {
-    // The edit-prediction batch contract is imported as a value by a workflow, so it stays
+    // The edit-prediction batch's limit is imported as a value by a workflow, so it stays
     // import-free (placed after the domain-folder rule, which it replaces for this file).
-    files: ['src/editprediction/epBatch.ts'],
+    files: ['src/editprediction/epBatchLimits.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['*'], message: 'epBatch.ts is bundled into a workflow: keep it import-free.' }] }],
+      'no-restricted-imports': ['error', { patterns: [{ group: ['*'], message: 'epBatchLimits.ts is bundled into a workflow: keep it import-free.' }] }],
     },
   },
 );
