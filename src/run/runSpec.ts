@@ -87,7 +87,7 @@ export type Recovery = z.infer<typeof RecoverySchema>;
  * How a run is judged and what happens to a verdict in doubt. Absent in specs of earlier
  * versions, which read as one sample and `later`.
  */
-export const JudgingSchema = z.object({
+export const JudgingPolicySchema = z.object({
   /** Independent judge samples (`--judges N`); samples that disagree on the result need a person. */
   samples: z.number().int().min(1).max(9),
   /** `wait`: the run's workflow waits for a person's decision; `later`: it records needs_review and ends. */
@@ -95,7 +95,7 @@ export const JudgingSchema = z.object({
   /** The judge may share the candidate's model or agent (`--allow-self-judge`). */
   allowSelfJudge: z.boolean(),
 });
-export type Judging = z.infer<typeof JudgingSchema>;
+export type JudgingPolicy = z.infer<typeof JudgingPolicySchema>;
 
 /** The supply side shared by every run of a batch; a run's spec is this and the run's own fields. */
 export const RunTemplateSchema = z.object({
@@ -107,7 +107,7 @@ export const RunTemplateSchema = z.object({
   runsDir: z.string(),
   turnTimeoutS: z.number().int().positive(),
   recovery: RecoverySchema.optional(),
-  judging: JudgingSchema.optional(),
+  judging: JudgingPolicySchema.optional(),
   /**
    * Snapshot the workflow folders as of this commit of their repository, not as they are now: a
    * scheduled batch pins the rev it started with, an A/B arm its own.

@@ -1,7 +1,7 @@
 import { stringify } from 'yaml';
 import type { Batch, RunWithVerdict } from '../store/index.js';
 import { groupStats, passHatKByK, type GroupStats } from './groupStats.js';
-import { caseStability, type Judging, type Stability } from './stability.js';
+import { caseStability, type VerdictSample, type Stability } from './stability.js';
 import { triggerQualityFields, type SkillTrigger } from './triggerQuality.js';
 import type { Prices } from '../vocabulary/prices.js';
 
@@ -14,7 +14,7 @@ export interface BatchStats {
 }
 
 /** Per case and overall, the numbers of one batch's runs. */
-export function batchStats(batch: Pick<Batch, 'batch_id'>, entries: readonly RunWithVerdict[], prices: Prices, judgings: readonly Judging[] = []): BatchStats {
+export function batchStats(batch: Pick<Batch, 'batch_id'>, entries: readonly RunWithVerdict[], prices: Prices, judgings: readonly VerdictSample[] = []): BatchStats {
   const stability = caseStability(entries, judgings);
   const byCase = new Map<string, RunWithVerdict[]>();
   for (const entry of entries) byCase.set(entry.run.case_id, [...(byCase.get(entry.run.case_id) ?? []), entry]);
