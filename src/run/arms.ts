@@ -43,16 +43,6 @@ export function parseArm(text: string): ArmRequest {
 }
 
 /**
- * A comparison side's `batch:arm` (or `ARM` alone when the batch is given apart): the batch and
- * the arm, or the name whole when it names no arm.
- */
-export function parseArmRef(name: string, inBatch?: string): { batch: string; arm?: string } {
-  if (inBatch) return { batch: inBatch, arm: name };
-  const colon = name.lastIndexOf(':');
-  return colon === -1 ? { batch: name } : { batch: name.slice(0, colon), arm: name.slice(colon + 1) };
-}
-
-/**
  * The arms of `--arm NAME=SPEC`, resolved once, here, so every run of an arm gets the same one:
  * `workflow_rev=REV` becomes the commit of the workflow folder's repository, `workflow=PATH` a
  * checked folder (`none`: no workflow), `candidate=NAME` a candidate, `model=M` the base

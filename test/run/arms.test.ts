@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ARM_GRAMMAR } from '../../src/run/armChanges.js';
-import { applyArm, parseArm, parseArmRef, resolveArms, type ArmContext } from '../../src/run/arms.js';
+import { applyArm, parseArm, resolveArms, type ArmContext } from '../../src/run/arms.js';
 import type { CandidateSpec, RunTemplate } from '../../src/run/runSpec.js';
 
 const BASE: CandidateSpec = { name: 'builtin', adapter: 'builtin', model: 'm0' } as CandidateSpec;
@@ -40,14 +40,6 @@ describe('parseArm', () => {
 
   it('has its help text built from the same list', () => {
     expect(ARM_GRAMMAR).toBe('base, workflow_rev=REV, workflow=DIR|none, candidate=NAME, model=M');
-  });
-});
-
-describe('parseArmRef', () => {
-  it('splits batch:arm at the last colon, and takes the batch apart when given', () => {
-    expect(parseArmRef('batch-20261204-1:A')).toEqual({ batch: 'batch-20261204-1', arm: 'A' });
-    expect(parseArmRef('batch-20261204-1')).toEqual({ batch: 'batch-20261204-1' });
-    expect(parseArmRef('B', 'batch-1')).toEqual({ batch: 'batch-1', arm: 'B' });
   });
 });
 
