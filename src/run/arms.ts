@@ -2,7 +2,6 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { execa } from 'execa';
 import { ConfigError } from '../errors.js';
-import { checkWorkflowFolder } from '../sandbox/workflowSnapshot.js';
 import { ARM_CHANGES, type ArmChange as Change } from './armChanges.js';
 import type { BatchArm } from './batchInput.js';
 import { ARM_NAME } from './runId.js';
@@ -23,6 +22,8 @@ export interface ArmContext {
   base: CandidateSpec;
   candidateNamed(name: string): CandidateSpec;
   cwd: string;
+  /** The sandbox's check of a workflow folder (`workflow=DIR`): a problem, or undefined when it is one. */
+  checkWorkflowFolder(dir: string): Promise<string | undefined>;
 }
 
 const EXPECTED = `base or one of ${ARM_CHANGES.map((c) => `${c.key}=…`).join(', ')}`;
@@ -106,7 +107,7 @@ async function resolveChange(key: Change, value: string, where: string, context:
     case 'workflow': {
       if (value === 'none') return { noWorkflow: true };
       const dir = resolve(context.cwd, value);
-      const problem = await checkWorkflowFolder(dir);
+      const problem = await context.checkWorkflowFolder(dir);
       if (problem) throw new ConfigError(`${where}: ${problem}`);
       return { workflowDir: dir };
     }

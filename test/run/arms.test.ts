@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ARM_GRAMMAR } from '../../src/run/armChanges.js';
 import { applyArm, parseArm, resolveArms, type ArmContext } from '../../src/run/arms.js';
 import type { CandidateSpec, RunTemplate } from '../../src/run/runSpec.js';
+import { checkWorkflowFolder } from '../../src/sandbox/workflowSnapshot.js';
 
 const BASE: CandidateSpec = { name: 'builtin', adapter: 'builtin', model: 'm0' } as CandidateSpec;
 
@@ -74,7 +75,7 @@ describe('resolveArms', () => {
     git('add', '.');
     git('-c', 'user.email=t@example.com', '-c', 'user.name=t', 'commit', '-q', '-m', 'two');
     head = git('rev-parse', 'HEAD~1');
-    context = { workflowDir, base: BASE, candidateNamed: (name) => ({ ...BASE, name }), cwd: root };
+    context = { workflowDir, base: BASE, candidateNamed: (name) => ({ ...BASE, name }), cwd: root, checkWorkflowFolder };
   });
   afterAll(async () => {
     await rm(root, { recursive: true, force: true });
