@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { WorkflowExpectationSchema } from '../workflowUsage/schema.js';
+import { WorkflowExpectationSchema } from '../vocabulary/workflowUsage.js';
 import { IsolationSchema } from '../vocabulary/isolation.js';
 
 const CheckSchema = z.object({ description: z.string(), check: z.string(), severity: z.enum(['hard', 'soft']) });

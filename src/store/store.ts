@@ -1,6 +1,6 @@
 import type { VerdictResult } from '../vocabulary/verdictResult.js';
 import type { TranscriptEvent } from '../transcript/schema.js';
-import type { WorkflowPlacement, WorkflowUsageRow } from '../workflowUsage/schema.js';
+import type { WorkflowPlacement, WorkflowUsageRow } from '../vocabulary/workflowUsage.js';
 import type { EpExample, EpExampleRowInput, EpPrediction, EpPredictionRowInput, EpScore, EpScoreRowInput } from './editPredictionSchema.js';
 import type { MigrationReport } from './migrate.js';
 import type { ScheduleBaseline, ScheduledBatch } from './scheduleSchema.js';
