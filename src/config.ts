@@ -8,7 +8,7 @@ import { EndpointSchema, remoteEndpointOf } from './containment/endpoint.js';
 import { DEFAULT_ISOLATION } from './containment/isolation.js';
 import { DEFAULT_JUDGING } from './run/judging.js';
 import { DEFAULT_RECOVERY } from './run/recovery.js';
-import type { CandidateSpec, Judging, ModelEndpoint, Recovery } from './run/runSpec.js';
+import type { CandidateSpec, JudgingPolicy, ModelEndpoint, Recovery } from './run/runSpec.js';
 import { ConfigError, FormatError } from './errors.js';
 import { parseOrThrow } from './format.js';
 import { isSecretName } from './transcript/redact.js';
@@ -137,7 +137,7 @@ export interface Settings {
   /** How long runs wait out a failing model endpoint or a host without a worker. */
   recovery: Recovery;
   /** Judge samples, what a verdict in doubt waits for, and whether self-judging is allowed. */
-  judging: Judging;
+  judging: JudgingPolicy;
   databaseUrl: string | undefined;
   pgliteDir: string;
   storeSchema: string | undefined;
@@ -156,7 +156,7 @@ export interface ConfigOverrides {
   /** --judges */
   judges?: number;
   /** --review */
-  review?: Judging['review'];
+  review?: JudgingPolicy['review'];
   /** --allow-self-judge */
   allowSelfJudge?: boolean;
 }

@@ -1,11 +1,11 @@
 import { FormatError } from '../errors.js';
 import { loadEvalBank, loadEvalCase } from '../evalset/index.js';
-import type { BatchArm, BatchCounts, BatchSelection, RunTemplate } from '../run/batchInput.js';
+import type { BatchArm, BatchCounts, BatchSelection } from '../run/batchInput.js';
 import { applyArm } from '../run/arms.js';
 import { planEntries, selectionDigest } from '../run/batchPlan.js';
 import { toCaseSnapshot } from '../run/caseSnapshot.js';
 import { makeRunId } from '../run/runId.js';
-import type { RunSpec } from '../run/runSpec.js';
+import type { RunSpec, RunTemplate } from '../run/runSpec.js';
 import type { BatchStatus } from '../store/index.js';
 import { hostTaskQueue } from '../temporal/names.js';
 import type { ActivityDeps } from './deps.js';
@@ -67,13 +67,6 @@ export function planActivities(deps: ActivityDeps) {
           ...(arm ? { arm: arm.name } : {}),
           evalCase: toCaseSnapshot(evalCase),
           ...armed,
-          examiner: template.examiner,
-          judge: template.judge,
-          project: template.project,
-          runsDir: template.runsDir,
-          turnTimeoutS: template.turnTimeoutS,
-          ...(template.recovery ? { recovery: template.recovery } : {}),
-          ...(template.judging ? { judging: template.judging } : {}),
           createdAt: deps.now().toISOString(),
         });
       }

@@ -6,6 +6,7 @@ import { loadEvalBank } from '../evalset/index.js';
 import { loadMockScript } from '../llm/mock/scriptFile.js';
 import { startMockServer } from '../llm/mock/server.js';
 import { resolveArms } from '../run/arms.js';
+import { checkWorkflowFolder } from '../sandbox/workflowSnapshot.js';
 import { reportArms } from '../cli/output/armsReport.js';
 import { executeBatch } from '../cli/batch/start.js';
 import { formatRunTable } from '../cli/output/runTable.js';
@@ -53,6 +54,7 @@ export async function run(options: { runsDir?: string }, io: CommandIo): Promise
       base: candidate,
       candidateNamed: (name) => resolveCandidate(settings, name, knownAdapterNames, env),
       cwd: io.cwd,
+      checkWorkflowFolder,
     });
     checkIsolation([candidate], io, { probe: true });
     const runtime = await openRuntime(settings, { ...io, env }, { worker: true });

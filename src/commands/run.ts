@@ -17,6 +17,7 @@ import { checkJudging, judgingOverrides, type JudgingFlags } from '../cli/checks
 import { openRuntime } from '../cli/runtime.js';
 import { storeOptions } from '../cli/storeOptions.js';
 import { resolveArms } from '../run/arms.js';
+import { checkWorkflowFolder } from '../sandbox/workflowSnapshot.js';
 import { selectCases, selectionOverrides, type SelectionFlags } from '../run/selection.js';
 
 /** The flags of `evalflow run`: what it runs (`SelectionFlags`, shared with schedules), how it is judged (`JudgingFlags`), and these. */
@@ -63,6 +64,7 @@ export async function run(options: RunOptions, io: CommandIo): Promise<number> {
     base: candidate,
     candidateNamed: (name) => resolveCandidate(settings, name, knownAdapterNames, io.env),
     cwd: io.cwd,
+    checkWorkflowFolder,
   });
   checkJudging(settings, candidate, io);
   checkIsolation([candidate, ...arms.flatMap((arm) => (arm.candidate ? [arm.candidate] : []))], io, { probe: options.worker !== false && !settings.temporal.address });

@@ -11,6 +11,7 @@ import { runTemplateOf } from '../cli/batch/start.js';
 import type { CommandIo } from '../cli/io.js';
 import { storeOptions } from '../cli/storeOptions.js';
 import { resolveArms } from '../run/arms.js';
+import { checkWorkflowFolder } from '../sandbox/workflowSnapshot.js';
 import { selectCases, selectionOverrides, type SelectionFlags } from '../run/selection.js';
 
 export type ScheduleAction = 'create' | 'list' | 'describe' | 'trigger' | 'pause' | 'unpause' | 'delete' | 'backfill';
@@ -98,6 +99,7 @@ async function scheduleInput(options: ScheduleOptions, settings: Settings, store
     base: candidate,
     candidateNamed: (armCandidate) => resolveCandidate(settings, armCandidate, knownAdapterNames, io.env),
     cwd: io.cwd,
+    checkWorkflowFolder,
   });
   const baseline = options.baseline ?? 'previous';
   if (baseline !== 'previous' && !(await store.getBatch(baseline))) {

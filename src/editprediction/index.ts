@@ -69,7 +69,18 @@ export { loadProject, predictExample, scoreExample, promptInputsFromSpec } from 
 export type { ScoreOptions } from './pipeline.js';
 export { selectExamples, groupExamplesByRepository } from './selection.js';
 export type { SelectionOptions } from './selection.js';
-export { MAX_FAILURES_KEPT } from './epBatch.js';
+export { MAX_FAILURES_KEPT } from './epBatchLimits.js';
+export {
+  EpBatchCountsSchema,
+  EpBatchExampleSchema,
+  EpBatchInputSchema,
+  EpBatchOutcomeSchema,
+  EpBatchResultSchema,
+  EpBatchStageSchema,
+  EpExampleFailureSchema,
+  EpModelEndpointSchema,
+  EpProviderSpecSchema,
+} from './epBatch.js';
 export type {
   EpBatchCounts,
   EpBatchExample,

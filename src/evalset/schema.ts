@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { WorkflowExpectationSchema } from '../workflowUsage/schema.js';
+import { WorkflowExpectationSchema } from '../vocabulary/workflowUsage.js';
 
 /**
  * The eval case format: one folder `eval_sets/<id>/` holding `meta.yaml`, `task.md`,

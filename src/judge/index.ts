@@ -1,4 +1,3 @@
-export { describeAnomalies, isMarginalPass, MARGINAL_SCORE } from './anomalies.js';
 export {
   compactTranscript,
   compactTranscriptStream,

@@ -2,11 +2,10 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { execa } from 'execa';
 import { ConfigError } from '../errors.js';
-import { checkWorkflowFolder } from '../sandbox/workflowSnapshot.js';
 import { ARM_CHANGES, type ArmChange as Change } from './armChanges.js';
-import type { BatchArm, RunTemplate } from './batchInput.js';
+import type { BatchArm } from './batchInput.js';
 import { ARM_NAME } from './runId.js';
-import type { CandidateSpec, RunSpec } from './runSpec.js';
+import type { CandidateSpec, RunSpec, RunTemplate } from './runSpec.js';
 
 /** One `--arm NAME=SPEC` as given: its name, and `base` or the one thing it changes. */
 export interface ArmRequest {
@@ -23,6 +22,8 @@ export interface ArmContext {
   base: CandidateSpec;
   candidateNamed(name: string): CandidateSpec;
   cwd: string;
+  /** The sandbox's check of a workflow folder (`workflow=DIR`): a problem, or undefined when it is one. */
+  checkWorkflowFolder(dir: string): Promise<string | undefined>;
 }
 
 const EXPECTED = `base or one of ${ARM_CHANGES.map((c) => `${c.key}=…`).join(', ')}`;
@@ -40,16 +41,6 @@ export function parseArm(text: string): ArmRequest {
   const [key, value] = splitOnce(parts[0]!, '=');
   if (!ARM_CHANGES.some((c) => c.key === key) || !value) throw new ConfigError(`${where}: expected ${EXPECTED}, found '${parts[0]}'`);
   return { name, change: `${key}=${value}`, key: key as Change, value };
-}
-
-/**
- * A comparison side's `batch:arm` (or `ARM` alone when the batch is given apart): the batch and
- * the arm, or the name whole when it names no arm.
- */
-export function parseArmRef(name: string, inBatch?: string): { batch: string; arm?: string } {
-  if (inBatch) return { batch: inBatch, arm: name };
-  const colon = name.lastIndexOf(':');
-  return colon === -1 ? { batch: name } : { batch: name.slice(0, colon), arm: name.slice(colon + 1) };
 }
 
 /**
@@ -82,10 +73,12 @@ export async function resolveArms(given: readonly string[], context: ArmContext)
   return arms;
 }
 
-/** What a run of `arm` takes from the batch's template, with the arm's one change applied. */
-export function applyArm(template: RunTemplate, arm: BatchArm | undefined): Pick<RunSpec, 'candidate' | 'workflowDir' | 'workflowRev' | 'noWorkflow'> {
+/** The batch's template as a run of `arm` takes it: the template with the arm's one change applied. */
+export function applyArm(template: RunTemplate, arm: BatchArm | undefined): RunTemplate & Pick<RunSpec, 'noWorkflow'> {
+  const { workflowRev: _templateRev, ...rest } = template;
   const workflowRev = workflowRevOf(template, arm);
   return {
+    ...rest,
     candidate: arm?.candidate ?? template.candidate,
     workflowDir: arm?.workflowDir ?? template.workflowDir,
     ...(workflowRev ? { workflowRev } : {}),
@@ -114,7 +107,7 @@ async function resolveChange(key: Change, value: string, where: string, context:
     case 'workflow': {
       if (value === 'none') return { noWorkflow: true };
       const dir = resolve(context.cwd, value);
-      const problem = await checkWorkflowFolder(dir);
+      const problem = await context.checkWorkflowFolder(dir);
       if (problem) throw new ConfigError(`${where}: ${problem}`);
       return { workflowDir: dir };
     }

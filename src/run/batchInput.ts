@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { ARM_NAME } from './runId.js';
-import { CandidateSpecSchema, JudgingSchema, ModelEndpointSchema, RecoverySchema } from './runSpec.js';
+import { RunOutcomeSchema } from './runOutcome.js';
+import { CandidateSpecSchema, RunTemplateSchema } from './runSpec.js';
 import { PricesSchema } from '../vocabulary/prices.js';
 
 /**
@@ -16,22 +17,6 @@ export const BatchSelectionSchema = z.object({
   digest: z.string(),
 });
 export type BatchSelection = z.infer<typeof BatchSelectionSchema>;
-
-/** The supply side shared by every run of a batch. */
-export const RunTemplateSchema = z.object({
-  candidate: CandidateSpecSchema,
-  examiner: ModelEndpointSchema,
-  judge: ModelEndpointSchema,
-  project: z.string(),
-  workflowDir: z.string(),
-  runsDir: z.string(),
-  turnTimeoutS: z.number().int().positive(),
-  recovery: RecoverySchema.optional(),
-  judging: JudgingSchema.optional(),
-  /** Every run snapshots the workflow folders at this commit (a scheduled batch pins the rev it started with). */
-  workflowRev: z.string().optional(),
-});
-export type RunTemplate = z.infer<typeof RunTemplateSchema>;
 
 /**
  * One side of an A/B experiment: what it changes against the batch's template, exactly one
@@ -56,13 +41,7 @@ export const BatchCountsSchema = z
 export type BatchCounts = z.infer<typeof BatchCountsSchema>;
 
 /** A finished run as the batch keeps it for its progress query (the store keeps all of them). */
-export const BatchOutcomeSchema = z.object({
-  runId: z.string(),
-  caseId: z.string(),
-  status: z.string(),
-  result: z.string().nullable(),
-  overall: z.number().nullable(),
-});
+export const BatchOutcomeSchema = RunOutcomeSchema.pick({ runId: true, caseId: true, status: true, result: true, overall: true });
 export type BatchOutcome = z.infer<typeof BatchOutcomeSchema>;
 
 /** The input of evalBatchWorkflow, also carried over each continue-as-new. */

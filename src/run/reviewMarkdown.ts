@@ -5,7 +5,7 @@ import type { ReviewDecision } from '../vocabulary/reviewDecision.js';
 import { reviewCommand } from './reviewText.js';
 import type { RunFacts } from '../vocabulary/runFacts.js';
 import { renderWorkflowUsed, type WorkflowPlacement, type WorkflowUsageRow } from '../workflowUsage/index.js';
-import { describeAnomalies } from '../judge/anomalies.js';
+import { describeAnomalies } from './reviewAnomalies.js';
 import { SUGGESTION_TAGS, suggestionTag } from '../vocabulary/suggestions.js';
 import type { HardRequirement, Score } from '../vocabulary/score.js';
 

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseYaml, stringify } from 'yaml';
 import * as z from 'zod';
-import { WorkflowPlacementSchema } from '../workflowUsage/schema.js';
+import { WorkflowPlacementSchema } from '../vocabulary/workflowUsage.js';
 import { FormatError, InternalError } from '../errors.js';
 import { CheckResultSchema } from '../evalset/checkResult.js';
 import { RestoredPathSchema } from '../vocabulary/restoredPath.js';

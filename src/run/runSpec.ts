@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { WorkflowExpectationSchema } from '../workflowUsage/schema.js';
+import { WorkflowExpectationSchema } from '../vocabulary/workflowUsage.js';
 import { IsolationSchema } from '../vocabulary/isolation.js';
 
 const CheckSchema = z.object({ description: z.string(), check: z.string(), severity: z.enum(['hard', 'soft']) });
@@ -87,7 +87,7 @@ export type Recovery = z.infer<typeof RecoverySchema>;
  * How a run is judged and what happens to a verdict in doubt. Absent in specs of earlier
  * versions, which read as one sample and `later`.
  */
-export const JudgingSchema = z.object({
+export const JudgingPolicySchema = z.object({
   /** Independent judge samples (`--judges N`); samples that disagree on the result need a person. */
   samples: z.number().int().min(1).max(9),
   /** `wait`: the run's workflow waits for a person's decision; `later`: it records needs_review and ends. */
@@ -95,14 +95,33 @@ export const JudgingSchema = z.object({
   /** The judge may share the candidate's model or agent (`--allow-self-judge`). */
   allowSelfJudge: z.boolean(),
 });
-export type Judging = z.infer<typeof JudgingSchema>;
+export type JudgingPolicy = z.infer<typeof JudgingPolicySchema>;
+
+/** The supply side shared by every run of a batch; a run's spec is this and the run's own fields. */
+export const RunTemplateSchema = z.object({
+  candidate: CandidateSpecSchema,
+  examiner: ModelEndpointSchema,
+  judge: ModelEndpointSchema,
+  project: z.string(),
+  workflowDir: z.string(),
+  runsDir: z.string(),
+  turnTimeoutS: z.number().int().positive(),
+  recovery: RecoverySchema.optional(),
+  judging: JudgingPolicySchema.optional(),
+  /**
+   * Snapshot the workflow folders as of this commit of their repository, not as they are now: a
+   * scheduled batch pins the rev it started with, an A/B arm its own.
+   */
+  workflowRev: z.string().optional(),
+});
+export type RunTemplate = z.infer<typeof RunTemplateSchema>;
 
 /**
  * The input of one evalRunWorkflow: everything a run needs, as plain JSON. It names the
  * environment variables that hold keys, never the keys, because workflow inputs are stored
  * in Temporal's history and shown in the Web UI.
  */
-export const RunSpecSchema = z.object({
+export const RunSpecSchema = RunTemplateSchema.extend({
   runId: z.string(),
   batchId: z.string(),
   /** Attempt index with --runs-per-case (1-based), else absent. */
@@ -110,19 +129,8 @@ export const RunSpecSchema = z.object({
   /** The A/B arm this run belongs to, in a batch with arms. */
   arm: z.string().optional(),
   evalCase: CaseSnapshotSchema,
-  candidate: CandidateSpecSchema,
-  examiner: ModelEndpointSchema,
-  judge: ModelEndpointSchema,
-  project: z.string(),
-  workflowDir: z.string(),
-  /** Snapshot the workflow folders as of this commit of their repository, not as they are now (an A/B arm). */
-  workflowRev: z.string().optional(),
   /** Run without any workflow at all (the `workflow=none` arm: what the workflow adds). */
   noWorkflow: z.boolean().optional(),
-  runsDir: z.string(),
-  turnTimeoutS: z.number().int().positive(),
-  recovery: RecoverySchema.optional(),
-  judging: JudgingSchema.optional(),
   /** How often `evalflow resume` continued this run; its attempts are numbered past the earlier executions'. */
   resumes: z.number().int().nonnegative().optional(),
   /** The host the run must start on (a resumed run continues where its sandbox was kept); else any host. */

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { ScoreInput } from '../store/index.js';
+import type { ScoreRowInput } from '../store/index.js';
 import { ScoreSchema } from '../vocabulary/score.js';
 import { UsageSchema } from '../vocabulary/usage.js';
 
@@ -18,7 +18,7 @@ export const RunVerdictSchema = z.object({
 export type RunVerdict = z.infer<typeof RunVerdictSchema>;
 
 /** The store's row for a verdict (scores and score_history). */
-export function scoreRowOf(verdict: RunVerdict): ScoreInput {
+export function scoreRowOf(verdict: RunVerdict): ScoreRowInput {
   const { score } = verdict;
   return {
     result: score.result,

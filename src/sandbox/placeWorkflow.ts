@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { lstat, mkdir, readdir, readFile, readlink, rm, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { FolderPlacement, WorkflowFolder, WorkflowPlacement } from '../workflowUsage/schema.js';
+import type { FolderPlacement, WorkflowFolder, WorkflowPlacement } from '../vocabulary/workflowUsage.js';
 import type { WorkflowSupport } from '../workflowUsage/workflowSupport.js';
 import { WORKFLOW_FOLDERS } from './workflowSnapshot.js';
 

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { ConfigError } from '../errors.js';
-import { BatchArmSchema, RunTemplateSchema } from '../run/batchInput.js';
+import { BatchArmSchema } from '../run/batchInput.js';
+import { RunTemplateSchema } from '../run/runSpec.js';
 import { ScheduleTimingSchema } from './timing.js';
 import { PricesSchema } from '../vocabulary/prices.js';
 

@@ -1,6 +1,6 @@
 import { parseOrThrow } from '../format.js';
 import { StoreError } from '../errors.js';
-import { BatchInputSchema, BatchPatchSchema, BatchSchema, ListBatchesFilterSchema, PlanEntrySchema } from './schema.js';
+import { BatchRowInputSchema, BatchPatchSchema, BatchRowSchema, ListBatchesFilterSchema, PlanEntryRowSchema } from './schema.js';
 import type { Batch, PlanEntry } from './schema.js';
 import type { SqlExecutor } from './sqlExecutor.js';
 import type { Store } from './store.js';
@@ -14,7 +14,7 @@ const PLAN_CHUNK = 1_000;
 export function createBatchRepository(sql: SqlExecutor): Pick<Store, 'upsertBatch' | 'updateBatch' | 'getBatch' | 'listBatches' | 'savePlan' | 'getPlan' | 'countPlan'> {
   return {
     async upsertBatch(batch) {
-      const input = parseOrThrow(BatchInputSchema, batch, 'upsertBatch(batch)');
+      const input = parseOrThrow(BatchRowInputSchema, batch, 'upsertBatch(batch)');
       return storeOperation(sql, `upsertBatch(${JSON.stringify(input.batch_id)})`, async () => {
         const rows = await sql.query(
           `INSERT INTO batches (batch_id, status, spec, counts, created_at, updated_at)
@@ -64,7 +64,7 @@ export function createBatchRepository(sql: SqlExecutor): Pick<Store, 'upsertBatc
     },
 
     async savePlan(batchId, entries) {
-      const checked = entries.map((entry, i) => parseOrThrow(PlanEntrySchema, entry, `savePlan(${JSON.stringify(batchId)}): entry ${i}`));
+      const checked = entries.map((entry, i) => parseOrThrow(PlanEntryRowSchema, entry, `savePlan(${JSON.stringify(batchId)}): entry ${i}`));
       return storeOperation(sql, `savePlan(${JSON.stringify(batchId)})`, async () => {
         let inserted = 0;
         for (let start = 0; start < checked.length; start += PLAN_CHUNK) {
@@ -90,7 +90,7 @@ export function createBatchRepository(sql: SqlExecutor): Pick<Store, 'upsertBatc
            WHERE batch_id = $1 AND idx >= $2 AND idx < $2 + $3 ORDER BY idx`,
           [batchId, offset, limit],
         );
-        return rows.map((row, i) => parseOrThrow(PlanEntrySchema, row, `store: batch_plan row ${i} of ${JSON.stringify(batchId)}`)) as PlanEntry[];
+        return rows.map((row, i) => parseOrThrow(PlanEntryRowSchema, row, `store: batch_plan row ${i} of ${JSON.stringify(batchId)}`)) as PlanEntry[];
       });
     },
 
@@ -104,5 +104,5 @@ export function createBatchRepository(sql: SqlExecutor): Pick<Store, 'upsertBatc
 }
 
 function readBatch(row: unknown): Batch {
-  return parseOrThrow(BatchSchema, row, `store: batches row ${JSON.stringify((row as { batch_id?: unknown }).batch_id)}`);
+  return parseOrThrow(BatchRowSchema, row, `store: batches row ${JSON.stringify((row as { batch_id?: unknown }).batch_id)}`);
 }

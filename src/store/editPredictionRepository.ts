@@ -1,6 +1,6 @@
 import { FormatError, StoreError } from '../errors.js';
 import { parseOrThrow } from '../format.js';
-import { EpExampleInputSchema, EpExampleSchema, EpPredictionInputSchema, EpPredictionSchema, EpScoreInputSchema, EpScoreSchema } from './editPredictionSchema.js';
+import { EpExampleRowInputSchema, EpExampleRowSchema, EpPredictionRowInputSchema, EpPredictionRowSchema, EpScoreRowInputSchema, EpScoreRowSchema } from './editPredictionSchema.js';
 import type { SqlExecutor } from './sqlExecutor.js';
 import type { Store } from './store.js';
 import { isForeignKeyViolation, onlyRow, storeFailure, storeOperation } from './storeOperation.js';
@@ -13,7 +13,7 @@ const KEY = 'batch_id, example_key, provider, repetition';
 export function createEditPredictionRepository(sql: SqlExecutor): Pick<Store, EpMethods> {
   return {
     async saveEpExample(example) {
-      const input = parseOrThrow(EpExampleInputSchema, example, 'saveEpExample(example)');
+      const input = parseOrThrow(EpExampleRowInputSchema, example, 'saveEpExample(example)');
       return storeOperation(sql, `saveEpExample(${JSON.stringify(input.example_key)})`, async () => {
         // The key is a hash of the spec, so only the descriptive columns can differ on a re-save.
         const rows = await sql.query(
@@ -24,19 +24,19 @@ export function createEditPredictionRepository(sql: SqlExecutor): Pick<Store, Ep
            RETURNING example_key, name, repository_url, revision, spec, created_at`,
           [input.example_key, input.name, input.repository_url, input.revision, JSON.stringify(input.spec)],
         );
-        return parseOrThrow(EpExampleSchema, onlyRow(rows, 'saveEpExample'), 'store: ep_examples row');
+        return parseOrThrow(EpExampleRowSchema, onlyRow(rows, 'saveEpExample'), 'store: ep_examples row');
       });
     },
 
     async getEpExample(exampleKey) {
       return storeOperation(sql, `getEpExample(${JSON.stringify(exampleKey)})`, async () => {
         const rows = await sql.query(`SELECT example_key, name, repository_url, revision, spec, created_at FROM ep_examples WHERE example_key = $1`, [exampleKey]);
-        return rows[0] === undefined ? null : parseOrThrow(EpExampleSchema, rows[0], 'store: ep_examples row');
+        return rows[0] === undefined ? null : parseOrThrow(EpExampleRowSchema, rows[0], 'store: ep_examples row');
       });
     },
 
     async saveEpPrediction(prediction) {
-      const input = parseOrThrow(EpPredictionInputSchema, prediction, 'saveEpPrediction(prediction)');
+      const input = parseOrThrow(EpPredictionRowInputSchema, prediction, 'saveEpPrediction(prediction)');
       const operation = `saveEpPrediction(${describeKey(input)})`;
       try {
         const rows = await sql.query(
@@ -45,7 +45,7 @@ export function createEditPredictionRepository(sql: SqlExecutor): Pick<Store, Ep
            RETURNING ${KEY}, prediction, created_at`,
           [input.batch_id, input.example_key, input.provider, input.repetition, JSON.stringify(input.prediction)],
         );
-        return parseOrThrow(EpPredictionSchema, onlyRow(rows, operation), 'store: ep_predictions row');
+        return parseOrThrow(EpPredictionRowSchema, onlyRow(rows, operation), 'store: ep_predictions row');
       } catch (err) {
         throw failure(sql, operation, err, `expected a row in ep_examples for example_key ${JSON.stringify(input.example_key)}, found none (saveEpExample first)`);
       }
@@ -58,12 +58,12 @@ export function createEditPredictionRepository(sql: SqlExecutor): Pick<Store, Ep
            WHERE batch_id = $1 AND example_key = $2 ORDER BY provider, repetition`,
           [batchId, exampleKey],
         );
-        return rows.map((row) => parseOrThrow(EpPredictionSchema, row, 'store: ep_predictions row'));
+        return rows.map((row) => parseOrThrow(EpPredictionRowSchema, row, 'store: ep_predictions row'));
       });
     },
 
     async saveEpScore(score) {
-      const input = parseOrThrow(EpScoreInputSchema, score, 'saveEpScore(score)');
+      const input = parseOrThrow(EpScoreRowInputSchema, score, 'saveEpScore(score)');
       const operation = `saveEpScore(${describeKey(input)})`;
       try {
         const rows = await sql.query(
@@ -72,7 +72,7 @@ export function createEditPredictionRepository(sql: SqlExecutor): Pick<Store, Ep
            RETURNING ${KEY}, score, created_at`,
           [input.batch_id, input.example_key, input.provider, input.repetition, JSON.stringify(input.score)],
         );
-        return parseOrThrow(EpScoreSchema, onlyRow(rows, operation), 'store: ep_scores row');
+        return parseOrThrow(EpScoreRowSchema, onlyRow(rows, operation), 'store: ep_scores row');
       } catch (err) {
         throw failure(sql, operation, err, 'expected a row in ep_predictions with the same key, found none (saveEpPrediction first)');
       }
@@ -84,7 +84,7 @@ export function createEditPredictionRepository(sql: SqlExecutor): Pick<Store, Ep
           `SELECT ${KEY}, score, created_at FROM ep_scores WHERE batch_id = $1 ORDER BY example_key, provider, repetition`,
           [batchId],
         );
-        return rows.map((row) => parseOrThrow(EpScoreSchema, row, 'store: ep_scores row'));
+        return rows.map((row) => parseOrThrow(EpScoreRowSchema, row, 'store: ep_scores row'));
       });
     },
   };

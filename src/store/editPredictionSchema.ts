@@ -5,7 +5,7 @@ import * as z from 'zod';
 const Timestamp = z.iso.datetime({ offset: true });
 const JsonObject = z.record(z.string(), z.unknown());
 
-export const EpExampleSchema = z.object({
+export const EpExampleRowSchema = z.object({
   example_key: z.string().min(1).describe('hash of the spec; computed by src/editprediction'),
   name: z.string(),
   repository_url: z.string(),
@@ -13,9 +13,9 @@ export const EpExampleSchema = z.object({
   spec: JsonObject,
   created_at: Timestamp,
 });
-export type EpExample = z.infer<typeof EpExampleSchema>;
-export const EpExampleInputSchema = EpExampleSchema.omit({ created_at: true });
-export type EpExampleInput = z.input<typeof EpExampleInputSchema>;
+export type EpExample = z.infer<typeof EpExampleRowSchema>;
+export const EpExampleRowInputSchema = EpExampleRowSchema.omit({ created_at: true });
+export type EpExampleRowInput = z.input<typeof EpExampleRowInputSchema>;
 
 const PredictionKey = {
   batch_id: z.string().min(1),
@@ -24,12 +24,12 @@ const PredictionKey = {
   repetition: z.number().int().nonnegative(),
 };
 
-export const EpPredictionSchema = z.object({ ...PredictionKey, prediction: JsonObject, created_at: Timestamp });
-export type EpPrediction = z.infer<typeof EpPredictionSchema>;
-export const EpPredictionInputSchema = EpPredictionSchema.omit({ created_at: true });
-export type EpPredictionInput = z.input<typeof EpPredictionInputSchema>;
+export const EpPredictionRowSchema = z.object({ ...PredictionKey, prediction: JsonObject, created_at: Timestamp });
+export type EpPrediction = z.infer<typeof EpPredictionRowSchema>;
+export const EpPredictionRowInputSchema = EpPredictionRowSchema.omit({ created_at: true });
+export type EpPredictionRowInput = z.input<typeof EpPredictionRowInputSchema>;
 
-export const EpScoreSchema = z.object({ ...PredictionKey, score: JsonObject, created_at: Timestamp });
-export type EpScore = z.infer<typeof EpScoreSchema>;
-export const EpScoreInputSchema = EpScoreSchema.omit({ created_at: true });
-export type EpScoreInput = z.input<typeof EpScoreInputSchema>;
+export const EpScoreRowSchema = z.object({ ...PredictionKey, score: JsonObject, created_at: Timestamp });
+export type EpScore = z.infer<typeof EpScoreRowSchema>;
+export const EpScoreRowInputSchema = EpScoreRowSchema.omit({ created_at: true });
+export type EpScoreRowInput = z.input<typeof EpScoreRowInputSchema>;

@@ -2,34 +2,34 @@ export { openStore } from './openStore.js';
 export type { OpenStoreOptions } from './openStore.js';
 export type { Store, TranscriptQuery } from './store.js';
 export type { MigrationReport } from './migrate.js';
-export { ScheduleBaselineSchema, ScheduledBatchSchema, ScheduleVerdictSchema } from './scheduleSchema.js';
+export { ScheduleBaselineSchema, ScheduledBatchRowSchema, ScheduleVerdictSchema } from './scheduleSchema.js';
 export type { ScheduleBaseline, ScheduledBatch, ScheduleVerdict } from './scheduleSchema.js';
 export {
-  BatchInputSchema,
+  BatchRowInputSchema,
   BatchPatchSchema,
-  BatchSchema,
+  BatchRowSchema,
   BatchStatusSchema,
   HardRequirementRowSchema,
   ListBatchesFilterSchema,
   ListRunsFilterSchema,
-  PlanEntrySchema,
+  PlanEntryRowSchema,
   RoleTokensSchema,
-  RunReviewInputSchema,
-  RunReviewSchema,
+  RunReviewRowInputSchema,
+  RunReviewRowSchema,
   RunStepRoleSchema,
-  RunStepSchema,
-  RunInputSchema,
+  RunStepRowSchema,
+  RunRowInputSchema,
   RunModelsSchema,
   RunPatchSchema,
-  RunSchema,
+  RunRowSchema,
   ScoreHistoryEntrySchema,
   ScoreHistoryFilterSchema,
-  ScoreInputSchema,
+  ScoreRowInputSchema,
   ScoreRowSchema,
 } from './schema.js';
 export type {
   Batch,
-  BatchInput,
+  BatchRowInput,
   BatchPatch,
   BatchStatus,
   HardRequirementRow,
@@ -38,26 +38,26 @@ export type {
   PlanEntry,
   RoleTokens,
   RunReview,
-  RunReviewInput,
+  RunReviewRowInput,
   RunStep,
   RunStepKey,
   RunStepRole,
   RunWithVerdict,
   Run,
-  RunInput,
+  RunRowInput,
   RunModels,
   RunPatch,
   ScoreRow,
   ScoreHistoryEntry,
   ScoreHistoryFilter,
-  ScoreInput,
+  ScoreRowInput,
 } from './schema.js';
 export {
-  EpExampleInputSchema,
-  EpExampleSchema,
-  EpPredictionInputSchema,
-  EpPredictionSchema,
-  EpScoreInputSchema,
-  EpScoreSchema,
+  EpExampleRowInputSchema,
+  EpExampleRowSchema,
+  EpPredictionRowInputSchema,
+  EpPredictionRowSchema,
+  EpScoreRowInputSchema,
+  EpScoreRowSchema,
 } from './editPredictionSchema.js';
-export type { EpExample, EpExampleInput, EpPrediction, EpPredictionInput, EpScore, EpScoreInput } from './editPredictionSchema.js';
+export type { EpExample, EpExampleRowInput, EpPrediction, EpPredictionRowInput, EpScore, EpScoreRowInput } from './editPredictionSchema.js';

@@ -1,6 +1,6 @@
 import { StoreError } from '../errors.js';
 import { parseOrThrow } from '../format.js';
-import { RunReviewInputSchema, RunReviewSchema, type RunReview } from './schema.js';
+import { RunReviewRowInputSchema, RunReviewRowSchema, type RunReview } from './schema.js';
 import type { SqlExecutor } from './sqlExecutor.js';
 import type { Store } from './store.js';
 import { isForeignKeyViolation, onlyRow, storeFailure, storeOperation } from './storeOperation.js';
@@ -11,7 +11,7 @@ const COLUMNS = 'run_id, result, author, note, judge_result, reasons, decided_at
 export function createReviewRepository(sql: SqlExecutor): Pick<Store, 'saveReview' | 'getReview'> {
   return {
     async saveReview(runId, review) {
-      const input = parseOrThrow(RunReviewInputSchema, review, `saveReview(${JSON.stringify(runId)}, review)`);
+      const input = parseOrThrow(RunReviewRowInputSchema, review, `saveReview(${JSON.stringify(runId)}, review)`);
       const operation = `saveReview(${JSON.stringify(runId)})`;
       try {
         // The first decision stays: a second insert changes nothing, and both get the stored one back.
@@ -40,5 +40,5 @@ export function createReviewRepository(sql: SqlExecutor): Pick<Store, 'saveRevie
 }
 
 function readReview(row: unknown): RunReview {
-  return parseOrThrow(RunReviewSchema, row, `store: run_reviews row ${JSON.stringify((row as { run_id?: unknown }).run_id)}`);
+  return parseOrThrow(RunReviewRowSchema, row, `store: run_reviews row ${JSON.stringify((row as { run_id?: unknown }).run_id)}`);
 }

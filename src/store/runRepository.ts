@@ -1,6 +1,6 @@
 import { StoreError } from '../errors.js';
 import { parseOrThrow } from '../format.js';
-import { ListRunsFilterSchema, RunInputSchema, RunPatchSchema, RunSchema } from './schema.js';
+import { ListRunsFilterSchema, RunRowInputSchema, RunPatchSchema, RunRowSchema } from './schema.js';
 import type { Run, RunPatch } from './schema.js';
 import type { SqlExecutor } from './sqlExecutor.js';
 import type { Store } from './store.js';
@@ -49,7 +49,7 @@ const RUN_COLUMNS = [...WRITABLE_COLUMNS.map((c) => (c === 'overall' ? 'overall:
 export function createRunRepository(sql: SqlExecutor): Pick<Store, 'upsertRun' | 'updateRun' | 'getRun' | 'listRuns'> {
   return {
     async upsertRun(run) {
-      const input = parseOrThrow(RunInputSchema, run, 'upsertRun(run)');
+      const input = parseOrThrow(RunRowInputSchema, run, 'upsertRun(run)');
       const values = WRITABLE_COLUMNS.map((c) => toParam(c, input[c]));
       const placeholders = WRITABLE_COLUMNS.map((c, i) => `$${i + 1}::${WRITABLE[c]}`);
       const createdAt = `$${values.length + 1}::timestamptz`;
@@ -120,5 +120,5 @@ function toParam(column: WritableColumn, value: unknown): unknown {
 
 function readRun(row: unknown): Run {
   const id = (row as { run_id?: unknown }).run_id;
-  return parseOrThrow(RunSchema, row, `store: runs row ${JSON.stringify(id)}`);
+  return parseOrThrow(RunRowSchema, row, `store: runs row ${JSON.stringify(id)}`);
 }

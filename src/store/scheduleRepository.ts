@@ -1,5 +1,5 @@
 import { parseOrThrow } from '../format.js';
-import { ScheduleBaselineSchema, ScheduledBatchSchema, type ScheduledBatch } from './scheduleSchema.js';
+import { ScheduleBaselineSchema, ScheduledBatchRowSchema, type ScheduledBatch } from './scheduleSchema.js';
 import type { SqlExecutor } from './sqlExecutor.js';
 import type { Store } from './store.js';
 import { storeOperation } from './storeOperation.js';
@@ -27,7 +27,7 @@ export function createScheduleRepository(sql: SqlExecutor): Pick<Store, 'blessBa
     },
 
     async saveScheduledBatch(batch) {
-      const input = parseOrThrow(ScheduledBatchSchema, batch, 'saveScheduledBatch(batch)');
+      const input = parseOrThrow(ScheduledBatchRowSchema, batch, 'saveScheduledBatch(batch)');
       return storeOperation(sql, `saveScheduledBatch(${JSON.stringify(input.batch_id)})`, async () => {
         // A retried conclusion rewrites the same firing.
         await sql.query(
@@ -45,7 +45,7 @@ export function createScheduleRepository(sql: SqlExecutor): Pick<Store, 'blessBa
           'SELECT batch_id, schedule, verdict, report, finished_at FROM scheduled_batches WHERE schedule = $1 ORDER BY finished_at DESC, batch_id DESC LIMIT $2',
           [schedule, limit],
         );
-        return rows.map((row): ScheduledBatch => parseOrThrow(ScheduledBatchSchema, row, `store: scheduled_batches row of ${JSON.stringify(schedule)}`));
+        return rows.map((row): ScheduledBatch => parseOrThrow(ScheduledBatchRowSchema, row, `store: scheduled_batches row of ${JSON.stringify(schedule)}`));
       });
     },
   };

@@ -15,11 +15,11 @@ export const ScheduleVerdictSchema = z.enum(['ok', 'regression', 'failed']);
 export type ScheduleVerdict = z.infer<typeof ScheduleVerdictSchema>;
 
 /** One firing of a schedule, as it ended: its verdict and its whole report (as `--notify` got it). */
-export const ScheduledBatchSchema = z.object({
+export const ScheduledBatchRowSchema = z.object({
   batch_id: z.string().min(1),
   schedule: z.string().min(1),
   verdict: ScheduleVerdictSchema,
   report: z.record(z.string(), z.unknown()),
   finished_at: Timestamp,
 });
-export type ScheduledBatch = z.infer<typeof ScheduledBatchSchema>;
+export type ScheduledBatch = z.infer<typeof ScheduledBatchRowSchema>;

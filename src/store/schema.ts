@@ -28,7 +28,7 @@ export const RoleTokensSchema = z.object({ examiner: UsageSchema.nullable(), can
 export type RoleTokens = z.infer<typeof RoleTokensSchema>;
 
 /** One row of `runs`. */
-export const RunSchema = z.object({
+export const RunRowSchema = z.object({
   run_id: z.string().min(1),
   batch_id: z.string().nullable().describe('null for a run outside any batch'),
   case_id: z.string().min(1),
@@ -62,39 +62,39 @@ export const RunSchema = z.object({
   created_at: Timestamp,
   updated_at: Timestamp,
 });
-export type Run = z.infer<typeof RunSchema>;
+export type Run = z.infer<typeof RunRowSchema>;
 
 /** What `upsertRun` takes: a run, with the optional columns defaulted. */
-export const RunInputSchema = RunSchema.omit({ created_at: true, updated_at: true }).extend({
-  batch_id: RunSchema.shape.batch_id.default(null),
+export const RunRowInputSchema = RunRowSchema.omit({ created_at: true, updated_at: true }).extend({
+  batch_id: RunRowSchema.shape.batch_id.default(null),
   models: RunModelsSchema.default({}),
-  workflow_rev: RunSchema.shape.workflow_rev.default(null),
+  workflow_rev: RunRowSchema.shape.workflow_rev.default(null),
   status: RunStateSchema.default('pending'),
-  result: RunSchema.shape.result.default(null),
-  overall: RunSchema.shape.overall.default(null),
-  temporal_workflow_id: RunSchema.shape.temporal_workflow_id.default(null),
-  temporal_run_id: RunSchema.shape.temporal_run_id.default(null),
+  result: RunRowSchema.shape.result.default(null),
+  overall: RunRowSchema.shape.overall.default(null),
+  temporal_workflow_id: RunRowSchema.shape.temporal_workflow_id.default(null),
+  temporal_run_id: RunRowSchema.shape.temporal_run_id.default(null),
   config: JsonObject.default({}),
   spec: JsonObject.nullable().default(null),
   judge_input: JsonObject.nullable().default(null),
   anomalies: z.array(RunAnomalySchema).default([]),
-  error: RunSchema.shape.error.default(null),
-  parked_host: RunSchema.shape.parked_host.default(null),
-  project_rev: RunSchema.shape.project_rev.default(null),
-  candidate_cli_version: RunSchema.shape.candidate_cli_version.default(null),
-  workflow_dirty: RunSchema.shape.workflow_dirty.default(null),
-  workflow_hash: RunSchema.shape.workflow_hash.default(null),
-  arm: RunSchema.shape.arm.default(null),
-  attempt_index: RunSchema.shape.attempt_index.default(null),
-  tokens: RunSchema.shape.tokens.default(null),
-  started_at: RunSchema.shape.started_at.default(null),
-  finished_at: RunSchema.shape.finished_at.default(null),
+  error: RunRowSchema.shape.error.default(null),
+  parked_host: RunRowSchema.shape.parked_host.default(null),
+  project_rev: RunRowSchema.shape.project_rev.default(null),
+  candidate_cli_version: RunRowSchema.shape.candidate_cli_version.default(null),
+  workflow_dirty: RunRowSchema.shape.workflow_dirty.default(null),
+  workflow_hash: RunRowSchema.shape.workflow_hash.default(null),
+  arm: RunRowSchema.shape.arm.default(null),
+  attempt_index: RunRowSchema.shape.attempt_index.default(null),
+  tokens: RunRowSchema.shape.tokens.default(null),
+  started_at: RunRowSchema.shape.started_at.default(null),
+  finished_at: RunRowSchema.shape.finished_at.default(null),
   created_at: Timestamp.optional().describe('kept from the first upsert; defaults to now'),
 });
-export type RunInput = z.input<typeof RunInputSchema>;
+export type RunRowInput = z.input<typeof RunRowInputSchema>;
 
 /** What `updateRun` may change. The run's identity (case, candidate) never changes. */
-export const RunPatchSchema = RunSchema.pick({
+export const RunPatchSchema = RunRowSchema.pick({
   batch_id: true,
   models: true,
   workflow_rev: true,
@@ -168,7 +168,7 @@ export const ScoreRowSchema = z.object({
 export type ScoreRow = z.infer<typeof ScoreRowSchema>;
 
 /** What `saveScore` takes (the run id is its own argument). */
-export const ScoreInputSchema = ScoreRowSchema.omit({ run_id: true }).extend({
+export const ScoreRowInputSchema = ScoreRowSchema.omit({ run_id: true }).extend({
   compliance: ScoreRowSchema.shape.compliance.default(null),
   execution_quality: ScoreRowSchema.shape.execution_quality.default(null),
   overall: ScoreRowSchema.shape.overall.default(null),
@@ -178,7 +178,7 @@ export const ScoreInputSchema = ScoreRowSchema.omit({ run_id: true }).extend({
   raw: z.string().default(''),
   salvaged: z.boolean().default(false),
 });
-export type ScoreInput = z.input<typeof ScoreInputSchema>;
+export type ScoreRowInput = z.input<typeof ScoreRowInputSchema>;
 
 /** One verdict of `score_history` with the run facts a trend report groups by. */
 export const ScoreHistoryEntrySchema = ScoreRowSchema.omit({ raw: true }).extend({
@@ -200,7 +200,7 @@ export const BatchStatusSchema = z.enum(BATCH_STATUSES);
 export type BatchStatus = z.infer<typeof BatchStatusSchema>;
 
 /** One row of `batches`. */
-export const BatchSchema = z.object({
+export const BatchRowSchema = z.object({
   batch_id: z.string().min(1),
   status: BatchStatusSchema,
   spec: JsonObject.describe('what the batch was asked to run'),
@@ -208,22 +208,22 @@ export const BatchSchema = z.object({
   created_at: Timestamp,
   updated_at: Timestamp,
 });
-export type Batch = z.infer<typeof BatchSchema>;
+export type Batch = z.infer<typeof BatchRowSchema>;
 
-export const BatchInputSchema = BatchSchema.omit({ created_at: true, updated_at: true }).extend({
+export const BatchRowInputSchema = BatchRowSchema.omit({ created_at: true, updated_at: true }).extend({
   status: BatchStatusSchema.default('pending'),
   spec: JsonObject.default({}),
-  counts: BatchSchema.shape.counts.default({}),
+  counts: BatchRowSchema.shape.counts.default({}),
   created_at: Timestamp.optional(),
 });
-export type BatchInput = z.input<typeof BatchInputSchema>;
+export type BatchRowInput = z.input<typeof BatchRowInputSchema>;
 
 /** What `updateBatch` may change: its status and counts (never its spec or creation time). */
-export const BatchPatchSchema = BatchSchema.pick({ status: true, counts: true }).partial().strict();
+export const BatchPatchSchema = BatchRowSchema.pick({ status: true, counts: true }).partial().strict();
 export type BatchPatch = z.infer<typeof BatchPatchSchema>;
 
 /** One (case, attempt) of a batch's plan, in run order. */
-export const PlanEntrySchema = z.object({
+export const PlanEntryRowSchema = z.object({
   idx: z.number().int().nonnegative(),
   case_id: z.string().min(1),
   case_dir: z.string(),
@@ -232,7 +232,7 @@ export const PlanEntrySchema = z.object({
   /** The A/B arm of the run; null outside an experiment. */
   arm: z.string().nullable().default(null),
 });
-export type PlanEntry = z.infer<typeof PlanEntrySchema>;
+export type PlanEntry = z.infer<typeof PlanEntryRowSchema>;
 
 export const ListBatchesFilterSchema = z
   .object({ status: z.union([BatchStatusSchema, z.array(BatchStatusSchema)]).optional(), limit: z.number().int().positive().optional() })
@@ -240,7 +240,7 @@ export const ListBatchesFilterSchema = z
 export type ListBatchesFilter = z.infer<typeof ListBatchesFilterSchema>;
 
 /** One row of `run_reviews`: a person's decision on a run whose verdict needed one. */
-export const RunReviewSchema = z.object({
+export const RunReviewRowSchema = z.object({
   run_id: z.string().min(1),
   result: VerdictResultSchema,
   author: z.string().min(1),
@@ -249,17 +249,17 @@ export const RunReviewSchema = z.object({
   reasons: z.array(z.string()).describe('why the verdict needed a person, as the judge stage said'),
   decided_at: Timestamp,
 });
-export type RunReview = z.infer<typeof RunReviewSchema>;
+export type RunReview = z.infer<typeof RunReviewRowSchema>;
 
 /** What `saveReview` takes (the run id is its own argument). */
-export const RunReviewInputSchema = RunReviewSchema.omit({ run_id: true });
-export type RunReviewInput = z.infer<typeof RunReviewInputSchema>;
+export const RunReviewRowInputSchema = RunReviewRowSchema.omit({ run_id: true });
+export type RunReviewRowInput = z.infer<typeof RunReviewRowInputSchema>;
 
 export const RunStepRoleSchema = z.enum(['setup', 'examiner', 'candidate', 'judge']);
 export type RunStepRole = z.infer<typeof RunStepRoleSchema>;
 
 /** One attempt at a step of a run: `spending` from just before the agent or model is called, `finished` with its output. */
-export const RunStepSchema = z.object({
+export const RunStepRowSchema = z.object({
   run_id: z.string().min(1),
   role: RunStepRoleSchema,
   turn: z.number().int().nonnegative(),
@@ -270,9 +270,9 @@ export const RunStepSchema = z.object({
   started_at: Timestamp,
   finished_at: Timestamp.nullable(),
 });
-export type RunStep = z.infer<typeof RunStepSchema>;
+export type RunStep = z.infer<typeof RunStepRowSchema>;
 
-export const RunStepKeySchema = RunStepSchema.pick({ run_id: true, role: true, turn: true, attempt: true });
+export const RunStepKeySchema = RunStepRowSchema.pick({ run_id: true, role: true, turn: true, attempt: true });
 export type RunStepKey = z.infer<typeof RunStepKeySchema>;
 
 /** A run with its current verdict (null until it was judged), as reports read them. */

@@ -1,6 +1,6 @@
 import { FormatError, StoreError } from '../errors.js';
 import { parseOrThrow } from '../format.js';
-import { ScoreHistoryEntrySchema, ScoreHistoryFilterSchema, ScoreInputSchema, ScoreRowSchema } from './schema.js';
+import { ScoreHistoryEntrySchema, ScoreHistoryFilterSchema, ScoreRowInputSchema, ScoreRowSchema } from './schema.js';
 import type { ScoreRow, ScoreHistoryEntry } from './schema.js';
 import type { SqlExecutor } from './sqlExecutor.js';
 import type { Store } from './store.js';
@@ -38,7 +38,7 @@ const HISTORY_VERDICT = VERDICT.filter(([name]) => name !== 'raw');
 export function createScoreRepository(sql: SqlExecutor): Pick<Store, 'saveScore' | 'getScore' | 'scoreHistory' | 'getScores' | 'saveJudgeSample' | 'getJudgings'> {
   return {
     async saveScore(runId, score) {
-      const input = parseOrThrow(ScoreInputSchema, score, `saveScore(${JSON.stringify(runId)}, score)`);
+      const input = parseOrThrow(ScoreRowInputSchema, score, `saveScore(${JSON.stringify(runId)}, score)`);
       const verdict: ScoreRow = { run_id: runId, ...input };
       const params = VERDICT.map(([name, type]) => (type === 'jsonb' ? JSON.stringify(verdict[name]) : verdict[name]));
       const operation = `saveScore(${JSON.stringify(runId)})`;
@@ -80,7 +80,7 @@ export function createScoreRepository(sql: SqlExecutor): Pick<Store, 'saveScore'
     },
 
     async saveJudgeSample(runId, score) {
-      const input = parseOrThrow(ScoreInputSchema, score, `saveJudgeSample(${JSON.stringify(runId)}, score)`);
+      const input = parseOrThrow(ScoreRowInputSchema, score, `saveJudgeSample(${JSON.stringify(runId)}, score)`);
       const verdict: ScoreRow = { run_id: runId, ...input };
       const params = VERDICT.map(([name, type]) => (type === 'jsonb' ? JSON.stringify(verdict[name]) : verdict[name]));
       return storeOperation(sql, `saveJudgeSample(${JSON.stringify(runId)})`, async () => {

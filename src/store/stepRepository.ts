@@ -1,5 +1,5 @@
 import { parseOrThrow } from '../format.js';
-import { RunStepKeySchema, RunStepSchema, type RunStep } from './schema.js';
+import { RunStepKeySchema, RunStepRowSchema, type RunStep } from './schema.js';
 import type { SqlExecutor } from './sqlExecutor.js';
 import type { Store } from './store.js';
 import { onlyRow, storeOperation } from './storeOperation.js';
@@ -54,5 +54,5 @@ export function createStepRepository(sql: SqlExecutor): Pick<Store, 'markStepSpe
 }
 
 function readStep(row: unknown): RunStep {
-  return parseOrThrow(RunStepSchema, row, `store: run_steps row of ${JSON.stringify((row as { run_id?: unknown }).run_id)}`);
+  return parseOrThrow(RunStepRowSchema, row, `store: run_steps row of ${JSON.stringify((row as { run_id?: unknown }).run_id)}`);
 }

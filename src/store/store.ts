@@ -1,25 +1,25 @@
 import type { VerdictResult } from '../vocabulary/verdictResult.js';
 import type { TranscriptEvent } from '../transcript/schema.js';
-import type { WorkflowPlacement, WorkflowUsageRow } from '../workflowUsage/schema.js';
-import type { EpExample, EpExampleInput, EpPrediction, EpPredictionInput, EpScore, EpScoreInput } from './editPredictionSchema.js';
+import type { WorkflowPlacement, WorkflowUsageRow } from '../vocabulary/workflowUsage.js';
+import type { EpExample, EpExampleRowInput, EpPrediction, EpPredictionRowInput, EpScore, EpScoreRowInput } from './editPredictionSchema.js';
 import type { MigrationReport } from './migrate.js';
 import type { ScheduleBaseline, ScheduledBatch } from './scheduleSchema.js';
 import type {
   Batch,
-  BatchInput,
+  BatchRowInput,
   BatchPatch,
   ListBatchesFilter,
   ListRunsFilter,
   Run,
-  RunInput,
+  RunRowInput,
   RunPatch,
   ScoreRow,
   ScoreHistoryEntry,
   ScoreHistoryFilter,
-  ScoreInput,
+  ScoreRowInput,
   PlanEntry,
   RunReview,
-  RunReviewInput,
+  RunReviewRowInput,
   RunStep,
   RunStepKey,
   RunStepRole,
@@ -61,7 +61,7 @@ export interface Store {
   schemaVersion(): Promise<{ recorded: number; known: number }>;
 
   /** Inserts or replaces a run (all columns but `created_at`, which the first write sets). */
-  upsertRun(run: RunInput): Promise<Run>;
+  upsertRun(run: RunRowInput): Promise<Run>;
   /** Changes some columns of an existing run; StoreError if there is no such run. */
   updateRun(runId: string, patch: RunPatch): Promise<Run>;
   getRun(runId: string): Promise<Run | null>;
@@ -82,10 +82,10 @@ export interface Store {
    * than the current one is only added to the history, so a late retry never undoes a rejudge.
    * Returns the run's current verdict.
    */
-  saveScore(runId: string, score: ScoreInput): Promise<ScoreRow>;
+  saveScore(runId: string, score: ScoreRowInput): Promise<ScoreRow>;
   getScore(runId: string): Promise<ScoreRow | null>;
   /** Adds an extra judging of a run's transcript to score_history, leaving its current verdict as it is. */
-  saveJudgeSample(runId: string, score: ScoreInput): Promise<void>;
+  saveJudgeSample(runId: string, score: ScoreRowInput): Promise<void>;
   /** Every judging of the given runs (the run's own, rejudges and samples), by run and time. */
   getJudgings(runIds: readonly string[]): Promise<{ run_id: string; result: VerdictResult | null; judged_at: string; sample: boolean }[]>;
   /** The current verdicts of the given runs (runs without one are left out), in no particular order. */
@@ -97,11 +97,11 @@ export interface Store {
    * Records a person's decision on a run, once: when the run has one already, that one is
    * kept and returned (compare it to tell a resent decision from a second one). The run must exist.
    */
-  saveReview(runId: string, review: RunReviewInput): Promise<RunReview>;
+  saveReview(runId: string, review: RunReviewRowInput): Promise<RunReview>;
   getReview(runId: string): Promise<RunReview | null>;
 
   /** Inserts or replaces a batch (all columns but `created_at`). */
-  upsertBatch(batch: BatchInput): Promise<Batch>;
+  upsertBatch(batch: BatchRowInput): Promise<Batch>;
   /** Changes a batch's status and/or counts; StoreError if there is no such batch. */
   updateBatch(batchId: string, patch: BatchPatch): Promise<Batch>;
   getBatch(batchId: string): Promise<Batch | null>;
@@ -131,15 +131,15 @@ export interface Store {
   getSteps(runId: string, filter?: { role?: RunStepRole; turn?: number }): Promise<RunStep[]>;
 
   /** Inserts or refreshes an edit-prediction example under its `example_key`. */
-  saveEpExample(example: EpExampleInput): Promise<EpExample>;
+  saveEpExample(example: EpExampleRowInput): Promise<EpExample>;
   /** The example saved under `exampleKey`, or null. */
   getEpExample(exampleKey: string): Promise<EpExample | null>;
   /** Inserts or replaces one prediction; its example must be saved first. */
-  saveEpPrediction(prediction: EpPredictionInput): Promise<EpPrediction>;
+  saveEpPrediction(prediction: EpPredictionRowInput): Promise<EpPrediction>;
   /** Ordered by provider, then repetition. */
   getEpPredictions(batchId: string, exampleKey: string): Promise<EpPrediction[]>;
   /** Inserts or replaces the score of one prediction; the prediction must exist. */
-  saveEpScore(score: EpScoreInput): Promise<EpScore>;
+  saveEpScore(score: EpScoreRowInput): Promise<EpScore>;
   /** Ordered by example_key, provider, repetition. */
   listEpScores(batchId: string): Promise<EpScore[]>;
 

@@ -1,5 +1,5 @@
 import { parseOrThrow } from '../format.js';
-import { WorkflowPlacementSchema, WorkflowUsageRowSchema } from '../workflowUsage/schema.js';
+import { WorkflowPlacementSchema, WorkflowUsageRowSchema } from '../vocabulary/workflowUsage.js';
 import type { SqlExecutor } from './sqlExecutor.js';
 import type { Store } from './store.js';
 import { storeOperation } from './storeOperation.js';

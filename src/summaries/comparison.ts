@@ -1,7 +1,7 @@
 import { compareCase, LABEL_ORDER, mcnemarExact, pairedBootstrapDifference, wilsonInterval, type CaseComparison, type CaseSide, type ComparisonLabel, type MeanInterval, type RateInterval } from '../stats/index.js';
 import type { RunWithVerdict } from '../store/index.js';
 import { countUncontained } from './runIsolation.js';
-import { caseStability, type Judging, type Stability } from './stability.js';
+import { caseStability, type VerdictSample, type Stability } from './stability.js';
 
 /** One side of a comparison as the user named it, with the runs it stands for. */
 export interface ComparisonSide {
@@ -53,7 +53,7 @@ export interface SideTotals {
  * comparably, and McNemar where runs pair one to one. Runs that were not judged never enter
  * a rate; they are counted apart on each side.
  */
-export function compareSides(a: ComparisonSide, b: ComparisonSide, options: { alpha?: number; seed?: number; judgings?: readonly Judging[] } = {}): Comparison {
+export function compareSides(a: ComparisonSide, b: ComparisonSide, options: { alpha?: number; seed?: number; judgings?: readonly VerdictSample[] } = {}): Comparison {
   const stabilityA = caseStability(a.entries, options.judgings ?? []);
   const stabilityB = caseStability(b.entries, options.judgings ?? []);
   const sidesA = caseSides(a.entries);

@@ -6,7 +6,7 @@ import type { Prices } from '../vocabulary/prices.js';
 import { compareSides, type Comparison } from './comparison.js';
 import { groupStats, type GroupStats } from './groupStats.js';
 import { LatestStatsSchema, type GroupStatsFile, type LatestStats, type VersusFirst } from './latestStatsSchema.js';
-import { caseStability, type Judging, type Stability } from './stability.js';
+import { caseStability, type VerdictSample, type Stability } from './stability.js';
 import { triggerQualityFields, type SkillTrigger } from './triggerQuality.js';
 
 /** The bootstrap every interval of latest-stats.yaml uses: seeded, so the file rebuilds byte for byte. */
@@ -56,7 +56,7 @@ export function batchArms(batch: Pick<Batch, 'spec'>, entries: readonly RunWithV
 }
 
 /** Per arm (or for the whole batch when it has none), per case and overall, the numbers of one batch's runs. */
-export function batchStats(batch: Pick<Batch, 'batch_id' | 'spec'>, entries: readonly RunWithVerdict[], prices: Prices, judgings: readonly Judging[] = []): BatchStats {
+export function batchStats(batch: Pick<Batch, 'batch_id' | 'spec'>, entries: readonly RunWithVerdict[], prices: Prices, judgings: readonly VerdictSample[] = []): BatchStats {
   const arms = batchArms(batch, entries);
   if (arms.length === 0) return { batchId: batch.batch_id, arms: [armStats(null, null, entries, prices, judgings, null)] };
   const first = entries.filter((e) => e.run.arm === arms[0]!.name);
@@ -70,7 +70,7 @@ export function batchStats(batch: Pick<Batch, 'batch_id' | 'spec'>, entries: rea
   };
 }
 
-function armStats(name: string | null, change: string | null, entries: readonly RunWithVerdict[], prices: Prices, judgings: readonly Judging[], versusFirst: Comparison | null): ArmStats {
+function armStats(name: string | null, change: string | null, entries: readonly RunWithVerdict[], prices: Prices, judgings: readonly VerdictSample[], versusFirst: Comparison | null): ArmStats {
   const stability = caseStability(entries, judgings);
   const byCase = new Map<string, RunWithVerdict[]>();
   for (const entry of entries) byCase.set(entry.run.case_id, [...(byCase.get(entry.run.case_id) ?? []), entry]);

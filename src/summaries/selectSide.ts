@@ -1,5 +1,5 @@
 import { ConfigError } from '../errors.js';
-import { parseArmRef } from '../run/arms.js';
+import { parseArmRef } from '../vocabulary/armRef.js';
 import type { RunWithVerdict, Store } from '../store/index.js';
 import type { ComparisonSide } from './comparison.js';
 import { loadRunsWithVerdicts } from './loadRuns.js';

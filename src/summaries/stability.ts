@@ -12,14 +12,15 @@ import type { VerdictResult } from '../vocabulary/verdictResult.js';
  */
 export type Stability = 'stable_pass' | 'stable_fail' | 'flaky_agent' | 'flaky_judge' | 'flaky' | 'unknown';
 
-export interface Judging {
+/** One judging of a run (a judge sample, a rejudge): the result it gave, for agreement only. */
+export interface VerdictSample {
   run_id: string;
   /** null: the judge gave no result (that judging says nothing about agreement). */
   result: VerdictResult | null;
 }
 
 /** Each case's stability, from its judged runs and every judging of them. */
-export function caseStability(entries: readonly RunWithVerdict[], judgings: readonly Judging[]): Record<string, Stability> {
+export function caseStability(entries: readonly RunWithVerdict[], judgings: readonly VerdictSample[]): Record<string, Stability> {
   const resultsByRun = new Map<string, Set<string>>();
   for (const judging of judgings) if (judging.result) resultsByRun.set(judging.run_id, (resultsByRun.get(judging.run_id) ?? new Set()).add(judging.result));
   const timesByRun = new Map<string, number>();

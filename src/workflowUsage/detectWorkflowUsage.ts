@@ -1,6 +1,6 @@
 import type { TranscriptEvent } from '../transcript/schema.js';
 import type { WorkflowItem } from './workflowItems.js';
-import type { FolderPlacement, UsageFlag, WorkflowPlacement, WorkflowUsageRow } from './schema.js';
+import type { FolderPlacement, UsageFlag, WorkflowPlacement, WorkflowUsageRow } from '../vocabulary/workflowUsage.js';
 import type { WorkflowSupport } from './workflowSupport.js';
 
 export interface UsageInput {

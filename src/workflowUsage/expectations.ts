@@ -1,5 +1,5 @@
 import { FormatError } from '../errors.js';
-import type { WorkflowExpectation, WorkflowUsageRow } from './schema.js';
+import type { WorkflowExpectation, WorkflowUsageRow } from '../vocabulary/workflowUsage.js';
 import type { WorkflowItem } from './workflowItems.js';
 
 /** One expectation of `expect_workflow`, checked against the run's usage: a hard requirement of its own. */

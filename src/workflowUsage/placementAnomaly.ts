@@ -1,4 +1,4 @@
-import type { WorkflowPlacement } from './schema.js';
+import type { WorkflowPlacement } from '../vocabulary/workflowUsage.js';
 
 /** Folders whose items are triggered (not just followed): inlined, their triggering cannot be measured. */
 const TRIGGERED = ['agents', 'commands', 'skills'];

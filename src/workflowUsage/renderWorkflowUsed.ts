@@ -1,5 +1,5 @@
 import { inertMarkdown } from '../markdown/inertMarkdown.js';
-import type { WorkflowPlacement, WorkflowUsageRow } from './schema.js';
+import type { WorkflowPlacement, WorkflowUsageRow } from '../vocabulary/workflowUsage.js';
 
 /**
  * review.md's "Workflow used" section: where the workflow was placed and, per item, whether

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { WorkflowFolder, WorkflowItemKind } from './schema.js';
+import type { WorkflowFolder, WorkflowItemKind } from '../vocabulary/workflowUsage.js';
 
 /** One item of a workflow snapshot, with the files that make it up. */
 export interface WorkflowItem {

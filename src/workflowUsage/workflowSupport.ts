@@ -1,4 +1,4 @@
-import type { WorkflowFolder } from './schema.js';
+import type { WorkflowFolder } from '../vocabulary/workflowUsage.js';
 
 /**
  * What an agent does with a team's workflow, as data per adapter: where it discovers each

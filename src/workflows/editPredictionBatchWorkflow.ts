@@ -1,14 +1,8 @@
 import { CancellationScope, ContinueAsNew, continueAsNew, isCancellation, patched, proxyActivities, proxyLocalActivities, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-// epBatch.ts has no imports at all, so its constant is safe in the workflow bundle.
-import {
-  MAX_FAILURES_KEPT,
-  type EpBatchExample,
-  type EpBatchInput,
-  type EpBatchOutcome,
-  type EpBatchResult,
-  type EpExampleFailure,
-} from '../editprediction/epBatch.js';
+import type { EpBatchExample, EpBatchInput, EpBatchOutcome, EpBatchResult, EpExampleFailure } from '../editprediction/epBatch.js';
+// epBatchLimits.ts has no imports at all, so its constant is safe in the workflow bundle.
+import { MAX_FAILURES_KEPT } from '../editprediction/epBatchLimits.js';
 import { epBatchProgressQuery, type EpBatchProgress } from './definitions.js';
 import { causeText } from './failureText.js';
 import { epLoadProfile, epPredictProfile, epScoreProfile, localProfile, sharedProfile } from './profiles.js';

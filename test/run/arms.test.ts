@@ -4,17 +4,25 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ARM_GRAMMAR } from '../../src/run/armChanges.js';
-import { applyArm, parseArm, parseArmRef, resolveArms, type ArmContext } from '../../src/run/arms.js';
-import type { RunTemplate } from '../../src/run/batchInput.js';
-import type { CandidateSpec } from '../../src/run/runSpec.js';
+import { applyArm, parseArm, resolveArms, type ArmContext } from '../../src/run/arms.js';
+import type { CandidateSpec, RunTemplate } from '../../src/run/runSpec.js';
+import { checkWorkflowFolder } from '../../src/sandbox/workflowSnapshot.js';
 
 const BASE: CandidateSpec = { name: 'builtin', adapter: 'builtin', model: 'm0' } as CandidateSpec;
 
-const TEMPLATE = {
+const TEMPLATE: RunTemplate = {
   candidate: BASE,
+  examiner: { model: 'examiner-model' },
+  judge: { model: 'judge-model' },
+  project: '/repo/project',
   workflowDir: '/repo/workflow',
+  runsDir: '/repo/runs',
+  turnTimeoutS: 60,
+  judging: { samples: 1, review: 'later', allowSelfJudge: false },
   workflowRev: 'abc123',
-} as RunTemplate;
+};
+/** The template without its workflow and candidate: what every arm keeps as it is. */
+const { candidate: _candidate, workflowDir: _dir, workflowRev: _rev, ...REST } = TEMPLATE;
 
 describe('parseArm', () => {
   it('reads base and each change of the grammar', () => {
@@ -36,26 +44,18 @@ describe('parseArm', () => {
   });
 });
 
-describe('parseArmRef', () => {
-  it('splits batch:arm at the last colon, and takes the batch apart when given', () => {
-    expect(parseArmRef('batch-20261204-1:A')).toEqual({ batch: 'batch-20261204-1', arm: 'A' });
-    expect(parseArmRef('batch-20261204-1')).toEqual({ batch: 'batch-20261204-1' });
-    expect(parseArmRef('B', 'batch-1')).toEqual({ batch: 'batch-1', arm: 'B' });
-  });
-});
-
 describe('applyArm', () => {
   it('keeps the template without an arm, or for a base arm', () => {
-    expect(applyArm(TEMPLATE, undefined)).toEqual({ candidate: BASE, workflowDir: '/repo/workflow', workflowRev: 'abc123' });
-    expect(applyArm(TEMPLATE, { name: 'A', change: 'base' })).toEqual({ candidate: BASE, workflowDir: '/repo/workflow', workflowRev: 'abc123' });
+    expect(applyArm(TEMPLATE, undefined)).toEqual(TEMPLATE);
+    expect(applyArm(TEMPLATE, { name: 'A', change: 'base' })).toEqual(TEMPLATE);
   });
 
   it('applies the one change: a rev, another folder (no rev), no workflow (no rev), a candidate', () => {
-    expect(applyArm(TEMPLATE, { name: 'B', change: 'workflow_rev=x', workflowRev: 'def456' }).workflowRev).toBe('def456');
-    expect(applyArm(TEMPLATE, { name: 'B', change: 'workflow=/other', workflowDir: '/other' })).toEqual({ candidate: BASE, workflowDir: '/other' });
-    expect(applyArm(TEMPLATE, { name: 'B', change: 'workflow=none', noWorkflow: true })).toEqual({ candidate: BASE, workflowDir: '/repo/workflow', noWorkflow: true });
+    expect(applyArm(TEMPLATE, { name: 'B', change: 'workflow_rev=x', workflowRev: 'def456' })).toEqual({ ...TEMPLATE, workflowRev: 'def456' });
+    expect(applyArm(TEMPLATE, { name: 'B', change: 'workflow=/other', workflowDir: '/other' })).toEqual({ ...REST, candidate: BASE, workflowDir: '/other' });
+    expect(applyArm(TEMPLATE, { name: 'B', change: 'workflow=none', noWorkflow: true })).toEqual({ ...REST, candidate: BASE, workflowDir: '/repo/workflow', noWorkflow: true });
     const other = { ...BASE, model: 'm1' };
-    expect(applyArm(TEMPLATE, { name: 'B', change: 'model=m1', candidate: other }).candidate).toBe(other);
+    expect(applyArm(TEMPLATE, { name: 'B', change: 'model=m1', candidate: other })).toEqual({ ...TEMPLATE, candidate: other });
   });
 });
 
@@ -75,7 +75,7 @@ describe('resolveArms', () => {
     git('add', '.');
     git('-c', 'user.email=t@example.com', '-c', 'user.name=t', 'commit', '-q', '-m', 'two');
     head = git('rev-parse', 'HEAD~1');
-    context = { workflowDir, base: BASE, candidateNamed: (name) => ({ ...BASE, name }), cwd: root };
+    context = { workflowDir, base: BASE, candidateNamed: (name) => ({ ...BASE, name }), cwd: root, checkWorkflowFolder };
   });
   afterAll(async () => {
     await rm(root, { recursive: true, force: true });

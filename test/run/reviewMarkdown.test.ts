@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeAnomalies, isMarginalPass } from '../../src/judge/index.js';
+import { describeAnomalies, isMarginalPass } from '../../src/run/reviewAnomalies.js';
 import { renderAbortedReview, renderJudgeFailedReview, renderReview } from '../../src/run/reviewMarkdown.js';
 import { aCheck, aScore, someFacts } from '../judge/builders.js';
 

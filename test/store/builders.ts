@@ -1,8 +1,8 @@
 import type { TranscriptEvent } from '../../src/transcript/schema.js';
-import type { RunInput, ScoreInput } from '../../src/store/index.js';
+import type { RunRowInput, ScoreRowInput } from '../../src/store/index.js';
 
 /** A run with every required column filled; override what the test is about. */
-export function aRun(overrides: Partial<RunInput> & { run_id: string }): RunInput {
+export function aRun(overrides: Partial<RunRowInput> & { run_id: string }): RunRowInput {
   return {
     case_id: 'fix-login',
     case_version: 'v1',
@@ -28,7 +28,7 @@ export function anEvent(overrides: Partial<TranscriptEvent> & { run_id: string }
 }
 
 /** A passing verdict judged at `judged_at`. */
-export function aScore(overrides: Partial<ScoreInput> & { judged_at: string }): ScoreInput {
+export function aScore(overrides: Partial<ScoreRowInput> & { judged_at: string }): ScoreRowInput {
   return {
     result: 'pass',
     compliance: 4,

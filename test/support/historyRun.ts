@@ -1,5 +1,5 @@
 import type { RunState } from '../../src/vocabulary/runStatus.js';
-import type { RunInput } from '../../src/store/index.js';
+import type { RunRowInput } from '../../src/store/index.js';
 
 /** What a seeded run came to: judged pass or fail, or the status it stopped (or waits) in unjudged. */
 export type Outcome = 'pass' | 'fail' | Exclude<RunState, 'completed'>;
@@ -18,7 +18,7 @@ export function statusOf(outcome: Outcome): RunState {
  * once it ended, contained (config's `candidate.isolation: sandbox`, as runs are by default);
  * `fields` give the rest and win.
  */
-export function aHistoryRun(fields: Pick<RunInput, 'run_id' | 'case_id' | 'candidate' | 'run_dir'> & { status: RunState } & Partial<RunInput>): RunInput {
+export function aHistoryRun(fields: Pick<RunRowInput, 'run_id' | 'case_id' | 'candidate' | 'run_dir'> & { status: RunState } & Partial<RunRowInput>): RunRowInput {
   const unfinished = fields.status === 'pending' || fields.status === 'running';
   return {
     case_version: 'v1',

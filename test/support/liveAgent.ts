@@ -10,7 +10,7 @@ import { run } from '../../src/commands/run.js';
 import { startMockServer, type MockServer } from '../../src/llm/mock/server.js';
 import type { MockDialect, MockReply, MockRequest } from '../../src/llm/mock/types.js';
 import type { TranscriptEvent } from '../../src/transcript/schema.js';
-import type { WorkflowUsageRow } from '../../src/workflowUsage/schema.js';
+import type { WorkflowUsageRow } from '../../src/vocabulary/workflowUsage.js';
 import { startTestTemporal, type TestTemporal } from './temporalServer.js';
 import type { Usage } from '../../src/vocabulary/usage.js';
 

@@ -3,9 +3,9 @@ import { bundleWorkflowCode, DefaultLogger, NativeConnection, Worker } from '@te
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hostStageActivities, type HostStages } from '../../src/activities/hostStages.js';
 import type { Activities } from '../../src/activities/index.js';
-import type { BatchCounts, BatchInput, RunTemplate } from '../../src/run/batchInput.js';
+import type { BatchCounts, BatchInput } from '../../src/run/batchInput.js';
 import type { RunRecordInput } from '../../src/run/runRecord.js';
-import type { RunSpec } from '../../src/run/runSpec.js';
+import type { RunSpec, RunTemplate } from '../../src/run/runSpec.js';
 import { hostTaskQueue, SHARED_TASK_QUEUE } from '../../src/temporal/names.js';
 import { installQuietRuntime } from '../../src/temporal/runtime.js';
 import { startTestTemporal, type TestTemporal } from '../support/temporalServer.js';

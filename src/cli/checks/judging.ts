@@ -1,13 +1,13 @@
 import type { CandidateSpec } from '../../candidates/adapter.js';
 import type { ConfigOverrides, Settings } from '../../config.js';
 import { ConfigError } from '../../errors.js';
-import type { Judging } from '../../run/runSpec.js';
+import type { JudgingPolicy } from '../../run/runSpec.js';
 import { refuseSelfJudging } from '../../run/selfJudging.js';
 import type { CommandIo } from '../io.js';
 
 /** The judging flags of `evalflow run`. */
 export interface JudgingFlags {
-  review?: Judging['review'];
+  review?: JudgingPolicy['review'];
   judges?: number;
   allowSelfJudge?: boolean;
 }

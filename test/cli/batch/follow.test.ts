@@ -4,7 +4,8 @@ import { memoryIo } from '../../../src/cli/io.js';
 import type { BatchProgress } from '../../../src/run/progress.js';
 import type { Run } from '../../../src/store/index.js';
 
-const outcome = (runId: string, status = 'completed', result: string | null = 'pass') => ({ runId, caseId: 'c', status, result, overall: result ? 4 : null });
+type Outcome = BatchProgress['outcomes'][number];
+const outcome = (runId: string, status: Outcome['status'] = 'completed', result: Outcome['result'] = 'pass'): Outcome => ({ runId, caseId: 'c', status, result, overall: result ? 4 : null });
 const progress = (outcomes: BatchProgress['outcomes'], total = 4): BatchProgress => ({ batchId: 'b', total, started: total, finished: outcomes.length, running: [], outcomes });
 const row = (run_id: string, finished_at: string, status: Run['status'] = 'completed') =>
   ({ run_id, status, result: status === 'completed' ? 'pass' : null, overall: status === 'completed' ? 4 : null, finished_at }) as Run;
