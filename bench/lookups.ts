@@ -7,6 +7,7 @@
 //
 //   node --import tsx bench/lookups.ts            (npm run bench:lookups; 10k and 100k)
 //   LOOKUPS_SIZES=10000 node --import tsx bench/lookups.ts
+//   LOOKUPS_CLI=dist-b/cli/client.js …   (another build of the CLI, e.g. to compare two)
 import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -25,7 +26,8 @@ const OWN_ROUNDS = 3;
 const RSS_GOAL_MIB = 120;
 const started = Date.now();
 
-if (!existsSync(join(ROOT, 'dist/cli/client.js'))) throw new Error('bench/lookups.ts: dist/ is missing; run `npm run build` first');
+const CLI = process.env.LOOKUPS_CLI ? resolve(process.env.LOOKUPS_CLI) : join(ROOT, 'dist/cli/client.js');
+if (!existsSync(CLI)) throw new Error(`bench/lookups.ts: ${CLI} is missing; run \`npm run build\` first`);
 
 interface Sample {
   ms: number;
@@ -54,7 +56,7 @@ async function lookup(args: string[], cwd: string, env: NodeJS.ProcessEnv, round
   const bare: Sample[] = [];
   for (let i = 0; i < rounds; i++) {
     bare.push(await measure(['-e', '0'], cwd, env));
-    subject.push(await measure([join(ROOT, 'bin/evalflow.js'), ...args], cwd, env, okCodes));
+    subject.push(await measure([CLI, ...args], cwd, env, okCodes));
   }
   const ms = median(subject.map((s) => s.ms));
   const baseMs = median(bare.map((s) => s.ms));
@@ -99,7 +101,7 @@ for (const size of SIZES) {
       { name: 'history', args: ['history'] },
     ];
     // A first command applies any migration this build adds; it is not what is measured.
-    await measure([join(ROOT, 'bin/evalflow.js'), 'batches', '--limit', '1'], workspace, env);
+    await measure([CLI, 'batches', '--limit', '1'], workspace, env);
     for (const mode of ['opening PGlite itself', 'served by another process'] as const) {
       const release = mode === 'served by another process' ? await holdStore(workspace, env) : undefined;
       try {
