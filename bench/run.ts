@@ -23,6 +23,7 @@ const BENCHMARKS = [
   { name: 'normalize', file: 'normalize.ts' },
   { name: 'isolation', file: 'isolation.ts' },
   { name: 'store-service', file: 'storeService.ts' },
+  { name: 'lookups', file: 'lookups.ts' },
 ] as const;
 
 const tableOnly = process.argv.includes('--table');
