@@ -24,6 +24,7 @@ const BENCHMARKS = [
   { name: 'isolation', file: 'isolation.ts' },
   { name: 'store-service', file: 'storeService.ts' },
   { name: 'sequential', file: 'sequential.ts' },
+  { name: 'lookups', file: 'lookups.ts' },
 ] as const;
 
 const tableOnly = process.argv.includes('--table');

@@ -70,6 +70,7 @@ program
   .addOption(configOption)
   .addOption(new Option('--status <status>', 'only batches with this status').choices(BATCH_STATUSES))
   .option('--limit <n>', 'at most n batches (default 20)', flag.positiveInteger)
+  .option('--after <batch_id>', 'the next page: batches listed after this one (the last line printed names it)')
   .action((options) => dispatch('batches', options));
 
 program
@@ -79,6 +80,7 @@ program
   .option('--batch <id>', 'runs of this batch')
   .addOption(new Option('--status <status>', 'runs with this status').choices(RUN_STATES))
   .option('--limit <n>', 'at most n runs (default 50)', flag.positiveInteger)
+  .option('--after <run_id>', 'the next page: runs listed after this one (the last line printed names it)')
   .option('--query <visibility query>', 'runs whose workflows match this Temporal visibility query, e.g. \'EvalBatch="batch-…" AND EvalResult="fail"\'')
   .action((options) => dispatch('runs', options));
 

@@ -5,26 +5,47 @@ import { EXIT } from '../cli/exitCodes.js';
 import type { CommandIo } from '../cli/io.js';
 import { storeOptions } from '../cli/storeOptions.js';
 import { formatTable } from '../cli/output/table.js';
+import { UsageError } from '../errors.js';
 
 export interface BatchesOptions {
   config?: string;
   status?: BatchStatus;
   limit?: number;
+  /** The next page: batches listed after this batch id (the cursor the previous page printed). */
+  after?: string;
 }
 
 const DEFAULT_LIMIT = 20;
 
-/** `evalflow batches`: the store's batches, newest first: id, status, counts, candidate, started. */
+/**
+ * `evalflow batches [--status S] [--limit N] [--after BATCH]`: the store's batches, newest first
+ * (id, status, counts, candidate, started), a page at a time: when more follow, the last line
+ * names the batch to continue `--after` (a keyset cursor, as `runs` has).
+ */
 export async function run(options: BatchesOptions, io: CommandIo): Promise<number> {
   const settings = await loadSettings(io.cwd, io.env, options.config ? { configPath: options.config } : {});
   const store = await openStore(storeOptions(settings));
   try {
-    const batches = await store.listBatches({ ...(options.status ? { status: options.status } : {}), limit: options.limit ?? DEFAULT_LIMIT });
+    const limit = options.limit ?? DEFAULT_LIMIT;
+    // One more than the page says whether another page follows.
+    const page = await store.listBatches({ ...(options.status ? { status: options.status } : {}), ...(options.after !== undefined ? { olderThan: options.after } : {}), limit: limit + 1 });
+    const batches = page.slice(0, limit);
     if (batches.length === 0) {
+      if (options.after !== undefined && !(await store.getBatch(options.after))) {
+        throw new UsageError(`--after '${options.after}': expected a batch id in the store (the last line of the previous page names one)`);
+      }
+      if (options.after !== undefined) {
+        io.err(`no batch after ${options.after}`);
+        return EXIT.ok;
+      }
       io.err(options.status ? `no ${options.status} batch in the store` : 'no batch in the store yet: `evalflow run` starts one');
       return EXIT.ok;
     }
     for (const line of formatBatchTable(batches)) io.out(line);
+    if (page.length > limit) {
+      const flags = [...(options.config ? [`--config ${options.config}`] : []), ...(options.status ? [`--status ${options.status}`] : []), ...(options.limit ? [`--limit ${options.limit}`] : [])];
+      io.err(`more: ${['evalflow batches', ...flags, `--after ${batches.at(-1)!.batch_id}`].join(' ')}`);
+    }
     return EXIT.ok;
   } finally {
     await store.close();

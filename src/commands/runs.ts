@@ -6,12 +6,15 @@ import type { CommandIo } from '../cli/io.js';
 import { formatRunTable } from '../cli/output/runTable.js';
 import { storeOptions } from '../cli/storeOptions.js';
 import { runsMatching } from '../cli/runsQuery.js';
+import { UsageError } from '../errors.js';
 
 export interface RunsOptions {
   config?: string;
   batch?: string;
   status?: RunState;
   limit?: number;
+  /** The next page: runs listed after this run id (the cursor the previous page printed). */
+  after?: string;
   /** A Temporal visibility query over the run workflows, as the Web UI takes it. */
   query?: string;
 }
@@ -19,8 +22,10 @@ export interface RunsOptions {
 const DEFAULT_LIMIT = 50;
 
 /**
- * `evalflow runs [--batch ID] [--status S] [--limit N]`: the store's runs, newest first, as the
- * table of `run`; with `--query Q`, the runs whose workflows match a Temporal visibility query.
+ * `evalflow runs [--batch ID] [--status S] [--limit N] [--after RUN]`: the store's runs, newest
+ * first, as the table of `run`, a page at a time: when more follow, the last line names the
+ * run to continue `--after` (a keyset cursor: each page is a range read of an index, however
+ * deep). With `--query Q`, the runs whose workflows match a Temporal visibility query.
  */
 export async function run(options: RunsOptions, io: CommandIo): Promise<number> {
   const settings = await loadSettings(io.cwd, io.env, options.config ? { configPath: options.config } : {});
@@ -28,21 +33,33 @@ export async function run(options: RunsOptions, io: CommandIo): Promise<number> 
   try {
     if (options.query !== undefined) return await queried(options.query, options.limit ?? DEFAULT_LIMIT);
 
-    const runs = await store.listRuns({
+    const limit = options.limit ?? DEFAULT_LIMIT;
+    // One more than the page says whether another page follows.
+    const page = await store.listRuns({
       ...(options.batch ? { batchId: options.batch } : {}),
       ...(options.status ? { status: options.status } : {}),
-      limit: options.limit ?? DEFAULT_LIMIT,
+      ...(options.after !== undefined ? { olderThan: options.after } : {}),
+      limit: limit + 1,
     });
+    const runs = page.slice(0, limit);
     if (runs.length === 0) {
+      if (options.after !== undefined && !(await store.getRun(options.after))) {
+        throw new UsageError(`--after '${options.after}': expected a run id in the store (the last line of the previous page names one)`);
+      }
       const batch = options.batch ? await store.getBatch(options.batch) : null;
       if (options.batch && !batch) {
         io.err(`error: no batch ${options.batch} in the store (\`evalflow batches\` lists them)`);
         return EXIT.unknownBatch;
       }
+      if (options.after !== undefined) {
+        io.err(`no run after ${options.after}`);
+        return EXIT.ok;
+      }
       io.err(`no run matches${options.batch ? ` in batch ${options.batch}` : ''}${options.status ? ` with status ${options.status}` : ''}`);
       return EXIT.ok;
     }
     for (const line of formatRunTable(runs, io.cwd)) io.out(line);
+    if (page.length > limit) io.err(`more: ${nextPage(options, runs.at(-1)!.run_id)}`);
     return EXIT.ok;
   } finally {
     await store.close();
@@ -62,4 +79,16 @@ export async function run(options: RunsOptions, io: CommandIo): Promise<number> 
       await temporal.close();
     }
   }
+}
+
+/** The command that prints the page after `lastRunId`, with the same filters. */
+function nextPage(options: RunsOptions, lastRunId: string): string {
+  return [
+    'evalflow runs',
+    ...(options.config ? [`--config ${options.config}`] : []),
+    ...(options.batch ? [`--batch ${options.batch}`] : []),
+    ...(options.status ? [`--status ${options.status}`] : []),
+    ...(options.limit ? [`--limit ${options.limit}`] : []),
+    `--after ${lastRunId}`,
+  ].join(' ');
 }

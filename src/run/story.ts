@@ -21,6 +21,9 @@ export function runSummary(spec: RunSpec, runsPerCase: number): string {
   ].join(' · ');
 }
 
+/** `evalflow view` on its default address: the page a run's details link to. */
+const VIEWER = 'http://127.0.0.1:8300';
+
 /** The case's purpose, where the run's files are and how to look at them. */
 export function runDetails(spec: RunSpec): string {
   const runDir = `${spec.runsDir}/${spec.runId}`;
@@ -28,8 +31,9 @@ export function runDetails(spec: RunSpec): string {
     `**${spec.evalCase.id}** ${spec.evalCase.version} (${spec.evalCase.category}, workflow ${spec.evalCase.targetWorkflow}, at most ${spec.evalCase.maxTurns} turns)`,
     ...(spec.evalCase.purpose ? ['', spec.evalCase.purpose] : []),
     '',
-    `- run directory: [${runDir}](file://${encodeURI(runDir)})`,
-    `- look at it: \`evalflow show ${spec.runId}\``,
+    // Browsers refuse file:// links from an http page; the viewer serves the run's files.
+    `- look at it: [${VIEWER}/runs/${encodeURIComponent(spec.runId)}](${VIEWER}/runs/${encodeURIComponent(spec.runId)}) (while \`evalflow view\` runs), or \`evalflow show ${spec.runId}\``,
+    `- run directory: \`${runDir}\``,
     `- batch: \`evalflow status ${spec.batchId}\``,
   ].join('\n');
 }
@@ -102,7 +106,7 @@ export function batchSummaryLine(batch: { cases: number; runsPerCase: number; ca
 export function batchDetails(batchId: string, selection: { paths: readonly string[]; only?: readonly string[] | undefined }, runsDir: string): string {
   return [
     `- cases from: ${selection.paths.map((p) => `\`${p}\``).join(', ')}${selection.only?.length ? ` (only ${selection.only.join(', ')})` : ''}`,
-    `- run directories under: [${runsDir}](file://${encodeURI(runsDir)})`,
+    `- run directories under: \`${runsDir}\``,
     `- follow it: \`evalflow status ${batchId}\` or \`evalflow attach ${batchId}\``,
     `- its runs in the Web UI: \`EvalBatch="${batchId}"\``,
   ].join('\n');

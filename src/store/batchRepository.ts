@@ -51,13 +51,16 @@ export function createBatchRepository(sql: SqlExecutor): Pick<Store, 'upsertBatc
     async listBatches(filter = {}) {
       const f = parseOrThrow(ListBatchesFilterSchema, filter, 'listBatches(filter)');
       const statuses = f.status === undefined ? null : JSON.stringify(Array.isArray(f.status) ? f.status : [f.status]);
+      // As listRuns: the cursor's timestamp read in SQL, keeping its microseconds and the index.
+      const olderThan = f.olderThan === undefined ? '' : 'AND (created_at, batch_id) < ((SELECT c.created_at FROM batches c WHERE c.batch_id = $3), $3::text)';
       return storeOperation(sql, 'listBatches', async () => {
         const rows = await sql.query(
           `SELECT ${COLUMNS} FROM batches
            WHERE ($1::jsonb IS NULL OR status IN (SELECT jsonb_array_elements_text($1::jsonb)))
+             ${olderThan}
            ORDER BY created_at DESC, batch_id DESC
            LIMIT $2`,
-          [statuses, f.limit ?? null],
+          [statuses, f.limit ?? null, ...(f.olderThan === undefined ? [] : [f.olderThan])],
         );
         return rows.map(readBatch);
       });

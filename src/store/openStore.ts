@@ -11,6 +11,7 @@ import { createReviewRepository } from './reviewRepository.js';
 import { createScheduleRepository } from './scheduleRepository.js';
 import { connectServedStore } from './servedStore.js';
 import { createWorkflowUsageRepository } from './workflowUsageRepository.js';
+import { runDirs, type RunDirAnchor } from './runDirs.js';
 import { createRunRepository } from './runRepository.js';
 import { createScoreRepository } from './scoreRepository.js';
 import { createStepRepository } from './stepRepository.js';
@@ -38,6 +39,11 @@ export interface OpenStoreOptions {
   schema?: string;
   /** Apply missing migrations while opening (default true). */
   migrate?: boolean;
+  /**
+   * The workspace run dirs are kept relative to, so a moved or copied workspace reads its own
+   * run dirs (see runDirs.ts). Omitted: run dirs are stored and read as they are given.
+   */
+  runDirs?: RunDirAnchor;
 }
 
 /**
@@ -69,7 +75,7 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Store> 
     servedBy: servedBy ?? null,
     migrate: () => migrate(sql, schema),
     schemaVersion: () => schemaVersion(sql),
-    ...createRunRepository(sql),
+    ...createRunRepository(sql, runDirs(options.runDirs)),
     ...createTranscriptRepository(sql),
     ...createScoreRepository(sql),
     ...createReviewRepository(sql),

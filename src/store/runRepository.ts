@@ -2,6 +2,7 @@ import { StoreError } from '../errors.js';
 import { parseOrThrow } from '../format.js';
 import { ListRunsFilterSchema, RunRowInputSchema, RunPatchSchema, RunRowSchema } from './schema.js';
 import type { Run, RunPatch } from './schema.js';
+import type { RunDirs } from './runDirs.js';
 import type { SqlExecutor } from './sqlExecutor.js';
 import type { Store } from './store.js';
 import { onlyRow, storeOperation } from './storeOperation.js';
@@ -45,11 +46,16 @@ const WRITABLE_COLUMNS = Object.keys(WRITABLE) as WritableColumn[];
 /** The SELECT list: numeric comes back as float8 so both drivers return a JS number. */
 const RUN_COLUMNS = [...WRITABLE_COLUMNS.map((c) => (c === 'overall' ? 'overall::float8 AS overall' : c)), 'created_at', 'updated_at'].join(', ');
 
-/** upsertRun, updateRun, getRun, listRuns over `runs`. */
-export function createRunRepository(sql: SqlExecutor): Pick<Store, 'upsertRun' | 'updateRun' | 'getRun' | 'listRuns'> {
+/** upsertRun, updateRun, getRun, listRuns over `runs`; run dirs written and read through `dirs` (see runDirs.ts). */
+export function createRunRepository(sql: SqlExecutor, dirs: RunDirs): Pick<Store, 'upsertRun' | 'updateRun' | 'getRun' | 'listRuns'> {
+  const readRun = (row: unknown): Run => {
+    const run = readRow(row);
+    return { ...run, run_dir: dirs.fromStored(run.run_dir) };
+  };
   return {
     async upsertRun(run) {
-      const input = parseOrThrow(RunRowInputSchema, run, 'upsertRun(run)');
+      const parsed = parseOrThrow(RunRowInputSchema, run, 'upsertRun(run)');
+      const input = { ...parsed, run_dir: dirs.toStored(parsed.run_dir) };
       const values = WRITABLE_COLUMNS.map((c) => toParam(c, input[c]));
       const placeholders = WRITABLE_COLUMNS.map((c, i) => `$${i + 1}::${WRITABLE[c]}`);
       const createdAt = `$${values.length + 1}::timestamptz`;
@@ -67,7 +73,8 @@ export function createRunRepository(sql: SqlExecutor): Pick<Store, 'upsertRun' |
     },
 
     async updateRun(runId, patch) {
-      const changes = parseOrThrow(RunPatchSchema, patch, `updateRun(${JSON.stringify(runId)}, patch)`);
+      const parsed = parseOrThrow(RunPatchSchema, patch, `updateRun(${JSON.stringify(runId)}, patch)`);
+      const changes = parsed.run_dir === undefined ? parsed : { ...parsed, run_dir: dirs.toStored(parsed.run_dir) };
       const columns = (Object.keys(changes) as (keyof RunPatch)[]).filter((c) => changes[c] !== undefined);
       const sets = columns.map((c, i) => `${c} = $${i + 2}::${WRITABLE[c]}`);
       return storeOperation(sql, `updateRun(${JSON.stringify(runId)})`, async () => {
@@ -92,6 +99,9 @@ export function createRunRepository(sql: SqlExecutor): Pick<Store, 'upsertRun' |
     async listRuns(filter = {}) {
       const f = parseOrThrow(ListRunsFilterSchema, filter, 'listRuns(filter)');
       const statuses = f.status === undefined ? null : JSON.stringify(Array.isArray(f.status) ? f.status : [f.status]);
+      // The cursor's own timestamp is read in SQL (a JS Date would drop its microseconds), as an
+      // InitPlan, so the row comparison stays an index condition.
+      const olderThan = f.olderThan === undefined ? '' : 'AND (created_at, run_id) < ((SELECT c.created_at FROM runs c WHERE c.run_id = $9), $9::text)';
       return storeOperation(sql, 'listRuns', async () => {
         const rows = await sql.query(
           `SELECT ${RUN_COLUMNS} FROM runs
@@ -102,9 +112,10 @@ export function createRunRepository(sql: SqlExecutor): Pick<Store, 'upsertRun' |
              AND ($5::text IS NULL OR workflow_rev = $5)
              AND ($6::text IS NULL OR arm = $6)
              AND ($8::text IS NULL OR run_id > $8)
+             ${olderThan}
            ORDER BY ${f.afterRunId === undefined ? 'created_at DESC, run_id DESC' : 'run_id'}
            LIMIT $7`,
-          [f.batchId ?? null, f.caseId ?? null, f.candidate ?? null, statuses, f.workflowRev ?? null, f.arm ?? null, f.limit ?? null, f.afterRunId ?? null],
+          [f.batchId ?? null, f.caseId ?? null, f.candidate ?? null, statuses, f.workflowRev ?? null, f.arm ?? null, f.limit ?? null, f.afterRunId ?? null, ...(f.olderThan === undefined ? [] : [f.olderThan])],
         );
         return rows.map(readRun);
       });
@@ -118,7 +129,7 @@ function toParam(column: WritableColumn, value: unknown): unknown {
   return WRITABLE[column] === 'jsonb' ? JSON.stringify(value) : value;
 }
 
-function readRun(row: unknown): Run {
+function readRow(row: unknown): Run {
   const id = (row as { run_id?: unknown }).run_id;
   return parseOrThrow(RunRowSchema, row, `store: runs row ${JSON.stringify(id)}`);
 }

@@ -138,8 +138,15 @@ export const ListRunsFilterSchema = z
      * order instead of newest first (the primary key's order, so each page is a range read).
      */
     afterRunId: z.string().optional(),
+    /**
+     * The next page of the newest-first list: only runs listed after this one, by
+     * (created_at, run_id), so a page is a range read of an index whatever its depth. A run id
+     * the store does not have selects nothing.
+     */
+    olderThan: z.string().optional(),
   })
-  .strict();
+  .strict()
+  .refine((f) => f.afterRunId === undefined || f.olderThan === undefined, { message: 'afterRunId (run_id order) and olderThan (newest first) page different orders; give one' });
 export type ListRunsFilter = z.infer<typeof ListRunsFilterSchema>;
 
 /** One hard requirement of a verdict (`met` null: not assessed); other keys the judge adds pass through. */
@@ -235,7 +242,12 @@ export const PlanEntryRowSchema = z.object({
 export type PlanEntry = z.infer<typeof PlanEntryRowSchema>;
 
 export const ListBatchesFilterSchema = z
-  .object({ status: z.union([BatchStatusSchema, z.array(BatchStatusSchema)]).optional(), limit: z.number().int().positive().optional() })
+  .object({
+    status: z.union([BatchStatusSchema, z.array(BatchStatusSchema)]).optional(),
+    limit: z.number().int().positive().optional(),
+    /** The next page: only batches listed after this one, by (created_at, batch_id). An id the store does not have selects nothing. */
+    olderThan: z.string().optional(),
+  })
   .strict();
 export type ListBatchesFilter = z.infer<typeof ListBatchesFilterSchema>;
 

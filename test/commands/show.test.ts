@@ -1,3 +1,4 @@
+import { cp, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { memoryIo } from '../../src/cli/io.js';
@@ -26,4 +27,38 @@ describe('evalflow show RUN', () => {
     expect(await isolationOf('run-uncontained@1')).toBe('isolation none (uncontained: the candidate ran outside a sandbox)');
     expect(await isolationOf('run-earlier@1')).toBe('isolation none (uncontained: the candidate ran outside a sandbox)');
   });
+});
+
+describe('evalflow show RUN in a copied workspace', () => {
+  it("shows the copy's own files, for a run written with a relative run dir and for a row of an earlier version (absolute)", async () => {
+    const original = await tempDir('evalflow-show-original-');
+    const copy = await tempDir('evalflow-show-copy-');
+    // One row as this evalflow writes it (relative to the workspace, see test/store/runDirs.test.ts)
+    // and one as an earlier version did (absolute).
+    const store = await openStore({ pgliteDir: join(original, '.evalflow', 'pglite') });
+    try {
+      await store.upsertRun(aRun({ run_id: 'run-now@1', run_dir: 'runs/run-now@1' }));
+      await store.upsertRun(aRun({ run_id: 'run-earlier@1', run_dir: join(original, 'runs', 'run-earlier@1') }));
+    } finally {
+      await store.close();
+    }
+    for (const runId of ['run-now@1', 'run-earlier@1']) {
+      await mkdir(join(original, 'runs', runId), { recursive: true });
+      await writeFile(join(original, 'runs', runId, 'review.md'), `# the original's review of ${runId}\n`);
+    }
+    await cp(original, copy, { recursive: true });
+    for (const runId of ['run-now@1', 'run-earlier@1']) await writeFile(join(copy, 'runs', runId, 'review.md'), `# the copy's review of ${runId}\n`);
+
+    for (const runId of ['run-now@1', 'run-earlier@1']) {
+      const io = memoryIo(copy, {});
+      expect(await show({ runId }, io)).toBe(0);
+      expect(io.stdout).toContain(`# the copy's review of ${runId}`);
+      expect(io.stdout.join('\n')).not.toContain('the original');
+      expect(io.stdout).toContain(`  ✓ runs/${runId}/review.md`);
+    }
+    // The original still reads its own.
+    const io = memoryIo(original, {});
+    expect(await show({ runId: 'run-earlier@1' }, io)).toBe(0);
+    expect(io.stdout).toContain("# the original's review of run-earlier@1");
+  }, 600_000);
 });

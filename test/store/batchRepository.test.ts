@@ -52,6 +52,26 @@ describe.each(BACKENDS)('batch updates, listing and plans on %s', (backend) => {
     expect((await store().listBatches({ status: 'running' })).map((b) => b.batch_id)).not.toContain(old);
   });
 
+  it('listBatches pages newest first after a cursor: every batch once, ties on created_at broken by batch_id', async () => {
+    const prefix = uniqueId('batch-page');
+    for (let i = 0; i < 45; i++) {
+      await store().upsertBatch({ batch_id: `${prefix}-${String(i).padStart(2, '0')}`, status: 'completed', created_at: new Date(Date.UTC(2031, 0, 1) + Math.floor(i / 3) * 60_000).toISOString() });
+    }
+    const ours = (batches: { batch_id: string }[]) => batches.map((b) => b.batch_id).filter((id) => id.startsWith(prefix));
+    const unpaged = ours(await store().listBatches({}));
+    const paged: string[] = [];
+    let olderThan: string | undefined;
+    for (let page = 0; page < 10; page++) {
+      const batches = await store().listBatches({ limit: 10, ...(olderThan ? { olderThan } : {}) });
+      paged.push(...ours(batches));
+      if (batches.length < 10) break;
+      olderThan = batches.at(-1)!.batch_id;
+    }
+    expect(unpaged).toEqual(Array.from({ length: 45 }, (_, i) => `${prefix}-${String(44 - i).padStart(2, '0')}`));
+    expect(paged).toEqual(unpaged);
+    expect(await store().listBatches({ olderThan: `${prefix}-missing` })).toEqual([]);
+  });
+
   it('savePlan writes a plan once (a retry keeps the first), getPlan reads pages in order, countPlan counts', async () => {
     const batchId = uniqueId('batch-plan');
     const entries = Array.from({ length: 2_500 }, (_, idx) => ({ idx, case_id: `case-${idx % 7}`, case_dir: `/bank/case-${idx % 7}`, case_hash: 'h', k: (idx % 3) + 1, arm: idx % 2 === 0 ? 'A' : null }));

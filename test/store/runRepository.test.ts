@@ -123,6 +123,32 @@ describe.each(BACKENDS)('runs on %s', (backend) => {
       expect(pages).toEqual([made.slice(0, 3), made.slice(3, 6), made.slice(6)].map((p) => p.map((r) => r.run_id)));
     });
 
+    it('pages newest first after a cursor through 2,000 runs: every run once, in the unpaged order, across equal and microsecond timestamps', async () => {
+      const big = uniqueId('batch');
+      // Ten runs share each second (ties broken by run_id), and 40 take now() as written: timestamps a JS Date would round.
+      for (let i = 0; i < 1_960; i++) {
+        await store().upsertRun(aRun({ run_id: `${big}-${String(i).padStart(4, '0')}`, batch_id: big, created_at: new Date(Date.UTC(2026, 2, 1) + Math.floor(i / 10) * 1_000).toISOString() }));
+      }
+      for (let i = 0; i < 40; i++) await store().upsertRun(aRun({ run_id: `${big}-now-${String(i).padStart(2, '0')}`, batch_id: big }));
+      await store().upsertRun(aRun({ run_id: `${big}-elsewhere`, batch_id: uniqueId('batch') }));
+
+      const unpaged = (await store().listRuns({ batchId: big })).map((r) => r.run_id);
+      const paged: string[] = [];
+      let olderThan: string | undefined;
+      for (let page = 0; page < 20; page++) {
+        const runs = await store().listRuns({ batchId: big, limit: 300, ...(olderThan ? { olderThan } : {}) });
+        paged.push(...runs.map((r) => r.run_id));
+        if (runs.length < 300) break;
+        olderThan = runs.at(-1)!.run_id;
+      }
+      expect(unpaged).toHaveLength(2_000);
+      expect(unpaged.slice(0, 2)).toEqual([expect.stringMatching(/-now-/), expect.stringMatching(/-now-/)]);
+      expect(unpaged.at(-1)).toBe(`${big}-0000`);
+      expect(unpaged.slice(-10)).toEqual(Array.from({ length: 10 }, (_, i) => `${big}-${String(9 - i).padStart(4, '0')}`));
+      expect(paged).toEqual(unpaged);
+      expect(await store().listRuns({ batchId: big, olderThan: `${big}-missing` })).toEqual([]);
+    }, 120_000);
+
     it('rejects an unknown filter key', async () => {
       await expect(store().listRuns({ batch: 'x' } as never)).rejects.toThrow('listRuns(filter): (root): Unrecognized key: "batch"');
     });

@@ -115,7 +115,9 @@ describe('what the Web UI shows of a run and a batch (user metadata)', () => {
     const details = await run.staticDetails();
     expect(details).toContain('Checks that the greeter writes greeting.txt.');
     expect(details).toContain(`evalflow show ${first}`);
-    expect(details).toContain(`[${harness.runsDir}/${first}](file://${harness.runsDir}/${first})`);
+    expect(details).toContain(`[http://127.0.0.1:8300/runs/${encodeURIComponent(first)}](http://127.0.0.1:8300/runs/${encodeURIComponent(first)})`);
+    expect(details).toContain(`- run directory: \`${harness.runsDir}/${first}\``);
+    expect(details).not.toContain('file://');
     expect(await currentDetails(harness, first)).toBe('done · completed · pass (overall 4.0)');
     expect(await currentDetails(harness, input.batchId)).toBe('2/2 done · 2 pass · 0 fail · 0 running');
 
