@@ -35,6 +35,7 @@ export async function run(options: { port?: number; host?: string; config?: stri
       prices: settings.prices,
       host: options.host ?? '127.0.0.1',
       port: options.port ?? 8300,
+      summariesDir: settings.summariesDir,
       temporalUi: settings.temporal.address ? null : { url: `http://127.0.0.1:${settings.temporal.uiPort}`, namespace: settings.temporal.namespace },
       batchProgress: async (batchId) => {
         temporal ??= await connectTemporal(settings, (line) => io.err(line), { startEmbedded: false }).catch(() => null);
