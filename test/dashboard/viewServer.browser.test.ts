@@ -61,7 +61,7 @@ describe('evalflow view in a real browser', () => {
     expect(await page.locator('#runs tr', { hasText: SEEDED_RUN }).locator('td').nth(6).textContent()).toBe('sandbox');
     await page.locator('th[data-sort="overall"]').click();
     await page.locator('th[data-sort="overall"]').click();
-    await expect.poll(() => page.locator('#runs tr:nth-child(2) td:nth-child(4)').textContent()).toBe('4');
+    await expect.poll(() => page.locator('#runs tr:nth-child(2) td:nth-child(5)').textContent()).toBe('4');
     await page.fill('#runs-status', 'infra_error');
     await expect.poll(() => page.locator('#runs tr').count()).toBe(2);
     expect(await page.locator('#runs tr:nth-child(2) td:first-child').textContent()).toBe('run-alpha-cand-a@20260103T000000-4');
