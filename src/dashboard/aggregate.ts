@@ -66,6 +66,7 @@ export function selectCells(model: Dashboard, filter: DashboardFilter): number[]
     candidate: index(model.candidates, filter.candidate),
     model: index(model.models, filter.model),
     rev: index(model.revs, filter.rev),
+    arm: index(model.arms, filter.arm),
   };
   const caseOk = model.cases.map((c) => (filter.category === undefined || c.category === filter.category) && (filter.tag === undefined || c.tags.includes(filter.tag)));
   const batchOk = model.batches.map((b) => (filter.from === undefined || b.createdAt.slice(0, 10) >= filter.from) && (filter.to === undefined || b.createdAt.slice(0, 10) <= filter.to));
@@ -76,6 +77,7 @@ export function selectCells(model: Dashboard, filter: DashboardFilter): number[]
     if (filter.candidate !== undefined && c.candidate[i] !== want.candidate) continue;
     if (filter.model !== undefined && c.model[i] !== want.model) continue;
     if (filter.rev !== undefined && c.rev[i] !== want.rev) continue;
+    if (filter.arm !== undefined && c.arm[i] !== want.arm) continue;
     if (!caseOk[c.case[i]!] || !batchOk[c.batch[i]!]) continue;
     out.push(i);
   }
@@ -197,7 +199,7 @@ export function groupRows(model: Dashboard, filter: DashboardFilter, stats: Dash
 export function selectMarks(model: Dashboard, filter: DashboardFilter): number[] {
   const t = model.timeline;
   const pick = (list: readonly string[], value: string | undefined) => (value === undefined ? -1 : list.indexOf(value));
-  const want = { case: pick(model.cases.map((c) => c.id), filter.case), candidate: pick(model.candidates, filter.candidate), model: pick(model.models, filter.model), rev: pick(model.revs, filter.rev) };
+  const want = { case: pick(model.cases.map((c) => c.id), filter.case), candidate: pick(model.candidates, filter.candidate), model: pick(model.models, filter.model), rev: pick(model.revs, filter.rev), arm: pick(model.arms, filter.arm) };
   const out: number[] = [];
   for (let i = 0; i < t.runId.length; i++) {
     const evalCase = model.cases[t.case[i]!]!;
@@ -205,6 +207,7 @@ export function selectMarks(model: Dashboard, filter: DashboardFilter): number[]
     if (filter.candidate !== undefined && t.candidate[i] !== want.candidate) continue;
     if (filter.model !== undefined && t.model[i] !== want.model) continue;
     if (filter.rev !== undefined && t.rev[i] !== want.rev) continue;
+    if (filter.arm !== undefined && t.arm[i] !== want.arm) continue;
     if (filter.category !== undefined && evalCase.category !== filter.category) continue;
     if (filter.tag !== undefined && !evalCase.tags.includes(filter.tag)) continue;
     const day = new Date(t.at[i]! * 1000).toISOString().slice(0, 10);

@@ -1,13 +1,15 @@
-import { isUnfinished, RunStateSchema, type RunState } from '../vocabulary/runStatus.js';
+import { isUnfinished, RunStateSchema } from '../vocabulary/runStatus.js';
 import { compareCase, LABEL_ORDER, type CaseSide, type ComparisonLabel } from '../stats/index.js';
 import type { Batch, RunWithVerdict, Store } from '../store/index.js';
-import type { VerdictResult } from '../vocabulary/verdictResult.js';
 import { mergeSuggestions } from '../summaries/batchInsights.js';
 import { loadRunsWithVerdicts, pagesOfRunsWithVerdicts } from '../summaries/loadRuns.js';
 import { runCost } from '../summaries/prices.js';
 import { runIsolation } from '../summaries/runIsolation.js';
+import { abTestOf } from './armComparison.js';
 import { editPredictionMetrics } from './editPredictionMetrics.js';
-import { DashboardSchema, MarkKindSchema, NONE, type CellColumns, type Dashboard, type MarkKind, type RevStep, type Timeline } from './schema.js';
+import { markKind } from './markKind.js';
+import { viewerLinks, type RunLinks } from './runLinks.js';
+import { DashboardSchema, MarkKindSchema, NONE, type CellColumns, type Dashboard, type RevStep, type Timeline } from './schema.js';
 import type { Prices } from '../vocabulary/prices.js';
 import { SUGGESTION_TAGS } from '../vocabulary/suggestions.js';
 
@@ -19,6 +21,8 @@ export interface DashboardRequest {
   /** Runs read per page (see pagesOfRunsWithVerdicts). */
   pageSize?: number;
   now?: () => Date;
+  /** Where a run and a compare report open (default: the viewer's pages). */
+  links?: RunLinks;
 }
 
 const SUMMARY_CHARS = 240;
@@ -34,6 +38,7 @@ export const REV_WINDOW = 50;
 export async function buildDashboard(request: DashboardRequest): Promise<Dashboard> {
   const { store, prices } = request;
   const perCase = request.timelinePerCase ?? 60;
+  const links = request.links ?? viewerLinks(null);
   const batchRows = (await store.listBatches()).reverse();
   const batches = new Dictionary<string>();
   for (const batch of batchRows) batches.index(batch.batch_id);
@@ -42,6 +47,7 @@ export async function buildDashboard(request: DashboardRequest): Promise<Dashboa
   const cells = new CellSums();
   const latest = new Map<number, Mark[]>();
   const revSides: RevSides = new Map();
+  const armsOfBatch = new Map<string, Set<string>>();
   let runs = 0;
   let noBatch = false;
 
@@ -61,6 +67,7 @@ export async function buildDashboard(request: DashboardRequest): Promise<Dashboa
         arm: dims.arms.index(run.arm ?? NONE),
       };
       cells.add(key, entry, prices);
+      if (run.batch_id !== null && run.arm !== null) (armsOfBatch.get(run.batch_id) ?? armsOfBatch.set(run.batch_id, new Set()).get(run.batch_id)!).add(run.arm);
       const at = Math.floor(Date.parse(run.finished_at ?? run.started_at ?? run.created_at) / 1000);
       keepLatest(latest, caseIndex, { entry, key, at, uncontained: runIsolation(run) === 'none' }, perCase);
       if (run.status === 'completed' && verdict) noteRevSide(revSides, run.workflow_rev ?? NONE, entry, at);
@@ -80,6 +87,7 @@ export async function buildDashboard(request: DashboardRequest): Promise<Dashboa
 
   const withRuns = new Set(columns.batch.map((i) => batchList[i]!.id));
   const lastEval = [...batchRows].reverse().find((b) => kindOf(b) === 'eval' && withRuns.has(b.batch_id)) ?? null;
+  const lastAb = [...batchRows].reverse().find((b) => (armsOfBatch.get(b.batch_id)?.size ?? 0) > 1) ?? null;
   const dashboard: Dashboard = {
     version: 1,
     generatedAt: (request.now?.() ?? new Date()).toISOString(),
@@ -93,10 +101,11 @@ export async function buildDashboard(request: DashboardRequest): Promise<Dashboa
     revs: dims.revs.values(),
     arms: dims.arms.values(),
     cells: columns,
-    timeline: timelineColumns(latest, perCase, (b) => remap[b]!),
+    timeline: timelineColumns(latest, perCase, (b) => remap[b]!, links),
     revSteps: revSteps(revSides),
     ...(await lastBatchViews(store, lastEval)),
     editPrediction: await editPredictionMetrics(store, batchList),
+    abTest: lastAb && abTestOf(lastAb, await loadRunsWithVerdicts(store, { batchId: lastAb.batch_id }), links),
   };
   return DashboardSchema.parse(dashboard);
 }
@@ -194,8 +203,8 @@ function keepLatest(latest: Map<number, Mark[]>, caseIndex: number, mark: Mark, 
   if (marks.length > limit) marks.shift();
 }
 
-function timelineColumns(latest: Map<number, Mark[]>, perCase: number, batchOf: (index: number) => number): Timeline {
-  const t: Timeline = { perCase, runId: [], case: [], batch: [], candidate: [], model: [], rev: [], kind: [], at: [], overall: [], compliance: [], executionQuality: [], summary: [], uncontained: [] };
+function timelineColumns(latest: Map<number, Mark[]>, perCase: number, batchOf: (index: number) => number, links: RunLinks): Timeline {
+  const t: Timeline = { perCase, runId: [], case: [], batch: [], candidate: [], model: [], rev: [], arm: [], kind: [], at: [], overall: [], compliance: [], executionQuality: [], summary: [], uncontained: [], href: [] };
   const kinds = MarkKindSchema.options;
   for (const caseIndex of [...latest.keys()].sort((a, b) => a - b)) {
     for (const { entry, key, at, uncontained } of latest.get(caseIndex)!) {
@@ -206,6 +215,7 @@ function timelineColumns(latest: Map<number, Mark[]>, perCase: number, batchOf: 
       t.candidate.push(key.candidate);
       t.model.push(key.model);
       t.rev.push(key.rev);
+      t.arm.push(key.arm);
       t.kind.push(kinds.indexOf(markKind(run.status, verdict?.result ?? null)));
       t.at.push(at);
       t.overall.push(verdict?.overall ?? null);
@@ -213,15 +223,10 @@ function timelineColumns(latest: Map<number, Mark[]>, perCase: number, batchOf: 
       t.executionQuality.push(verdict?.execution_quality ?? null);
       t.summary.push(verdict?.summary ?? '');
       t.uncontained.push(uncontained);
+      t.href.push(links.run(run));
     }
   }
   return t;
-}
-
-/** A completed run shows its result; a completed run without a verdict shows as a failed judging. */
-export function markKind(status: RunState, result: VerdictResult | null): MarkKind {
-  if (status === 'completed') return result ?? 'judge_failed';
-  return status;
 }
 
 /** A judged run as a rev comparison counts it. */

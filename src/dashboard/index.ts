@@ -1,4 +1,6 @@
-export { buildDashboard, markKind, type DashboardRequest } from './buildDashboard.js';
+export { buildDashboard, type DashboardRequest } from './buildDashboard.js';
+export { markKind } from './markKind.js';
+export { fileLinks, viewerLinks, type RunLinks } from './runLinks.js';
 export { groupRows, kpisOf, selectCells, selectMarks, totalsOf, trendOf, type BatchKpis, type DashboardStats, type GroupRow, type Kpis, type Totals, type TrendPoint } from './aggregate.js';
 export { DashboardFilterSchema, DashboardSchema, MarkKindSchema, NONE, type Dashboard, type DashboardFilter, type MarkKind } from './schema.js';
 export { renderDashboard, scriptJson } from './renderDashboard.js';

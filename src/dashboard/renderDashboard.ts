@@ -2,6 +2,7 @@ import { InternalError } from '../errors.js';
 import { binomial, passHatK, wilsonInterval, Z95 } from '../stats/index.js';
 import { AGGREGATE_FUNCTIONS } from './aggregate.js';
 import { contentSecurityPolicy } from './contentSecurity.js';
+import { armSection } from './page/armSection.js';
 import { dashboardPage } from './page/dashboardPage.js';
 import { DASHBOARD_CSS } from './page/dashboardCss.js';
 import { CHART_FUNCTIONS, MARK_SHAPES } from './page/svgCharts.js';
@@ -17,7 +18,7 @@ const CSP_SLOT = '{{content-security-policy}}';
  * the charts, the statistics), so the page and the tests compute the same numbers.
  */
 export function renderDashboard(model: Dashboard): string {
-  const functions = [binomial, passHatK, wilsonInterval, ...AGGREGATE_FUNCTIONS, ...CHART_FUNCTIONS].map((f) => f.toString());
+  const functions = [binomial, passHatK, wilsonInterval, ...AGGREGATE_FUNCTIONS, ...CHART_FUNCTIONS, armSection].map((f) => f.toString());
   const markLabels = Object.fromEntries(Object.entries(MARK_SHAPES).map(([kind, s]) => [kind, s.label]));
   const script = [
     '"use strict";',
@@ -28,7 +29,7 @@ export function renderDashboard(model: Dashboard): string {
     ...functions,
     `const dashboardPage = ${dashboardPage.toString()};`,
     'const model = JSON.parse(document.getElementById("dashboard-data").textContent);',
-    'dashboardPage(document, model, { stats: { wilsonInterval, passHatK }, kpisOf, trendOf, groupRows, selectMarks, trendChart, timelineChart, metricsChart, markShape, uncontainedRing, svgElement,',
+    'dashboardPage(document, model, { stats: { wilsonInterval, passHatK }, kpisOf, trendOf, groupRows, selectMarks, trendChart, timelineChart, metricsChart, markShape, uncontainedRing, svgElement, armSection,',
     `  markLabels: ${scriptJson(markLabels)} });`,
   ].join('\n');
   const uncontained = model.cells.uncontained.reduce((a, b) => a + b, 0);

@@ -63,6 +63,7 @@ export const TimelineSchema = z.object({
   candidate: z.array(Index),
   model: z.array(Index),
   rev: z.array(Index),
+  arm: z.array(Index),
   kind: z.array(Index).describe('index into markKinds'),
   at: z.array(z.number().int()).describe('seconds since the epoch: finished, else started, else created'),
   overall: z.array(z.number().nullable()),
@@ -70,6 +71,7 @@ export const TimelineSchema = z.object({
   executionQuality: z.array(z.number().nullable()),
   summary: z.array(z.string()).describe("the judge's summary, cut to a few hundred characters"),
   uncontained: z.array(z.boolean()).describe('the candidate ran uncontained (isolation: none)'),
+  href: z.array(z.string()).describe("where the run opens: the viewer's run page, or its review.md relative to dashboard.html"),
 });
 export type Timeline = z.infer<typeof TimelineSchema>;
 
@@ -109,6 +111,38 @@ export const WorkflowUsageSummarySchema = z.object({
   items: z.array(z.object({ item: z.string(), kind: z.string(), runs: Count, loaded: FlagCounts, invoked: FlagCounts })),
 });
 
+const Interval = z.object({ low: z.number(), high: z.number() });
+const Rate = z.object({ rate: z.number(), low: z.number(), high: z.number() });
+
+/** One run of the A/B matrix: its mark and where it opens. */
+const MatrixRunSchema = z.object({ runId: z.string(), kind: MarkKindSchema, href: z.string() });
+
+/**
+ * The last batch with more than one arm, as its first screen reads it: each arm's pass rate,
+ * each arm against the baseline (labels as `evalflow compare` gives them, the difference of
+ * every case with Newcombe's interval, the paired bootstrap over the cases), and the matrix of
+ * cases × arms with every run.
+ */
+export const AbTestSchema = z.object({
+  batchId: z.string(),
+  /** compare-<batch>.md, where it exists (relative to dashboard.html, or the viewer's page). */
+  compareHref: z.string().nullable(),
+  arms: z.array(z.object({ name: z.string(), change: z.string(), runs: Count, judged: Count, passes: Count, rate: Rate.nullable() })).describe('the baseline first'),
+  pairs: z.array(
+    z.object({
+      a: z.string(),
+      b: z.string(),
+      labels: z.record(ComparisonLabelSchema, Count),
+      /** Mean per-case pass-rate difference (b − a) over the comparable cases, with its seeded paired bootstrap interval. */
+      difference: z.object({ mean: z.number(), low: z.number(), high: z.number(), n: Count }).nullable(),
+      cases: z.array(z.object({ caseId: z.string(), label: ComparisonLabelSchema, difference: z.number().nullable(), interval: Interval.nullable(), p: z.number().nullable(), detectable: z.number().nullable() })),
+    }),
+  ),
+  /** Per case (regressions of the first pair first), per arm in `arms` order: its runs and rate. */
+  matrix: z.array(z.object({ caseId: z.string(), arms: z.array(z.object({ judged: Count, passes: Count, rate: Rate.nullable(), runs: z.array(MatrixRunSchema) })) })),
+});
+export type AbTest = z.infer<typeof AbTestSchema>;
+
 export const DashboardSchema = z.object({
   version: z.literal(1),
   generatedAt: Timestamp,
@@ -127,6 +161,7 @@ export const DashboardSchema = z.object({
   suggestions: z.object({ batchId: z.string().nullable(), groups: z.array(SuggestionGroupSchema) }),
   editPrediction: z.array(EpBatchMetricsSchema),
   workflowUsage: WorkflowUsageSummarySchema,
+  abTest: AbTestSchema.nullable(),
 });
 export type Dashboard = z.infer<typeof DashboardSchema>;
 
@@ -141,6 +176,7 @@ export const DashboardFilterSchema = z
     candidate: z.string().optional(),
     model: z.string().optional(),
     rev: z.string().optional(),
+    arm: z.string().optional(),
     from: Day.optional().describe('first day of the batches shown'),
     to: Day.optional().describe('last day of the batches shown'),
   })

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { buildDashboard, renderDashboard } from '../dashboard/index.js';
+import { buildDashboard, fileLinks, renderDashboard } from '../dashboard/index.js';
 import type { Store } from '../store/index.js';
 import { loadRunsWithVerdicts, pagesOfRunsWithVerdicts } from '../summaries/loadRuns.js';
 import { renderBatchInsights } from '../summaries/batchInsights.js';
@@ -63,7 +63,7 @@ export async function writeSummaries(request: SummariesRequest): Promise<Summari
     }
   }
   await put('score-history.yaml', renderScoreHistoryLines(history));
-  await put('dashboard.html', renderDashboard(await buildDashboard({ store, prices })));
+  await put('dashboard.html', renderDashboard(await buildDashboard({ store, prices, links: fileLinks(summariesDir) })));
   const batch = request.batchId ? await store.getBatch(request.batchId) : ((await store.listBatches({ limit: 1 }))[0] ?? null);
   if (!batch) {
     await put('latest.md', '# No batches yet\n\nRun `evalflow run` to make one; this file is rebuilt at the end of every batch (or with `evalflow summarize`).\n');

@@ -29,6 +29,8 @@ export const searchAttributes = {
   result: defineSearchAttributeKey('EvalResult', SearchAttributeType.KEYWORD),
   workflowRev: defineSearchAttributeKey('EvalWorkflowRev', SearchAttributeType.KEYWORD),
   overall: defineSearchAttributeKey('EvalOverall', SearchAttributeType.DOUBLE),
+  /** The A/B arm of a run in a batch with arms. */
+  arm: defineSearchAttributeKey('EvalArm', SearchAttributeType.KEYWORD),
 } as const;
 
 export const allSearchAttributeKeys = Object.values(searchAttributes);

@@ -23,6 +23,7 @@ import type { RunSpec } from '../run/runSpec.js';
 import { batchPosition, runDetails, runSummary } from '../run/story.js';
 import type { BatchStatus } from '../store/index.js';
 import { SHARED_TASK_QUEUE, searchAttributes } from '../temporal/names.js';
+import { viewerRunUrl } from '../vocabulary/viewer.js';
 import { batchProgressQuery } from './definitions.js';
 import { evalRunWorkflow } from './evalRunWorkflow.js';
 import { localProfile, sharedProfile } from './profiles.js';
@@ -171,12 +172,14 @@ async function summarize(input: BatchInput): Promise<void> {
 
 function startRun(spec: RunSpec, input: BatchInput) {
   const batchId = input.batchId;
+  // Since this patch a run starts with its arm as a search attribute and the viewer's link in its details.
+  const armed = patched('run-arm-and-viewer-link');
   return startChild(evalRunWorkflow, {
     workflowId: spec.runId,
     taskQueue: SHARED_TASK_QUEUE,
     args: [spec],
     staticSummary: runSummary(spec, input.selection.runsPerCase),
-    staticDetails: runDetails(spec),
+    staticDetails: armed ? `${runDetails(spec)}\n- in evalflow view: [${viewerRunUrl(spec.runId)}](${viewerRunUrl(spec.runId)})` : runDetails(spec),
     // Cancelling the batch cancels its runs, which still record and clean up.
     parentClosePolicy: ParentClosePolicy.REQUEST_CANCEL,
     typedSearchAttributes: [
@@ -186,6 +189,7 @@ function startRun(spec: RunSpec, input: BatchInput) {
       { key: searchAttributes.status, value: 'running' },
       // Its first stage, so the run need not write it again.
       { key: searchAttributes.stage, value: 'prepare' },
+      ...(armed && spec.arm ? [{ key: searchAttributes.arm, value: spec.arm }] : []),
     ],
   });
 }

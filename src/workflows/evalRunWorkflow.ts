@@ -1,4 +1,4 @@
-import { ApplicationFailure, CancellationScope, isCancellation, proxyActivities, setCurrentDetails, setHandler } from '@temporalio/workflow';
+import { ApplicationFailure, CancellationScope, isCancellation, patched, proxyActivities, setCurrentDetails, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import type { CheckResult } from '../evalset/checkResult.js';
 import { judgingOf } from '../run/judging.js';
@@ -14,12 +14,12 @@ import { hostOfQueue, hostTaskQueue, searchAttributes } from '../temporal/names.
 import { runProgressQuery } from './definitions.js';
 import { dialogue } from './dialogue.js';
 import { describeFailure } from './failureText.js';
-import { outcomeAttributes } from './outcomeAttributes.js';
+import { outcomeAttributes, upsertVerdictMemo } from './outcomeAttributes.js';
 import { candidateProfile, hostProfile, modelProfile } from './profiles.js';
 import { runDisplay, said, type StageMove, type Tell } from './runDisplay.js';
 import { claimHost, type Host, hostStage } from './runHost.js';
 import { initialFacts, type RunLedger, countRetries } from './runLedger.js';
-import { runPatches } from './runPatches.js';
+import { runPatch, runPatches } from './runPatches.js';
 import { acceptReview, awaitReview } from './runReview.js';
 import { isHostLost } from './stageFailures.js';
 
@@ -128,6 +128,7 @@ export async function evalRunWorkflow(spec: RunSpec): Promise<RunOutcome> {
   }
   const reviewed = outcome !== recorded.outcome;
   stage('done', outcomeAttributes(outcome));
+  if (patched(runPatch.verdictMemo)) upsertVerdictMemo(spec.runId, outcome);
   if (!reviewed) setCurrentDetails(runEnded(outcome));
   if (status === 'cancelled') throw ApplicationFailure.nonRetryable('the run was cancelled', 'RunCancelled', outcome);
   return outcome;

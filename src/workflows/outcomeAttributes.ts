@@ -1,7 +1,8 @@
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
-import { upsertSearchAttributes } from '@temporalio/workflow';
+import { upsertMemo, upsertSearchAttributes } from '@temporalio/workflow';
 import type { RunOutcome } from '../run/runOutcome.js';
 import { searchAttributes } from '../temporal/names.js';
+import { viewerRunUrl } from '../vocabulary/viewer.js';
 
 /** A run's final status, result and overall score as search attributes (run and rejudge alike). */
 export function outcomeAttributes(outcome: RunOutcome): SearchAttributeUpdatePair[] {
@@ -14,4 +15,18 @@ export function outcomeAttributes(outcome: RunOutcome): SearchAttributeUpdatePai
 
 export function upsertOutcomeAttributes(outcome: RunOutcome): void {
   upsertSearchAttributes(outcomeAttributes(outcome));
+}
+
+/**
+ * What a finished run's memo says in the Web UI: its verdict in words and its page in the
+ * viewer. A memo is stored with the run, so the UI shows it with no worker running (current
+ * details need a worker to answer a query).
+ */
+export function verdictMemo(runId: string, outcome: RunOutcome): Record<string, string> {
+  const verdict = outcome.result ? `${outcome.result}${outcome.overall !== null ? `, overall ${outcome.overall}/5` : ''}` : outcome.status;
+  return { verdict: `${verdict} (status ${outcome.status})`, evalflow_view: viewerRunUrl(runId) };
+}
+
+export function upsertVerdictMemo(runId: string, outcome: RunOutcome): void {
+  upsertMemo(verdictMemo(runId, outcome));
 }

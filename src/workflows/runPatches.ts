@@ -14,6 +14,8 @@ export const runPatch = {
   hostStagesHere: 'host-stages-here',
   /** The run's first host stage claims its host (one local activity, not two). */
   claimWithPrepare: 'claim-with-prepare',
+  /** The run's verdict and the viewer's link are written into its memo as it ends, so the Web UI shows them without a worker. */
+  verdictMemo: 'verdict-memo',
 } as const;
 
 /** Which side of its patches a run is on; each patch asked is a marker and a search attribute write. */

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { chmod, cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
+import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run as compare } from '../../src/commands/compare.js';
 import { memoryIo } from '../../src/cli/io.js';
@@ -96,6 +97,15 @@ describe('evalflow run with arms, compare and the gate', () => {
     expect(comparison).toMatch(/ {4}A: runs\/run-add-truncate-solver@\S+\+A-1\/review\.md/);
     expect(comparison).toMatch(/ {4}B: runs\/run-add-truncate-breaker@\S+\+B-1\/review\.md/);
     expect(readFileSync(join(root, 'summaries', `compare-${batchId}.md`), 'utf8')).toContain('| regression | add-truncate | 5/5 |');
+    // Each run carries its arm as a search attribute, so the Web UI lists one arm (visibility is eventually consistent).
+    const connection = await Connection.connect({ address: temporal.address });
+    try {
+      const client = new Client({ connection, namespace: temporal.namespace });
+      const armB = async () => (await client.workflow.count(`EvalBatch="${batchId}" AND EvalArm="B"`)).count;
+      await expect.poll(armB, { timeout: 20_000 }).toBe(15);
+    } finally {
+      await connection.close();
+    }
 
     const junit = readFileSync(join(root, 'out/junit.xml'), 'utf8');
     expect(junit).toContain('tests="30" failures="5" errors="0" skipped="0"');

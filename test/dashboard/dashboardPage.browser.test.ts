@@ -84,6 +84,7 @@ describe('dashboard.html in a real browser', () => {
       'run-alpha-cand-a@20260103T000000-3',
       'status: fail',
       'rev: rev-two',
+      'arm: A',
       'scores: overall 1.50, compliance 2.00, execution 1.00',
       'judge: alpha fail summary',
     ]);

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildDashboard, DashboardSchema, renderDashboard, scriptJson } from '../../src/dashboard/index.js';
+import { buildDashboard, DashboardSchema, fileLinks, renderDashboard, scriptJson } from '../../src/dashboard/index.js';
 import { openStore } from '../../src/store/index.js';
 import { writeSummaries } from '../../src/reports/writeSummaries.js';
 import { tempDir } from '../sandbox/sandboxFixture.js';
@@ -29,7 +29,7 @@ describe('renderDashboard', () => {
       expect(html.match(/<script/g)).toHaveLength(2);
       // The page itself (the data block aside, which holds the planted markup as escaped text).
       expect(html.replace(data, '')).not.toMatch(/\b(src|href)=|https?:\/\/(?!www\.w3\.org\/2000\/svg)/);
-      expect(renderDashboard(await buildDashboard({ store, prices: DASHBOARD_PRICES, now: () => new Date(model.generatedAt) }))).toBe(html);
+      expect(renderDashboard(await buildDashboard({ store, prices: DASHBOARD_PRICES, now: () => new Date(model.generatedAt), links: fileLinks(dir) }))).toBe(html);
       // Every run ran contained: no headline says otherwise.
       expect(html).not.toContain('id="uncontained-runs"');
     } finally {

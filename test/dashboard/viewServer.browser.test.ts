@@ -57,11 +57,11 @@ describe('evalflow view in a real browser', () => {
     // The batch says it had an uncontained run, and its row says which.
     expect(await page.locator('#batch-uncontained').textContent()).toBe('⚠ uncontained: 1 run of this batch (isolation: none): their candidates ran outside a sandbox');
     expect(await page.locator('#runs td[data-uncontained]').count()).toBe(1);
-    expect(await page.locator('#runs tr', { hasText: UNCONTAINED_RUN }).locator('td').nth(5).textContent()).toBe('⚠ none (uncontained)');
-    expect(await page.locator('#runs tr', { hasText: SEEDED_RUN }).locator('td').nth(5).textContent()).toBe('sandbox');
+    expect(await page.locator('#runs tr', { hasText: UNCONTAINED_RUN }).locator('td').nth(6).textContent()).toBe('⚠ none (uncontained)');
+    expect(await page.locator('#runs tr', { hasText: SEEDED_RUN }).locator('td').nth(6).textContent()).toBe('sandbox');
     await page.locator('th[data-sort="overall"]').click();
     await page.locator('th[data-sort="overall"]').click();
-    await expect.poll(() => page.locator('#runs tr:nth-child(2) td:nth-child(4)').textContent()).toBe('4');
+    await expect.poll(() => page.locator('#runs tr:nth-child(2) td:nth-child(5)').textContent()).toBe('4');
     await page.fill('#runs-status', 'infra_error');
     await expect.poll(() => page.locator('#runs tr').count()).toBe(2);
     expect(await page.locator('#runs tr:nth-child(2) td:first-child').textContent()).toBe('run-alpha-cand-a@20260103T000000-4');

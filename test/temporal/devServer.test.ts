@@ -79,6 +79,7 @@ describe('startDevServer: the real dev server', () => {
       const types = temporal.api.enums.v1.IndexedValueType;
       expect(customAttributes?.EvalCase).toBe(types.INDEXED_VALUE_TYPE_KEYWORD);
       expect(customAttributes?.EvalOverall).toBe(types.INDEXED_VALUE_TYPE_DOUBLE);
+      expect(customAttributes?.EvalArm).toBe(types.INDEXED_VALUE_TYPE_KEYWORD);
       for (const key of allSearchAttributeKeys) {
         const expected = key.type === 'DOUBLE' ? types.INDEXED_VALUE_TYPE_DOUBLE : types.INDEXED_VALUE_TYPE_KEYWORD;
         expect(customAttributes?.[key.name], key.name).toBe(expected);

@@ -26,5 +26,9 @@ th { background: #f6f8fa; } th.sortable { cursor: pointer; }
 #tooltip { display: none; position: absolute; max-width: 420px; white-space: pre-wrap; background: #1f2328; color: #fff; font-size: 0.8rem; padding: 6px 8px; border-radius: 4px; pointer-events: none; z-index: 10; }
 .uncontained-banner { background: #fff1e5; border: 1px solid #bc4c00; color: #953800; border-radius: 6px; padding: 8px 10px; font-weight: 600; font-size: 0.9rem; }
 .kpis .uncontained-banner { grid-column: 1 / -1; margin: 0; }
+#ab-test .ab-difference .value { color: #0969da; } .ab-caveat { margin: 4px 0; } .ab-labels { margin: 8px 0 0; font-size: 0.9rem; }
+.ab-runs { display: inline-flex; gap: 3px; vertical-align: middle; } .ab-run { display: inline-block; line-height: 0; border-radius: 3px; }
+.ab-run:focus-visible, .mark-link:focus-visible { outline: 2px solid #0969da; } .ab-rate { font-size: 0.8rem; color: #57606a; }
+th button.sort { font: inherit; font-weight: 600; background: none; border: 0; padding: 0; cursor: pointer; } th[aria-sort="ascending"] button.sort::after { content: " ▲"; } th[aria-sort="descending"] button.sort::after { content: " ▼"; }
 #empty { padding: 32px; border: 1px dashed #d0d7de; border-radius: 6px; margin-top: 24px; }
 `;

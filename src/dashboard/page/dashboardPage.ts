@@ -2,6 +2,7 @@
 import type { DashboardStats, GroupDimension, GroupRow, Kpis, TrendPoint, BatchKpis } from '../aggregate.js';
 import type { Dashboard, DashboardFilter } from '../schema.js';
 import type { TimelineMark, TrendSeries } from './svgCharts.js';
+import type { ArmSectionLib } from './armSection.js';
 
 /** What the page is handed: the aggregate functions, the charts and the statistics (see renderDashboard). */
 export interface PageLib {
@@ -17,6 +18,7 @@ export interface PageLib {
   uncontainedRing: (doc: Document, size?: number) => SVGElement;
   svgElement: (doc: Document, name: string, attributes?: Record<string, string | number>) => SVGElement;
   markLabels: Record<string, string>;
+  armSection: (doc: Document, model: Dashboard, filter: DashboardFilter, lib: ArmSectionLib) => HTMLElement;
 }
 
 /**
@@ -26,7 +28,7 @@ export interface PageLib {
  */
 export function dashboardPage(doc: Document, model: Dashboard, lib: PageLib): void {
   const root = doc.getElementById('dashboard')!;
-  const FILTER_KEYS = ['case', 'category', 'tag', 'candidate', 'model', 'rev', 'from', 'to'] as const;
+  const FILTER_KEYS = ['case', 'category', 'tag', 'candidate', 'model', 'rev', 'arm', 'from', 'to'] as const;
 
   const el = (tag: string, attributes: Record<string, string> = {}, text?: string): HTMLElement => {
     const element = doc.createElement(tag);
@@ -85,6 +87,7 @@ export function dashboardPage(doc: Document, model: Dashboard, lib: PageLib): vo
       candidate: model.candidates,
       model: model.models,
       rev: model.revs,
+      arm: model.arms.filter((a) => a !== '(none)'),
     };
     for (const [key, values] of Object.entries(options)) {
       const label = el('label', {}, `${key} `);
@@ -181,11 +184,15 @@ export function dashboardPage(doc: Document, model: Dashboard, lib: PageLib): vo
     section.appendChild(legend);
     const t = model.timeline;
     const picked = lib.selectMarks(model, filter);
-    const caseRows = [...new Set(picked.map((i) => t.case[i]!))].sort((a, b) => a - b);
-    const rowOf = new Map(caseRows.map((c, r) => [c, r]));
+    // One row per case and arm, so the arms of a case never draw on the same spot.
+    const rowKey = (i: number) => `${t.case[i]}/${t.arm[i]}`;
+    const rowList = [...new Map(picked.map((i) => [rowKey(i), i])).values()].sort((a, b) => t.case[a]! - t.case[b]! || t.arm[a]! - t.arm[b]!);
+    const rowOf = new Map(rowList.map((i, r) => [rowKey(i), r]));
+    const rowName = (i: number) => (model.arms[t.arm[i]!] === '(none)' ? model.cases[t.case[i]!]!.id : `${model.cases[t.case[i]!]!.id} · ${model.arms[t.arm[i]!]}`);
     const marks: TimelineMark[] = picked.map((i) => ({
-      row: rowOf.get(t.case[i]!)!,
+      row: rowOf.get(rowKey(i))!,
       at: t.at[i]!,
+      href: t.href[i]!,
       kind: model.markKinds[t.kind[i]!]!,
       runId: t.runId[i]!,
       uncontained: t.uncontained[i]!,
@@ -194,12 +201,13 @@ export function dashboardPage(doc: Document, model: Dashboard, lib: PageLib): vo
         `status: ${model.markKinds[t.kind[i]!]}`,
         t.uncontained[i] ? 'isolation: none (uncontained)' : '',
         `rev: ${model.revs[t.rev[i]!]}`,
+        model.arms[t.arm[i]!] === '(none)' ? '' : `arm: ${model.arms[t.arm[i]!]}`,
         `scores: overall ${num(t.overall[i])}, compliance ${num(t.compliance[i])}, execution ${num(t.executionQuality[i])}`,
         t.summary[i] ? `judge: ${t.summary[i]}` : '',
       ].filter(Boolean).join('\n'),
     }));
     if (marks.length === 0) section.appendChild(el('p', {}, 'No run matches the filter.'));
-    else section.appendChild(lib.timelineChart(doc, caseRows.map((c) => model.cases[c]!.id), marks, hover));
+    else section.appendChild(lib.timelineChart(doc, rowList.map(rowName), marks, hover));
     section.appendChild(el('p', { class: 'note' }, `each case's latest ${t.perCase} runs are drawn; ${picked.length} marks shown`));
     return section;
   };
@@ -279,7 +287,10 @@ export function dashboardPage(doc: Document, model: Dashboard, lib: PageLib): vo
 
   const render = () => {
     const filter = readFilter();
-    const parts: HTMLElement[] = [filterBar(filter), kpiCards(lib.kpisOf(model, filter, lib.stats)), trendSection(lib.trendOf(model, filter, lib.stats)), timelineSection(filter)];
+    const parts: HTMLElement[] = [filterBar(filter)];
+    // An A/B batch's answer comes first: the pooled numbers below mix its arms.
+    if (model.abTest) parts.push(lib.armSection(doc, model, filter, lib));
+    parts.push(kpiCards(lib.kpisOf(model, filter, lib.stats)), trendSection(lib.trendOf(model, filter, lib.stats)), timelineSection(filter));
     parts.push(groupTable('revs', 'Workflow revisions', 'rev', model.revs, filter, revLabel));
     if (model.revSteps.length > 0) parts.push(revStepsSection());
     parts.push(groupTable('candidates', 'Candidates', 'candidate', model.candidates, filter));

@@ -23,6 +23,8 @@ export interface TimelineMark {
   at: number;
   kind: string;
   runId: string;
+  /** Where the run opens. */
+  href: string;
   detail: string;
   /** The candidate ran uncontained: the mark gets a dashed ring. */
   uncontained: boolean;
@@ -98,21 +100,22 @@ export function trendChart(doc: Document, series: TrendSeries, onHover: (text: s
 
 /** One row per case, one mark per run in time order; hovering a mark shows its detail. */
 export function timelineChart(doc: Document, rows: string[], marks: TimelineMark[], onHover: (text: string | null, event?: MouseEvent) => void): SVGElement {
-  const labelWidth = 160, width = 900, rowHeight = 22, top = 8;
+  const labelWidth = 220, width = 900, rowHeight = 22, top = 8;
   const height = top * 2 + rows.length * rowHeight;
   const svg = svgElement(doc, 'svg', { viewBox: `0 0 ${width} ${height}`, class: 'chart timeline', role: 'img', 'aria-label': 'runs per case over time' });
-  // Ordinal time: runs minutes apart within a batch days apart from the next would sit on one spot otherwise.
-  const times = [...new Set(marks.map((m) => m.at))].sort((a, b) => a - b);
-  const rank = new Map(times.map((at, i) => [at, i]));
-  const x = (at: number) => labelWidth + 10 + (times.length === 1 ? (width - labelWidth - 20) / 2 : (rank.get(at)! * (width - labelWidth - 20)) / (times.length - 1));
+  // Ordinal time, one slot per run: runs minutes apart within a batch days apart from the
+  // next would sit on one spot otherwise, and so would two runs of the same second.
+  const order = [...marks].sort((a, b) => a.at - b.at || (a.runId < b.runId ? -1 : 1));
+  const rank = new Map(order.map((m, i) => [m, i]));
+  const x = (mark: TimelineMark) => labelWidth + 10 + (order.length === 1 ? (width - labelWidth - 20) / 2 : (rank.get(mark)! * (width - labelWidth - 20)) / (order.length - 1));
   rows.forEach((row, r) => {
     const label = svgElement(doc, 'text', { x: labelWidth - 6, y: top + r * rowHeight + rowHeight / 2 + 4, 'text-anchor': 'end', class: 'row-label' });
-    label.textContent = row.length > 24 ? `${row.slice(0, 23)}…` : row;
+    label.textContent = row.length > 34 ? `${row.slice(0, 33)}…` : row;
     svg.appendChild(label);
     svg.appendChild(svgElement(doc, 'line', { x1: labelWidth, x2: width, y1: top + (r + 1) * rowHeight, y2: top + (r + 1) * rowHeight, class: 'grid' }));
   });
   for (const mark of marks) {
-    const g = markShape(doc, mark.kind, x(mark.at), top + mark.row * rowHeight + rowHeight / 2);
+    const g = markShape(doc, mark.kind, x(mark), top + mark.row * rowHeight + rowHeight / 2);
     g.setAttribute('class', `mark mark-${mark.kind}`);
     g.setAttribute('data-run', mark.runId);
     g.setAttribute('data-kind', mark.kind);
@@ -125,7 +128,10 @@ export function timelineChart(doc: Document, rows: string[], marks: TimelineMark
     g.appendChild(title);
     g.addEventListener('mouseenter', (event) => onHover(mark.detail, event as MouseEvent));
     g.addEventListener('mouseleave', () => onHover(null));
-    svg.appendChild(g);
+    // A link, so the run opens from its mark by mouse or keyboard.
+    const link = svgElement(doc, 'a', { href: mark.href, class: 'mark-link', 'aria-label': mark.detail.split('\n').slice(0, 2).join(', ') });
+    link.appendChild(g);
+    svg.appendChild(link);
   }
   return svg;
 }

@@ -6,13 +6,14 @@ import { loadRunsWithVerdicts } from '../../summaries/loadRuns.js';
 import { runIsolation } from '../../summaries/runIsolation.js';
 import type { TranscriptEvent } from '../../transcript/schema.js';
 import type { Isolation } from '../../vocabulary/isolation.js';
+import { batchCaseRuns, type CaseRun } from './batchCases.js';
 
 /** What the viewer's JSON endpoints answer with; read-only, each reads only what its page shows. */
 
 export const RunsQuerySchema = z.object({
   offset: z.coerce.number().int().nonnegative().default(0),
   limit: z.coerce.number().int().positive().max(500).default(50),
-  sort: z.enum(['run_id', 'case_id', 'status', 'overall', 'finished_at', 'isolation']).default('run_id'),
+  sort: z.enum(['run_id', 'case_id', 'arm', 'status', 'overall', 'finished_at', 'isolation']).default('run_id'),
   order: z.enum(['asc', 'desc']).default('asc'),
   status: z.string().optional(),
   q: z.string().optional().describe('a part of the run id or case id'),
@@ -65,6 +66,8 @@ export interface RunDetail {
   snapshotFiles: string[];
   temporalUrl: string | null;
   turns: number[];
+  /** The same case's other runs in the batch (other arms, other attempts), and the runs before and after it in reading order. */
+  related: { case: CaseRun[]; previous: string | null; next: string | null };
 }
 
 /** One run's page: its score, hard requirements, review.md, anomalies, snapshot files and the link to Temporal. */
@@ -87,6 +90,7 @@ export async function runDetail(store: Store, runId: string, temporalUi: { url: 
         ? `${temporalUi.url}/namespaces/${encodeURIComponent(temporalUi.namespace)}/workflows/${encodeURIComponent(run.temporal_workflow_id)}${run.temporal_run_id ? `/${encodeURIComponent(run.temporal_run_id)}` : ''}`
         : null,
     turns: [...new Set(transcript.map((e) => e.turn))],
+    related: await relatedRuns(store, run.batch_id, run.run_id, run.case_id),
   };
 }
 
@@ -115,6 +119,13 @@ export async function searchTranscript(store: Store, runId: string, text: string
     const at = e.content.toLowerCase().indexOf(needle);
     return at < 0 ? [] : [{ turn: e.turn, seq: e.seq, role: e.role, snippet: e.content.slice(Math.max(0, at - 40), at + needle.length + 40) }];
   });
+}
+
+async function relatedRuns(store: Store, batchId: string | null, runId: string, caseId: string): Promise<RunDetail['related']> {
+  if (batchId === null) return { case: [], previous: null, next: null };
+  const runs = await batchCaseRuns(store, batchId);
+  const at = runs.findIndex((r) => r.run_id === runId);
+  return { case: runs.filter((r) => r.case_id === caseId && r.run_id !== runId), previous: runs[at - 1]?.run_id ?? null, next: runs[at + 1]?.run_id ?? null };
 }
 
 async function listFiles(dir: string): Promise<string[]> {

@@ -1,14 +1,20 @@
+import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { join } from 'node:path';
 import { BadRequestError, ConfigError, UsageError } from '../../errors.js';
 import type { BatchProgress } from '../../run/progress.js';
 import type { Batch, Store } from '../../store/index.js';
 import { buildDashboard } from '../buildDashboard.js';
 import { contentSecurityPolicy } from '../contentSecurity.js';
 import { renderDashboard } from '../renderDashboard.js';
+import { viewerLinks } from '../runLinks.js';
+import { batchCases } from './batchCases.js';
+import { renderMarkdown } from './markdownView.js';
+import { runPageScript } from './viewRunPage.js';
 import { batchRuns, runDetail, RunsQuerySchema, searchTranscript, transcriptPage, TranscriptQuerySchema } from './viewApi.js';
 import { hostAllowed } from './hostCheck.js';
 import { decodePathPart, parseQuery } from './viewRequest.js';
-import { batchPageScript, escapeHtml, runPageScript, viewShell } from './viewPages.js';
+import { batchPageScript, escapeHtml, markdownPageScript, viewShell } from './viewPages.js';
 import type { Prices } from '../../vocabulary/prices.js';
 
 export interface ViewServerOptions {
@@ -20,6 +26,8 @@ export interface ViewServerOptions {
   temporalUi: { url: string; namespace: string } | null;
   /** A running batch's progress (its workflow's progress query); null when Temporal or a worker does not answer. */
   batchProgress?: (batchId: string) => Promise<BatchProgress | null>;
+  /** Where compare-<batch>.md files are, for `/batches/ID/compare`; without it there is no such page. */
+  summariesDir?: string;
 }
 
 /** Seconds between reloads of the dashboard while a batch runs. */
@@ -76,24 +84,34 @@ async function handle(options: ViewServerOptions, request: IncomingMessage, resp
   if (parts.length === 0) {
     const batches = await store.listBatches({ limit: 20 });
     const running = await runningSection(batches, options.batchProgress);
-    let html = renderDashboard(await buildDashboard({ store, prices: options.prices })).replace('<main id="dashboard">', `<nav class="note">${batchLinks(batches)}</nav>${running}<main id="dashboard">`);
+    let html = renderDashboard(await buildDashboard({ store, prices: options.prices, links: viewerLinks(options.summariesDir ?? null) })).replace('<main id="dashboard">', `<nav class="note">${batchLinks(batches)}</nav>${running}<main id="dashboard">`);
     if (running) html = html.replace('<meta charset="utf-8">', `<meta charset="utf-8"><meta http-equiv="refresh" content="${LIVE_REFRESH_S}">`);
     return send(response, 200, 'text/html', html);
   }
   const [first, id] = parts;
   if (first === 'batches' && id && parts.length === 2) {
     if (!(await store.getBatch(id))) return send(response, 404, 'text/plain', `no batch ${id}\n`);
-    return send(response, 200, 'text/html', viewShell(`batch ${id}`, batchPageScript, { batchId: id }));
+    return send(response, 200, 'text/html', viewShell(`batch ${id}`, batchPageScript, { batchId: id, compareHref: viewerLinks(options.summariesDir ?? null).compare(id) ?? '' }));
+  }
+  if (first === 'batches' && id && parts.length === 3 && parts[2] === 'compare') {
+    // A batch id never holds a path separator: one that does names no report of this folder.
+    const report = options.summariesDir && !/[/\\]/.test(id) ? await readFile(join(options.summariesDir, `compare-${id}.md`), 'utf8').catch(() => null) : null;
+    if (report === null) return send(response, 404, 'text/plain', `no comparison report of batch ${id}\n`);
+    return send(response, 200, 'text/html', viewShell(`comparison of ${id}`, markdownPageScript, { markdown: report, batchId: id }, [renderMarkdown]));
   }
   if (first === 'runs' && id && parts.length === 2) {
     if (!(await store.getRun(id))) return send(response, 404, 'text/plain', `no run ${id}\n`);
-    return send(response, 200, 'text/html', viewShell(`run ${id}`, runPageScript, { runId: id, turnsPerPage: String(parseQuery(TranscriptQuerySchema, query).turns) }));
+    return send(response, 200, 'text/html', viewShell(`run ${id}`, runPageScript, { runId: id, turnsPerPage: String(parseQuery(TranscriptQuerySchema, query).turns) }, [renderMarkdown]));
   }
   if (first === 'api') {
     const [, kind, key, what] = parts;
     if (kind === 'batches' && key && what === 'runs') {
       const page = await batchRuns(store, key, parseQuery(RunsQuerySchema, query));
       return page ? json(response, page) : send(response, 404, 'application/json', '{"error":"no such batch"}');
+    }
+    if (kind === 'batches' && key && what === 'cases') {
+      const grouped = await batchCases(store, key);
+      return grouped ? json(response, grouped) : send(response, 404, 'application/json', '{"error":"no such batch"}');
     }
     if (kind === 'batches' && key && what === 'progress') return json(response, (await options.batchProgress?.(key)) ?? null);
     if (kind === 'runs' && key && what === undefined) {
