@@ -17,7 +17,8 @@ import { checkJudging, judgingOverrides, type JudgingFlags } from '../cli/checks
 import { openRuntime } from '../cli/runtime.js';
 import { storeOptions } from '../cli/storeOptions.js';
 import { resolveArms } from '../run/arms.js';
-import { selectCases, selectionOverrides, type SelectionFlags } from '../run/selection.js';
+import { selectCases, selectionOverrides } from '../run/selection.js';
+import type { SelectionFlags } from '../run/selectionFlags.js';
 
 /** The flags of `evalflow run`: what it runs (`SelectionFlags`, shared with schedules), how it is judged (`JudgingFlags`), and these. */
 export interface RunOptions extends SelectionFlags, JudgingFlags {

@@ -11,7 +11,8 @@ import { runTemplateOf } from '../cli/batch/start.js';
 import type { CommandIo } from '../cli/io.js';
 import { storeOptions } from '../cli/storeOptions.js';
 import { resolveArms } from '../run/arms.js';
-import { selectCases, selectionOverrides, type SelectionFlags } from '../run/selection.js';
+import { selectCases, selectionOverrides } from '../run/selection.js';
+import type { SelectionFlags } from '../run/selectionFlags.js';
 
 export type ScheduleAction = 'create' | 'list' | 'describe' | 'trigger' | 'pause' | 'unpause' | 'delete' | 'backfill';
 
