@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { ARM_NAME } from './runId.js';
 import { CandidateSpecSchema, JudgingSchema, ModelEndpointSchema, RecoverySchema } from './runSpec.js';
 import { PricesSchema } from '../vocabulary/prices.js';
+import { ChangedOnlySchema } from '../vocabulary/changedOnly.js';
 
 /**
  * Which cases a batch runs: the bank folders (or case folders) as the worker sees them, the
@@ -14,6 +15,8 @@ export const BatchSelectionSchema = z.object({
   runsPerCase: z.number().int().positive(),
   /** `selectionDigest` of the cases the client validated; planning refuses a bank that changed since. */
   digest: z.string(),
+  /** `--changed-only`: `only` holds the cases it picked; this says from what change, and what it skipped. */
+  changedOnly: ChangedOnlySchema.optional(),
 });
 export type BatchSelection = z.infer<typeof BatchSelectionSchema>;
 

@@ -21,6 +21,7 @@ export const SELECTION_FLAGS = [
   { key: 'runsDir', flag: '--runs-dir <dir>', value: 'text', help: 'where run directories go (default: runs)' },
   { key: 'runsPerCase', flag: '--runs-per-case <k>', value: 'positiveInteger', help: 'attempts per case (run ids get -1..-k)' },
   { key: 'parallelism', flag: '--parallelism <n>', value: 'positiveInteger', help: 'runs at the same time' },
+  { key: 'changedOnly', flag: '--changed-only <rev>', value: 'text', help: 'only the cases a workflow change since REV can affect (expect_workflow or recorded usage); says what it skips' },
   { key: 'arm', flag: '--arm <name=spec>', value: 'repeated', help: `an A/B arm, twice or more: ${ARM_GRAMMAR}` },
 ] as const satisfies readonly { key: string; flag: string; value: SelectionValue; help: string }[];
 

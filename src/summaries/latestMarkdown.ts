@@ -1,5 +1,6 @@
 import { relative } from 'node:path';
 import type { Batch, RunWithVerdict } from '../store/index.js';
+import { changedOnlyOf, describeChangedOnly } from '../vocabulary/changedOnly.js';
 import type { GroupStats } from './groupStats.js';
 import type { BatchStats } from './latestStats.js';
 import { runIsolation, uncontainedLine } from './runIsolation.js';
@@ -22,12 +23,14 @@ export function renderLatest(batch: Batch, stats: BatchStats, entries: readonly 
     .join(', ');
   // When every run ran uncontained the line above the table says so; a mark on each would be noise.
   const mixed = o.uncontained > 0 && o.uncontained < o.runs;
+  const scope = changedOnlyOf(batch.spec);
   const lines = [
     `# Latest batch: ${batch.batch_id}`,
     '',
     `${describeRate(o)}${passHat ? `; ${passHat}` : ''}; ${describeUncounted(o) || 'every run judged'}.`,
     `Tokens: ${describeTokens(o)}. Cost: ${o.cost.total === null ? 'unknown (a price or a usage is missing)' : `$${o.cost.total.toFixed(4)}`}.`,
     `Batch status: ${batch.status}; started ${batch.created_at}.`,
+    ...(scope ? [`Covers only the cases of ${describeChangedOnly(scope)}; skipped: ${scope.skipped.map((c) => c.case_id).join(', ') || 'none'}.`] : []),
     ...(o.uncontained > 0 ? [`${uncontainedLine(o.uncontained, o.runs)}${mixed ? `; their verdicts are marked ${UNCONTAINED_MARK} below` : ''}.`] : []),
     '',
     '| case | verdicts | pass rate | compliance | execution | overall | not counted | candidate | model | workflow_rev | reviews |',
