@@ -5,8 +5,8 @@ import { COMMAND_MODULES, type CommandName } from './commandModules.js';
 import { EXIT } from './cli/exitCodes.js';
 import { INTERRUPT_MODES } from './cli/batch/interrupts.js';
 import { processIo, type CommandIo } from './cli/io.js';
+import { withSelection } from './cli/selectionOptions.js';
 import { EvalflowError, FormatError, StoreBusyError, TemporalUnreachableError, UsageError } from './errors.js';
-import { ARM_GRAMMAR } from './run/armChanges.js';
 import { RUN_STATES } from './vocabulary/runStates.js';
 import { BATCH_STATUSES } from './vocabulary/batchStatuses.js';
 
@@ -318,25 +318,6 @@ function reportError(err: unknown, io: CommandIo): number {
   io.err('internal error (please report it at the evalflow issue tracker):');
   io.err(err instanceof Error ? (err.stack ?? err.message) : String(err));
   return EXIT.internal;
-}
-
-/** What a batch runs, for `run` and for a schedule's batches alike: the cases, the candidate, the sides. */
-function withSelection(command: Command): Command {
-  return command
-    .option('--only <ids>', 'comma-separated eval case ids to run')
-    .option('--candidate <name>', 'configured candidate or adapter name (default: builtin)')
-    .option('--candidate-model <model>', 'model for the candidate, overriding its config')
-    .option('--project <dir>', 'project under test (git repository or folder)')
-    .option('--workflow-dir <dir>', 'folder with agents/ commands/ rules/ skills/')
-    .option('--runs-dir <dir>', 'where run directories go (default: runs)')
-    .option('--runs-per-case <k>', 'attempts per case (run ids get -1..-k)', flag.positiveInteger)
-    .option('--parallelism <n>', 'runs at the same time', flag.positiveInteger)
-    .option('--arm <name=spec>', `an A/B arm, twice or more: ${ARM_GRAMMAR}`, collect, []);
-}
-
-/** A repeatable option's values, in order. */
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
 }
 
 /**

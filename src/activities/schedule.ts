@@ -1,7 +1,11 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { FormatError } from '../errors.js';
+import { ConfigError, FormatError } from '../errors.js';
+import type { EvalCase } from '../evalset/index.js';
+import { pickChangedCases } from '../run/changedOnly.js';
+import type { ChangedOnly } from '../vocabulary/changedOnly.js';
+import { changedWorkflowItems } from '../workflowUsage/changedItems.js';
 import { loadEvalBank } from '../evalset/index.js';
 import { selectionDigest } from '../run/batchPlan.js';
 import { makeBatchId, makeRunId, runStamp } from '../run/runId.js';
@@ -18,6 +22,9 @@ export interface PreparedScheduledBatch {
   /** The workflow repository's latest commit when the batch started; null when its folder is no git repository. */
   workflowRev: string | null;
   cases: number;
+  /** `--changed-only`: the cases it picked for this firing (the batch's `only`), and why. */
+  only?: string[];
+  changedOnly?: ChangedOnly;
 }
 
 /** How long a `--notify` command may take. */
@@ -34,15 +41,24 @@ export function scheduleActivities(deps: ActivityDeps) {
       const bank = await loadEvalBank(input.selection.paths, input.selection.only ? { only: input.selection.only } : {});
       if (bank.problems.length > 0) throw new FormatError(`schedule ${input.schedule}: the eval bank has ${bank.problems.length} problem(s): ${bank.problems[0]}`, bank.problems);
       if (bank.cases.length === 0) throw new FormatError(`schedule ${input.schedule}: no eval cases under ${input.selection.paths.join(', ')}${input.selection.only ? ` with ids ${input.selection.only.join(', ')}` : ''}`);
+      const changed = input.selection.changedOnly ? await pickScheduledChanges(deps, input, input.selection.changedOnly, bank.cases) : null;
+      const cases = changed ? bank.cases.filter((c) => changed.picked.some((p) => p.case_id === c.id)) : bank.cases;
       const rev = await execa('git', ['-C', input.template.workflowDir, 'rev-parse', 'HEAD'], { reject: false });
       let at = Date.parse(scheduledAt);
-      const first = bank.cases[0]!;
+      const first = cases[0]!;
       const arm = input.arms?.[0];
       for (;;) {
         const stamp = runStamp(new Date(at));
         const runId = makeRunId(first.id, arm?.candidate?.name ?? input.template.candidate.name, stamp, input.selection.runsPerCase > 1 ? 1 : undefined, arm?.name);
         if (!(await deps.store.getRun(runId))) {
-          return { batchId: makeBatchId(stamp, input.schedule), stamp, digest: selectionDigest(bank.cases), workflowRev: rev.exitCode === 0 ? String(rev.stdout).trim() : null, cases: bank.cases.length };
+          return {
+            batchId: makeBatchId(stamp, input.schedule),
+            stamp,
+            digest: selectionDigest(cases),
+            workflowRev: rev.exitCode === 0 ? String(rev.stdout).trim() : null,
+            cases: cases.length,
+            ...(changed ? { only: cases.map((c) => c.id), changedOnly: changed } : {}),
+          };
         }
         at += 1_000;
       }
@@ -111,4 +127,16 @@ export function scheduleActivities(deps: ActivityDeps) {
       return { ok: false, detail: `--notify ${JSON.stringify(command)} ${result.timedOut ? 'timed out' : `exited ${result.exitCode}`}${tail ? `: ${tail}` : ''}` };
     },
   };
+}
+
+/**
+ * `--changed-only` at a firing: the cases the workflow changes since the schedule's REV can
+ * affect now. A REV gone from the repository, or no case to run, stops the firing with why.
+ */
+async function pickScheduledChanges(deps: ActivityDeps, input: ScheduledBatchInput, rev: string, cases: readonly EvalCase[]): Promise<ChangedOnly> {
+  const changed = await changedWorkflowItems(input.template.workflowDir, rev);
+  if (!changed) throw new ConfigError(`schedule ${input.schedule}: --changed-only ${rev} names no revision of the workflow repository at ${input.template.workflowDir} any more`);
+  const scope = pickChangedCases(cases, rev, changed, await deps.store.listWorkflowItemUse(changed.items));
+  if (scope.picked.length === 0) throw new ConfigError(`schedule ${input.schedule}: nothing to run: no selected case can be affected by the workflow changes since ${rev} (changed: ${changed.items.join(', ') || 'nothing'})`);
+  return scope;
 }

@@ -15,10 +15,12 @@ import type { InterruptMode } from '../cli/batch/interrupts.js';
 import type { CommandIo } from '../cli/io.js';
 import { checkJudging, judgingOverrides, type JudgingFlags } from '../cli/checks/judging.js';
 import { openRuntime } from '../cli/runtime.js';
+import { applyChangedOnly } from '../cli/changedOnlyFlag.js';
 import { storeOptions } from '../cli/storeOptions.js';
 import { resolveArms } from '../run/arms.js';
 import { checkWorkflowFolder } from '../sandbox/workflowSnapshot.js';
-import { selectCases, selectionOverrides, type SelectionFlags } from '../run/selection.js';
+import { selectCases, selectionOverrides } from '../run/selection.js';
+import type { SelectionFlags } from '../run/selectionFlags.js';
 
 /** The flags of `evalflow run`: what it runs (`SelectionFlags`, shared with schedules), how it is judged (`JudgingFlags`), and these. */
 export interface RunOptions extends SelectionFlags, JudgingFlags {
@@ -58,6 +60,11 @@ export async function run(options: RunOptions, io: CommandIo): Promise<number> {
     io.err(`error: no eval cases found under ${paths.join(', ')}`);
     return 1;
   }
+  const changed = options.changedOnly ? await applyChangedOnly(options.changedOnly, settings, bank.cases, io) : null;
+  if (changed?.cases.length === 0) {
+    io.out(`nothing to run: no selected case can be affected by the workflow changes since ${options.changedOnly}`);
+    return EXIT.ok;
+  }
   const candidate = resolveCandidate(settings, settings.defaultCandidate, knownAdapterNames, io.env);
   const arms = await resolveArms(options.arm ?? [], {
     workflowDir: settings.workflowDir,
@@ -84,8 +91,8 @@ export async function run(options: RunOptions, io: CommandIo): Promise<number> {
       runtime,
       {
         paths,
-        ...(only ? { only } : {}),
-        cases: bank.cases,
+        ...(changed ? { only: changed.cases.map((c) => c.id), changedOnly: changed.scope } : only ? { only } : {}),
+        cases: changed?.cases ?? bank.cases,
         candidate,
         runsPerCase: options.runsPerCase ?? settings.runsPerCase,
         parallelism: options.parallelism ?? settings.parallelism,

@@ -10,9 +10,11 @@ import { SHARED_TASK_QUEUE } from '../temporal/names.js';
 import { runTemplateOf } from '../cli/batch/start.js';
 import type { CommandIo } from '../cli/io.js';
 import { storeOptions } from '../cli/storeOptions.js';
+import { checkChangedOnly } from '../cli/changedOnlyFlag.js';
 import { resolveArms } from '../run/arms.js';
 import { checkWorkflowFolder } from '../sandbox/workflowSnapshot.js';
-import { selectCases, selectionOverrides, type SelectionFlags } from '../run/selection.js';
+import { selectCases, selectionOverrides } from '../run/selection.js';
+import type { SelectionFlags } from '../run/selectionFlags.js';
 
 export type ScheduleAction = 'create' | 'list' | 'describe' | 'trigger' | 'pause' | 'unpause' | 'delete' | 'backfill';
 
@@ -91,6 +93,7 @@ async function scheduleInput(options: ScheduleOptions, settings: Settings, store
   const timing = timingOf(options);
   if (options.catchupWindow) parseEvery(options.catchupWindow);
   const { paths, only, bank } = await selectCases(options, settings.evalSets, io.cwd);
+  if (options.changedOnly) await checkChangedOnly(options.changedOnly, settings.workflowDir);
   if (bank.problems.length > 0) throw new ConfigError(`schedule create: the eval bank has ${bank.problems.length} problem(s), first: ${bank.problems[0]} (\`evalflow validate\` lists them)`);
   if (bank.cases.length === 0) throw new ConfigError(`schedule create: no eval cases found under ${paths.join(', ')}`);
   const candidate = resolveCandidate(settings, settings.defaultCandidate, knownAdapterNames, io.env);
@@ -109,7 +112,7 @@ async function scheduleInput(options: ScheduleOptions, settings: Settings, store
   return ScheduledBatchInputSchema.parse({
     schedule: name,
     timing,
-    selection: { paths, ...(only ? { only } : {}), runsPerCase: options.runsPerCase ?? settings.runsPerCase },
+    selection: { paths, ...(only ? { only } : {}), runsPerCase: options.runsPerCase ?? settings.runsPerCase, ...(options.changedOnly ? { changedOnly: options.changedOnly } : {}) },
     template: runTemplateOf(settings, candidate),
     ...(arms.length > 0 ? { arms } : {}),
     parallelism: options.parallelism ?? settings.parallelism,

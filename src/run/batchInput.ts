@@ -3,6 +3,7 @@ import { ARM_NAME } from './runId.js';
 import { RunOutcomeSchema } from './runOutcome.js';
 import { CandidateSpecSchema, RunTemplateSchema } from './runSpec.js';
 import { PricesSchema } from '../vocabulary/prices.js';
+import { ChangedOnlySchema } from '../vocabulary/changedOnly.js';
 
 /**
  * Which cases a batch runs: the bank folders (or case folders) as the worker sees them, the
@@ -15,6 +16,8 @@ export const BatchSelectionSchema = z.object({
   runsPerCase: z.number().int().positive(),
   /** `selectionDigest` of the cases the client validated; planning refuses a bank that changed since. */
   digest: z.string(),
+  /** `--changed-only`: `only` holds the cases it picked; this says from what change, and what it skipped. */
+  changedOnly: ChangedOnlySchema.optional(),
 });
 export type BatchSelection = z.infer<typeof BatchSelectionSchema>;
 

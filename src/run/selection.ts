@@ -1,24 +1,6 @@
 import { resolve } from 'node:path';
 import { loadEvalBank } from '../evalset/index.js';
-
-/**
- * What a batch runs, as `evalflow run` and `evalflow schedule create` take it: the bank folders,
- * the cases kept, the candidate and the folders, the attempts, the parallelism and the arms.
- */
-export interface SelectionFlags {
-  paths?: string[];
-  /** Comma-separated case ids. */
-  only?: string;
-  candidate?: string;
-  candidateModel?: string;
-  project?: string;
-  workflowDir?: string;
-  runsDir?: string;
-  runsPerCase?: number;
-  parallelism?: number;
-  /** `--arm NAME=SPEC`, twice or more: an A/B batch. */
-  arm?: string[];
-}
+import type { SelectionFlags } from './selectionFlags.js';
 
 /** The selection flags that change the settings (a flag given wins over the config file). */
 export function selectionOverrides(flags: SelectionFlags): Pick<SelectionFlags, 'project' | 'workflowDir' | 'runsDir' | 'candidate' | 'candidateModel'> {

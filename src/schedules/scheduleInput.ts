@@ -21,7 +21,13 @@ export function checkScheduleName(name: string): string {
 export const ScheduledBatchInputSchema = z.object({
   schedule: z.string().regex(SCHEDULE_NAME),
   timing: ScheduleTimingSchema,
-  selection: z.object({ paths: z.array(z.string()).min(1), only: z.array(z.string()).optional(), runsPerCase: z.number().int().positive() }),
+  selection: z.object({
+    paths: z.array(z.string()).min(1),
+    only: z.array(z.string()).optional(),
+    runsPerCase: z.number().int().positive(),
+    /** `--changed-only REV`: each firing runs only the cases a workflow change since REV can affect, picked when it fires. */
+    changedOnly: z.string().min(1).optional(),
+  }),
   template: RunTemplateSchema,
   arms: z.array(BatchArmSchema).optional(),
   parallelism: z.number().int().positive(),

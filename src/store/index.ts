@@ -1,6 +1,6 @@
 export { openStore } from './openStore.js';
 export type { OpenStoreOptions } from './openStore.js';
-export type { Store, TranscriptQuery } from './store.js';
+export type { Store, TranscriptQuery, WorkflowItemUse } from './store.js';
 export type { MigrationReport } from './migrate.js';
 export { ScheduleBaselineSchema, ScheduledBatchRowSchema, ScheduleVerdictSchema } from './scheduleSchema.js';
 export type { ScheduleBaseline, ScheduledBatch, ScheduleVerdict } from './scheduleSchema.js';

@@ -26,6 +26,14 @@ import type {
 } from './schema.js';
 import type { Usage } from '../vocabulary/usage.js';
 
+/** Recorded runs of a case that loaded or invoked one workflow item. */
+export interface WorkflowItemUse {
+  case_id: string;
+  item: string;
+  runs: number;
+  example_run_id: string;
+}
+
 /** Which attempts of each turn `getTranscript` returns. */
 export interface TranscriptQuery {
   /**
@@ -147,6 +155,8 @@ export interface Store {
   saveWorkflowUsage(runId: string, rows: readonly WorkflowUsageRow[]): Promise<void>;
   /** The workflow usage rows of the given runs, by run and item. */
   getWorkflowUsage(runIds: readonly string[]): Promise<(WorkflowUsageRow & { run_id: string })[]>;
+  /** Per case and item among `items`: the recorded runs that loaded or invoked it (`yes`, not `unknown`), and one of them. */
+  listWorkflowItemUse(items: readonly string[]): Promise<WorkflowItemUse[]>;
   /** Where the run's workflow folders were placed in its sandbox. */
   saveWorkflowPlacement(runId: string, placement: WorkflowPlacement): Promise<void>;
   getWorkflowPlacement(runId: string): Promise<WorkflowPlacement | null>;

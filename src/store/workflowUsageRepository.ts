@@ -6,7 +6,7 @@ import { storeOperation } from './storeOperation.js';
 
 const COLUMNS = 'run_id, item, kind, name, loaded, invoked, first_turn, evidence';
 
-type Methods = 'saveWorkflowUsage' | 'getWorkflowUsage' | 'saveWorkflowPlacement' | 'getWorkflowPlacement';
+type Methods = 'saveWorkflowUsage' | 'getWorkflowUsage' | 'listWorkflowItemUse' | 'saveWorkflowPlacement' | 'getWorkflowPlacement';
 
 /** The run's workflow usage rows and its workflow placement, over `workflow_usage` and `workflow_placements`. */
 export function createWorkflowUsageRepository(sql: SqlExecutor): Pick<Store, Methods> {
@@ -41,6 +41,21 @@ export function createWorkflowUsageRepository(sql: SqlExecutor): Pick<Store, Met
           const { run_id: runId, ...usage } = row;
           return { run_id: String(runId), ...parseOrThrow(WorkflowUsageRowSchema, usage, `store: workflow_usage row ${JSON.stringify(runId)}`) };
         });
+      });
+    },
+
+    async listWorkflowItemUse(items) {
+      if (items.length === 0) return [];
+      return storeOperation(sql, `listWorkflowItemUse(${items.length} items)`, async () => {
+        const rows = await sql.query<{ case_id: string; item: string; runs: number | string; example_run_id: string }>(
+          `SELECT r.case_id, u.item, count(*) AS runs, max(r.run_id) AS example_run_id
+           FROM workflow_usage u JOIN runs r ON r.run_id = u.run_id
+           WHERE u.item = ANY($1::text[]) AND (u.loaded = 'yes' OR u.invoked = 'yes')
+           GROUP BY r.case_id, u.item ORDER BY r.case_id, u.item`,
+          [items],
+        );
+        // count(*) is a bigint, which the drivers hand back as a string.
+        return rows.map((row) => ({ case_id: row.case_id, item: row.item, runs: Number(row.runs), example_run_id: row.example_run_id }));
       });
     },
 

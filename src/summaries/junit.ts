@@ -1,12 +1,14 @@
 import type { RunWithVerdict } from '../store/index.js';
+import { describeChangedOnly, type ChangedOnly } from '../vocabulary/changedOnly.js';
 
 /**
  * A JUnit XML report of a batch, one testcase per run (classname the case, name the run id):
  * a `fail` is a failure with the judge's summary, an `aborted` run is skipped with its reason,
  * `infra_error` / `judge_failed` / `needs_review` / `cancelled` are errors (ours, not the
- * candidate's), and `pass` passes. CI systems read it as they read any test report.
+ * candidate's), and `pass` passes. CI systems read it as they read any test report. A batch of
+ * `--changed-only` says so in the suite's properties, with each case it skipped and why.
  */
-export function renderJunit(batchId: string, entries: readonly RunWithVerdict[]): string {
+export function renderJunit(batchId: string, entries: readonly RunWithVerdict[], scope: ChangedOnly | null = null): string {
   const ordered = [...entries].sort((a, b) => a.run.run_id.localeCompare(b.run.run_id, 'en', { numeric: true }));
   let failures = 0;
   let errors = 0;
@@ -30,6 +32,14 @@ export function renderJunit(batchId: string, entries: readonly RunWithVerdict[])
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="evalflow" tests="${ordered.length}" failures="${failures}" errors="${errors}" skipped="${skipped}">`,
     `  <testsuite name="${xml(batchId)}" tests="${ordered.length}" failures="${failures}" errors="${errors}" skipped="${skipped}">`,
+    ...(scope
+      ? [
+          '    <properties>',
+          `      <property name="evalflow.changed_only" value="${xml(describeChangedOnly(scope))}"/>`,
+          ...scope.skipped.map((c) => `      <property name="evalflow.changed_only.skipped.${xml(c.case_id)}" value="${xml(c.why)}"/>`),
+          '    </properties>',
+        ]
+      : []),
     ...cases,
     '  </testsuite>',
     '</testsuites>',

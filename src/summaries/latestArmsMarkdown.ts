@@ -4,7 +4,7 @@ import type { Batch, RunWithVerdict } from '../store/index.js';
 import type { CaseRow, Comparison } from './comparison.js';
 import type { ArmStats, BatchStats, SummaryGroup } from './latestStats.js';
 import { uncontainedLine } from './runIsolation.js';
-import { describeCost, describePassK, describeTokens, describeUncounted, fixed, percent, signedPoints } from './summaryText.js';
+import { changedOnlyLine, describeCost, describePassK, describeTokens, describeUncounted, fixed, percent, signedPoints } from './summaryText.js';
 
 /**
  * latest.md of a batch with arms: the arms side by side first (pass rate, pass^k beside pass@k,
@@ -27,6 +27,8 @@ export function renderLatestArms(batch: Batch, stats: BatchStats, entries: reado
   ];
   for (const arm of others) lines.push(...versusLines(arm.name!, first.name!, arm.versusFirst!), '');
   lines.push(`Tokens: ${stats.arms.map((arm) => `${arm.name}: ${describeTokens(arm.overall)}`).join('; ')}.`, `Batch status: ${batch.status}; started ${batch.created_at}.`);
+  const scope = changedOnlyLine(batch.spec);
+  if (scope) lines.push(scope);
   for (const arm of stats.arms) {
     const uncontained = uncontainedLine(arm.overall.uncontained, arm.overall.runs);
     if (uncontained) lines.push(`${arm.name}: ${uncontained}.`);

@@ -3,7 +3,7 @@ import type { Batch, RunWithVerdict } from '../store/index.js';
 import { renderLatestArms } from './latestArmsMarkdown.js';
 import type { BatchStats } from './latestStats.js';
 import { runIsolation, uncontainedLine } from './runIsolation.js';
-import { describeCost, describePassK, describeRate, describeTokens, describeUncounted, fixed, percent, shortRev } from './summaryText.js';
+import { changedOnlyLine, describeCost, describePassK, describeRate, describeTokens, describeUncounted, fixed, percent, shortRev } from './summaryText.js';
 
 /** Follows the verdict of each uncontained run in the case table. */
 const UNCONTAINED_MARK = '†';
@@ -23,12 +23,14 @@ export function renderLatest(batch: Batch, stats: BatchStats, entries: readonly 
   const passK = describePassK(o.passHatK, o.passAtK);
   // When every run ran uncontained the line above the table says so; a mark on each would be noise.
   const mixed = o.uncontained > 0 && o.uncontained < o.runs;
+  const scope = changedOnlyLine(batch.spec);
   const lines = [
     `# Latest batch: ${batch.batch_id}`,
     '',
     `${describeRate(o)}${passK ? `; ${passK}` : ''}; ${describeUncounted(o) || 'every run judged'}.`,
     `Tokens: ${describeTokens(o)}. Cost: ${describeCost(o)}.`,
     `Batch status: ${batch.status}; started ${batch.created_at}.`,
+    ...(scope ? [scope] : []),
     ...(o.uncontained > 0 ? [`${uncontainedLine(o.uncontained, o.runs)}${mixed ? `; their verdicts are marked ${UNCONTAINED_MARK} below` : ''}.`] : []),
     '',
     '| case | verdicts | pass rate | compliance | execution | overall | not counted | candidate | model | workflow_rev | reviews |',

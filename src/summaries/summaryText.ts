@@ -1,3 +1,4 @@
+import { changedOnlyOf, describeChangedOnly } from '../vocabulary/changedOnly.js';
 import type { GroupStats } from './groupStats.js';
 
 /** The words and numbers latest.md writes the same way wherever they appear. */
@@ -54,4 +55,10 @@ export function signedPoints(value: number): string {
 export function shortRev(rev: string | null): string | null {
   if (!rev) return rev;
   return /^[0-9a-f]{40}/.test(rev) ? `${rev.slice(0, 7)}${rev.endsWith('+dirty') ? '+dirty' : ''}` : rev;
+}
+
+/** The line that says a batch covers only the cases a workflow change can affect (`--changed-only`); null for a whole selection. */
+export function changedOnlyLine(spec: Record<string, unknown>): string | null {
+  const scope = changedOnlyOf(spec);
+  return scope ? `Covers only the cases of ${describeChangedOnly(scope)}; skipped: ${scope.skipped.map((c) => c.case_id).join(', ') || 'none'}.` : null;
 }

@@ -41,12 +41,30 @@ export async function listWorkflowItems(snapshotDir: string): Promise<WorkflowIt
       for (const [name, skillFiles] of byName) items.push({ ref: `skills/${name}`, kind: 'skill', name, folder, files: skillFiles, path: name });
     } else {
       for (const file of files) {
-        const name = file.replace(/\.[^./]+$/, '');
+        const name = itemName(file);
         items.push({ ref: `${folder}/${name}`, kind: KINDS[folder], name, folder, files: [file], path: file });
       }
     }
   }
   return items.sort((a, b) => a.ref.localeCompare(b.ref));
+}
+
+/** An agent, command or rule is named by its folder-relative path without the extension. */
+function itemName(file: string): string {
+  return file.replace(/\.[^./]+$/, '');
+}
+
+/**
+ * The item a workflow file belongs to (`skills/node-test/SKILL.md` → `skills/node-test`,
+ * `commands/git/commit.md` → `commands/git/commit`), by the same rules as `listWorkflowItems`;
+ * null outside the four folders or for a loose file beside the skill folders.
+ */
+export function itemRefOfFile(path: string): string | null {
+  const [folder, ...rest] = path.split('/');
+  // Hidden files are no part of a snapshot (filesBelow skips them).
+  if (!folder || !(folder in KINDS) || rest.length === 0 || rest.some((part) => part.startsWith('.'))) return null;
+  if (folder === 'skills') return rest.length > 1 && rest[0] ? `skills/${rest[0]}` : null;
+  return `${folder}/${itemName(rest.join('/'))}`;
 }
 
 async function filesBelow(dir: string, prefix = ''): Promise<string[]> {

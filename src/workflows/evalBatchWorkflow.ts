@@ -217,6 +217,7 @@ function batchSummary(input: BatchInput): Record<string, unknown> {
     runs_per_case: input.selection.runsPerCase,
     paths: input.selection.paths,
     ...(input.selection.only ? { only: input.selection.only } : {}),
+    ...(input.selection.changedOnly ? { changed_only: input.selection.changedOnly } : {}),
     project: input.template.project,
     workflow_dir: input.template.workflowDir,
     runs_dir: input.template.runsDir,

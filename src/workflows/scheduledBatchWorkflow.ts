@@ -85,7 +85,14 @@ function batchInputOf(input: ScheduledBatchInput, prepared: PreparedScheduledBat
   return {
     batchId: prepared.batchId,
     stamp: prepared.stamp,
-    selection: { paths: input.selection.paths, ...(input.selection.only ? { only: input.selection.only } : {}), runsPerCase: input.selection.runsPerCase, digest: prepared.digest },
+    selection: {
+      paths: input.selection.paths,
+      // A --changed-only firing runs the cases prepare picked; other histories carry neither field.
+      ...(prepared.only ? { only: prepared.only } : input.selection.only ? { only: input.selection.only } : {}),
+      runsPerCase: input.selection.runsPerCase,
+      digest: prepared.digest,
+      ...(prepared.changedOnly ? { changedOnly: prepared.changedOnly } : {}),
+    },
     total: null,
     template: { ...input.template, ...(prepared.workflowRev ? { workflowRev: prepared.workflowRev } : {}) },
     ...(input.arms ? { arms: input.arms } : {}),

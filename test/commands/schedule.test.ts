@@ -175,6 +175,9 @@ describe('evalflow schedule, on the dev server', () => {
   });
 
   it('bad input is one clear line, and nothing is created', { timeout: 60_000 }, async () => {
+    await expect(cli({ action: 'create', name: 'bad', every: '24h', only: 'tiny', candidate: 'quick', changedOnly: 'no-such-rev' })).rejects.toThrow(
+      /^--changed-only no-such-rev: expected a revision of the workflow repository at \S+ \(a commit, branch, tag or HEAD~N\), found none there$/,
+    );
     await expect(cli({ action: 'create', name: 'bad', cron: '0 25 * * *', only: 'tiny', candidate: 'quick' })).rejects.toThrow('--cron "0 25 * * *": the hour field "25" has "25"; expected 0-23');
     await expect(cli({ action: 'create', name: 'bad', every: '24h', only: 'tiny', candidate: 'quick', baseline: 'batch-20200101T000000-nope' })).rejects.toThrow(
       /^--baseline batch-20200101T000000-nope: no such batch in the store; give a batch id \(recent: .*\) or 'previous'$/,

@@ -39,4 +39,22 @@ describe.each(BACKENDS)('workflow usage on %s', (backend) => {
     await store().upsertRun(aRun({ run_id: runId }));
     await expect(store().saveWorkflowUsage(runId, [{ ...skill, loaded: 'maybe' as never }])).rejects.toThrow(FormatError);
   });
+
+  it('lists, per case and item asked for, the runs that loaded or invoked it; unknown and no are not use', async () => {
+    const caseA = uniqueId('case-a');
+    const caseB = uniqueId('case-b');
+    const [a1, a2, b1] = [uniqueId('run-a1'), uniqueId('run-a2'), uniqueId('run-b1')];
+    for (const [runId, caseId] of [[a1, caseA], [a2, caseA], [b1, caseB]] as const) await store().upsertRun(aRun({ run_id: runId, case_id: caseId }));
+    const other = { ...skill, item: 'skills/other', name: 'other' };
+    await store().saveWorkflowUsage(a1, [skill, rule]);
+    await store().saveWorkflowUsage(a2, [{ ...skill, invoked: 'no' }, other]);
+    // Only unknown or no: case B never used either item.
+    await store().saveWorkflowUsage(b1, [{ ...skill, loaded: 'unknown', invoked: 'unknown' }, { ...other, loaded: 'no', invoked: 'no' }, rule]);
+    const use = (await store().listWorkflowItemUse(['skills/node-test', 'skills/other', 'rules/testing'])).filter((u) => u.case_id === caseA || u.case_id === caseB);
+    expect(use).toEqual([
+      { case_id: caseA, item: 'skills/node-test', runs: 2, example_run_id: [a1, a2].sort()[1] },
+      { case_id: caseA, item: 'skills/other', runs: 1, example_run_id: a2 },
+    ]);
+    expect(await store().listWorkflowItemUse([])).toEqual([]);
+  });
 });

@@ -6,6 +6,7 @@ import type { EvalCase } from '../../evalset/index.js';
 import type { BatchArm, BatchInput } from '../../run/batchInput.js';
 import type { RunTemplate } from '../../run/runSpec.js';
 import { selectionDigest } from '../../run/batchPlan.js';
+import type { ChangedOnly } from '../../vocabulary/changedOnly.js';
 import { makeBatchId, makeRunId, runStamp } from '../../run/runId.js';
 import { batchDetails, batchSummaryLine } from '../../run/story.js';
 import { SHARED_TASK_QUEUE, searchAttributes } from '../../temporal/names.js';
@@ -27,6 +28,8 @@ export interface BatchRequest {
   parallelism: number;
   /** The arms of an A/B batch; each (case, attempt) runs once per arm. */
   arms?: BatchArm[];
+  /** `--changed-only`: what picked `cases`, kept with the batch. */
+  changedOnly?: ChangedOnly;
 }
 
 export interface ExecuteOptions {
@@ -48,7 +51,7 @@ export async function executeBatch(settings: Settings, runtime: EvalRuntime, req
   const input: BatchInput = {
     batchId,
     stamp,
-    selection: { paths: request.paths, ...(request.only?.length ? { only: request.only } : {}), runsPerCase: request.runsPerCase, digest: selectionDigest(request.cases) },
+    selection: { paths: request.paths, ...(request.only?.length ? { only: request.only } : {}), runsPerCase: request.runsPerCase, digest: selectionDigest(request.cases), ...(request.changedOnly ? { changedOnly: request.changedOnly } : {}) },
     total: null,
     template: runTemplateOf(settings, request.candidate),
     ...(arms.length > 0 ? { arms } : {}),

@@ -6,6 +6,7 @@ import { compareSides, comparisonLines, evaluateGate, groupStats, loadRunsWithVe
 import { selectSide } from '../../summaries/selectSide.js';
 import type { CommandIo } from '../io.js';
 import type { Prices } from '../../vocabulary/prices.js';
+import { changedOnlyOf, describeChangedOnly } from '../../vocabulary/changedOnly.js';
 
 /** Exit codes of `evalflow run` with a gate: met, failed (or a regression against the baseline), infrastructure. */
 export const GATE_EXIT = { met: 0, failed: 1, infrastructure: 2 } as const;
@@ -30,11 +31,13 @@ export function wantsGate(options: GateOptions): boolean {
  */
 export async function reportGate(store: Store, batchId: string, options: GateOptions, prices: Prices, io: CommandIo): Promise<number | null> {
   const entries = await loadRunsWithVerdicts(store, { batchId });
+  const batch = await store.getBatch(batchId);
+  const scope = batch ? changedOnlyOf(batch.spec) : null;
   if (options.junit) {
     const file = resolve(io.cwd, options.junit);
     await mkdir(dirname(file), { recursive: true });
     const tmp = `${file}.${randomBytes(4).toString('hex')}.tmp`;
-    await writeFile(tmp, renderJunit(batchId, entries));
+    await writeFile(tmp, renderJunit(batchId, entries, scope));
     await rename(tmp, file);
     io.out(`JUnit report: ${options.junit}`);
   }
@@ -42,6 +45,8 @@ export async function reportGate(store: Store, batchId: string, options: GateOpt
   const conditions = options.gate ? parseGate(options.gate) : [];
   const stats = groupStats(entries, prices);
   io.out('');
+  // A gate met on a subset must not read as the whole bank's.
+  if (scope) io.out(`gate: covers only the cases of ${describeChangedOnly(scope)}; ${scope.skipped.length} skipped`);
   if (stats.completed === 0) {
     io.out(`gate: FAILED: the batch measured nothing (0 of ${stats.runs} runs judged)`);
     return GATE_EXIT.infrastructure;

@@ -1,0 +1,35 @@
+import type { Settings } from '../config.js';
+import type { EvalCase } from '../evalset/index.js';
+import { UsageError } from '../errors.js';
+import { changedOnlyLines, pickChangedCases } from '../run/changedOnly.js';
+import { openStore } from '../store/index.js';
+import type { ChangedOnly } from '../vocabulary/changedOnly.js';
+import { changedWorkflowItems, type ChangedItems } from '../workflowUsage/changedItems.js';
+import type { CommandIo } from './io.js';
+import { storeOptions } from './storeOptions.js';
+
+/** The items changed since `rev`; a revision the workflow repository does not know is a usage error. */
+export async function checkChangedOnly(rev: string, workflowDir: string): Promise<ChangedItems> {
+  const changed = await changedWorkflowItems(workflowDir, rev);
+  if (!changed) throw new UsageError(`--changed-only ${rev}: expected a revision of the workflow repository at ${workflowDir} (a commit, branch, tag or HEAD~N), found none there`);
+  return changed;
+}
+
+/**
+ * `--changed-only REV`: the selected cases a workflow change since REV can affect, printed with
+ * what is skipped and why. A REV the workflow repository does not know is a usage error, raised
+ * before anything runs.
+ */
+export async function applyChangedOnly(rev: string, settings: Settings, cases: readonly EvalCase[], io: CommandIo): Promise<{ cases: EvalCase[]; scope: ChangedOnly }> {
+  const changed = await checkChangedOnly(rev, settings.workflowDir);
+  const store = await openStore(storeOptions(settings));
+  let scope: ChangedOnly;
+  try {
+    scope = pickChangedCases(cases, rev, changed, await store.listWorkflowItemUse(changed.items));
+  } finally {
+    await store.close();
+  }
+  for (const line of changedOnlyLines(scope)) io.out(line);
+  const picked = new Set(scope.picked.map((c) => c.case_id));
+  return { cases: cases.filter((c) => picked.has(c.id)), scope };
+}
