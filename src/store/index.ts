@@ -4,6 +4,7 @@ export type { Store, TranscriptQuery } from './store.js';
 export type { MigrationReport } from './migrate.js';
 export { ScheduleBaselineSchema, ScheduledBatchSchema, ScheduleVerdictSchema } from './scheduleSchema.js';
 export type { ScheduleBaseline, ScheduledBatch, ScheduleVerdict } from './scheduleSchema.js';
+export type { RunHost, WorkerRow } from './hostSchema.js';
 export {
   BatchInputSchema,
   BatchPatchSchema,

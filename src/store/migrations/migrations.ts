@@ -11,9 +11,10 @@ import { judgeSamples } from './010_judge_samples.js';
 import { reviews } from './011_reviews.js';
 import { schedules } from './012_schedules.js';
 import { workflowUsage } from './013_workflow_usage.js';
+import { hosts } from './014_hosts.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in the order they apply. Append only. */
-export const migrations: readonly Migration[] = [runsAndBatches, transcriptEvents, scores, editPrediction, runRejudgeInputs, structuredAnomalies, batchPlan, runSteps, runFacts, judgeSamples, reviews, schedules, workflowUsage];
+export const migrations: readonly Migration[] = [runsAndBatches, transcriptEvents, scores, editPrediction, runRejudgeInputs, structuredAnomalies, batchPlan, runSteps, runFacts, judgeSamples, reviews, schedules, workflowUsage, hosts];
 
 export type { Migration };
