@@ -248,8 +248,10 @@ program
 
 program
   .command('worker')
-  .description('run a worker for the shared and this host\'s task queues until interrupted')
+  .description('run a worker for the shared and this host\'s task queues until interrupted (SIGUSR2: drain)')
   .addOption(configOption)
+  .option('--slots <n>', 'the most runs this host takes at once (default: its cores)', flag.positiveInteger)
+  .option('--drain', "ask this host's running workers to finish their runs, take no new ones and exit; waits until they have")
   .action((options) => dispatch('worker', options));
 
 program

@@ -118,6 +118,15 @@ export class OtherHostError extends EvalflowError {
   readonly code = 'OTHER_HOST';
 }
 
+/**
+ * A worker asked to take a run while all its slots are held or it drains: the run claims a
+ * host through the slots queue instead, where only hosts with a free slot poll.
+ */
+export class NoFreeSlotError extends EvalflowError {
+  readonly code = 'NO_FREE_SLOT';
+  override readonly retryable = true;
+}
+
 /** The store (PostgreSQL or PGlite) failed. */
 export class StoreError extends EvalflowError {
   readonly code = 'STORE';

@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
+import { RunSlots } from './temporal/runSlots.js';
+import { heartbeatWorker } from './temporal/workerHeartbeat.js';
 import { join } from 'node:path';
 import { Client } from '@temporalio/client';
 import { type NativeConnection, Worker } from '@temporalio/worker';
@@ -14,7 +16,7 @@ import { createOpenAiClient } from './llm/openaiClient.js';
 import type { LlmClient, LlmRole } from './llm/port.js';
 import { sweepHost } from './sandbox/sweepHost.js';
 import type { Store } from './store/index.js';
-import { hostTaskQueue, SHARED_TASK_QUEUE } from './temporal/names.js';
+import { hostTaskQueue, SHARED_TASK_QUEUE, SLOTS_TASK_QUEUE } from './temporal/names.js';
 import { packageRoot } from './packageRoot.js';
 
 /** The evalflow version, from package.json (shown in env_checklist.yaml). */
@@ -32,27 +34,35 @@ export interface WorkerOptions {
   decorateCandidates?: (factory: CandidateFactory) => CandidateFactory;
   /** Where the worker says what it did at start (released attempts, killed leftovers); default stderr. */
   say?: (line: string) => void;
+  /** The most runs this host takes at once (`evalflow worker --slots`); no limit when absent. */
+  slots?: number;
 }
 
 export interface RunningWorkers {
   hostId: string;
   hostQueue: string;
+  slots: RunSlots;
   shutdown(): Promise<void>;
+  /** Takes no new run, lets the held ones finish here, then shuts down (`--drain`, SIGUSR2, or asked through the store). */
+  drain(): Promise<void>;
   /** Settles when both workers have stopped. */
   done: Promise<void>;
 }
 
 /**
- * The only composition root: builds the activity dependencies and runs two workers, one on
- * the shared queue (workflows, planning, examiner, judge) and one on this host's queue
- * (everything that touches a run's sandbox), as in the worker-specific task queue pattern.
+ * The only composition root: builds the activity dependencies and runs three workers, one on
+ * the shared queue (workflows, planning, examiner, judge), one on this host's queue
+ * (everything that touches a run's sandbox), as in the worker-specific task queue pattern,
+ * and one on the slots queue, where runs wait for a host with a free slot.
  */
 export async function startWorkers(options: WorkerOptions): Promise<RunningWorkers> {
   installQuietRuntime();
   const decorate = options.decorateCandidates ?? ((factory: CandidateFactory) => factory);
   const say = options.say ?? ((line: string) => process.stderr.write(`${line}\n`));
   const hostId = options.env.EVALFLOW_HOST_ID ?? hostname();
+  const slots = new RunSlots(options.slots ?? null);
   const deps: ActivityDeps = {
+    slots,
     store: options.store,
     hostId,
     stateDir: options.settings.stateDir,
@@ -85,16 +95,33 @@ export async function startWorkers(options: WorkerOptions): Promise<RunningWorke
   const common = { connection: options.connection, namespace: options.namespace, activities, ...WORKER_TUNING };
   const shared = await Worker.create({ ...common, taskQueue: SHARED_TASK_QUEUE, workflowBundle: await workflowBundle(options.env) });
   const host = await Worker.create({ ...common, taskQueue: hostTaskQueue(hostId) });
-  const done = Promise.all([shared.run(), host.run()]).then(() => undefined);
-  return {
-    hostId,
-    hostQueue: hostTaskQueue(hostId),
-    done,
-    async shutdown() {
-      for (const worker of [shared, host]) if (worker.getState() === 'RUNNING') worker.shutdown();
-      await done;
-    },
+  // Polls only while a slot is free and the host does not drain (the supplier holds the poll back).
+  const fixed = { type: 'fixed-size', numSlots: 1 } as const;
+  const claims = await Worker.create({
+    connection: options.connection,
+    namespace: options.namespace,
+    activities,
+    taskQueue: SLOTS_TASK_QUEUE,
+    tuner: { activityTaskSlotSupplier: slots.supplier(), workflowTaskSlotSupplier: fixed, localActivityTaskSlotSupplier: fixed, nexusTaskSlotSupplier: fixed },
+  });
+  const workers = [shared, host, claims];
+  let drain: () => Promise<void> = () => Promise.resolve();
+  const heartbeat = heartbeatWorker({ store: options.store, hostId, slots, now: deps.now, onDrainAsked: () => void drain(), say });
+  // The row goes once the workers have stopped, before the caller closes the store.
+  const done = Promise.all(workers.map((worker) => worker.run())).finally(() => heartbeat.stop()).then(() => undefined);
+  const shutdown = async () => {
+    for (const worker of workers) if (worker.getState() === 'RUNNING') worker.shutdown();
+    await done;
   };
+  let draining: Promise<void> | undefined;
+  drain = () =>
+    (draining ??= (async () => {
+      slots.drain();
+      say(`draining ${hostId}: taking no new runs, finishing ${slots.busy} held`);
+      await slots.idle();
+      await shutdown();
+    })());
+  return { hostId, hostQueue: hostTaskQueue(hostId), slots, done, shutdown, drain };
 }
 
 function llmForEndpoint(role: LlmRole, endpoint: ModelEndpoint, env: NodeJS.ProcessEnv): LlmClient {

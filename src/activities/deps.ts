@@ -19,6 +19,13 @@ export interface ActivityLogger {
   warn(message: string, meta?: Record<string, unknown>): void;
 }
 
+/** The run slots of this host (see `temporal/runSlots.ts`). */
+export interface HostSlots {
+  /** Takes a slot for the run; false when none is free or the host drains. */
+  tryHold(runId: string): boolean;
+  release(runId: string): void;
+}
+
 /** Everything activities use, injected by the worker (the only composition root). */
 export interface ActivityDeps {
   store: Store;
@@ -37,5 +44,7 @@ export interface ActivityDeps {
   log: ActivityLogger;
   now(): Date;
   version: string;
+  /** How many runs this host takes at once; unlimited when absent. */
+  slots?: HostSlots;
 }
 

@@ -1,6 +1,8 @@
-import { OtherHostError } from '../errors.js';
+import { NoFreeSlotError, OtherHostError } from '../errors.js';
+import type { Store } from '../store/store.js';
 import { hostTaskQueue } from '../temporal/names.js';
 import type { cleanupActivities } from './cleanup.js';
+import type { HostSlots } from './deps.js';
 import type { prepareActivities } from './prepare.js';
 import type { recordActivities } from './record.js';
 import type { verifyActivities } from './verify.js';
@@ -18,8 +20,21 @@ export type HostStageResult<K extends HostStage> = Awaited<ReturnType<HostStages
 /** One host stage for the run whose host queue is `queue`. */
 export type HostStageRequest<K extends HostStage = HostStage> = { queue: string; stage: K; args: Parameters<HostStages[K]> };
 
-export function hostStageActivities(hostId: string, stages: HostStages) {
+/** How a claim is kept: the host's slots, and the store that records the host of each attempt. */
+export interface Hosting {
+  store: Store;
+  now(): Date;
+  slots?: HostSlots;
+}
+
+export function hostStageActivities(hostId: string, stages: HostStages, hosting?: Hosting) {
   const here = hostTaskQueue(hostId);
+  /** Takes a slot here for the run (or refuses) and records this host as the one of its attempt. */
+  const claim = async (runId: string, generation: number, where: string) => {
+    if (!hosting) return;
+    if (hosting.slots && !hosting.slots.tryHold(runId)) throw new NoFreeSlotError(`${hostId} has no free slot for run ${runId} (${where})`);
+    await hosting.store.saveRunHost({ run_id: runId, generation, host_id: hostId, claimed_at: hosting.now().toISOString() });
+  };
   return {
     /**
      * A host stage run as a local activity, inside the workflow task of the worker that has
@@ -33,12 +48,30 @@ export function hostStageActivities(hostId: string, stages: HostStages) {
 
     /**
      * The first host stage of a run that has no host yet, as a local activity: it runs here,
-     * and this worker's host becomes the run's (the claim and the stage in one step).
+     * and this worker's host becomes the run's (the claim and the stage in one step). A host
+     * with no free slot, or draining, refuses: the run then claims through the slots queue.
      */
     async claimHostStage<K extends HostStage>({ stage, args }: Omit<HostStageRequest<K>, 'queue'>): Promise<{ queue: string; result: HostStageResult<K> }> {
+      await claim(runIdOf(args), 0, 'claimed in its workflow task');
       return { queue: here, result: await run(stages, stage, args) };
     },
+
+    /**
+     * A run's claim on the slots queue, which a host polls only while it has a free slot and
+     * does not drain: the run's host becomes this one. Refused (and retried elsewhere) when
+     * a claim in a workflow task took the last slot meanwhile.
+     */
+    async claimSlot({ runId, generation }: { runId: string; generation: number }): Promise<string> {
+      await claim(runId, generation, 'claimed on the slots queue');
+      return here;
+    },
   };
+}
+
+/** Every host stage's first argument is the run's spec or carries it. */
+function runIdOf(args: readonly unknown[]): string {
+  const first = args[0] as { runId?: string; spec?: { runId: string } };
+  return first.runId ?? first.spec?.runId ?? 'unknown';
 }
 
 function run<K extends HostStage>(stages: HostStages, stage: K, args: Parameters<HostStages[K]>): Promise<HostStageResult<K>> {

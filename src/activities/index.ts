@@ -20,7 +20,7 @@ import { noteInflight } from './inflight.js';
 import { heartbeatWhile } from './temporalContext.js';
 import { verifyActivities } from './verify.js';
 
-export type { ActivityDeps, CandidateFactory } from './deps.js';
+export type { ActivityDeps, CandidateFactory, HostSlots } from './deps.js';
 export type { CandidateTurnOutput } from './candidateTurn.js';
 export type { ExaminerTurnOutput } from './examiner.js';
 export type { EpBatchClose } from './epBatchRows.js';
@@ -56,7 +56,16 @@ export function createActivities(deps: ActivityDeps) {
     ...editPredictionActivities(deps),
     ...epBatchRowActivities(deps),
   };
-  return wrapActivities({ ...activities, ...hostStageActivities(deps.hostId, activities) }, inflightDir(deps.sandboxRoot));
+  const { recordRun } = activities;
+  // A run holds its slot on this host until its record is written here.
+  activities.recordRun = async (input) => {
+    try {
+      return await recordRun(input);
+    } finally {
+      deps.slots?.release(input.spec.runId);
+    }
+  };
+  return wrapActivities({ ...activities, ...hostStageActivities(deps.hostId, activities, deps) }, inflightDir(deps.sandboxRoot));
 }
 
 export type Activities = ReturnType<typeof createActivities>;

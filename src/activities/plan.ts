@@ -10,6 +10,9 @@ import type { BatchStatus } from '../store/index.js';
 import { hostTaskQueue } from '../temporal/names.js';
 import type { ActivityDeps } from './deps.js';
 
+/** Problems named in a planning failure's message; the rest are counted. */
+const PROBLEMS_SHOWN = 5;
+
 export interface PlanBatchRequest {
   batchId: string;
   selection: BatchSelection;
@@ -34,7 +37,10 @@ export function planActivities(deps: ActivityDeps) {
     async planBatch({ batchId, selection, arms, summary }: PlanBatchRequest): Promise<{ total: number }> {
       const bank = await loadEvalBank(selection.paths, selection.only ? { only: selection.only } : {});
       if (bank.problems.length > 0) {
-        throw new FormatError(`batch ${batchId} cannot be planned: ${bank.problems.length} problem(s) in the eval bank`, bank.problems);
+        // The message crosses Temporal alone (the problems list does not): it names the host, whose paths may differ from the client's, and the problems.
+        const shown = bank.problems.slice(0, PROBLEMS_SHOWN).join('; ');
+        const more = bank.problems.length > PROBLEMS_SHOWN ? `; +${bank.problems.length - PROBLEMS_SHOWN} more` : '';
+        throw new FormatError(`batch ${batchId} cannot be planned on host ${deps.hostId}: ${bank.problems.length} problem(s) in the eval bank at ${selection.paths.join(', ')}: ${shown}${more}`, bank.problems);
       }
       const digest = selectionDigest(bank.cases);
       if (digest !== selection.digest) {

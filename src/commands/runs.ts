@@ -3,7 +3,7 @@ import type { RunState } from '../vocabulary/runStatus.js';
 import { openStore } from '../store/index.js';
 import { EXIT } from '../cli/exitCodes.js';
 import type { CommandIo } from '../cli/io.js';
-import { formatRunTable } from '../cli/output/runTable.js';
+import { formatRunTable, hostsByRun } from '../cli/output/runTable.js';
 import { storeOptions } from '../cli/storeOptions.js';
 import { runsMatching } from '../cli/runsQuery.js';
 import { UsageError } from '../errors.js';
@@ -58,7 +58,8 @@ export async function run(options: RunsOptions, io: CommandIo): Promise<number> 
       io.err(`no run matches${options.batch ? ` in batch ${options.batch}` : ''}${options.status ? ` with status ${options.status}` : ''}`);
       return EXIT.ok;
     }
-    for (const line of formatRunTable(runs, io.cwd)) io.out(line);
+    const hosts = hostsByRun(await store.getRunHosts(runs.map((r) => r.run_id)));
+    for (const line of formatRunTable(runs, io.cwd, hosts)) io.out(line);
     if (page.length > limit) io.err(`more: ${nextPage(options, runs.at(-1)!.run_id)}`);
     return EXIT.ok;
   } finally {
@@ -71,7 +72,8 @@ export async function run(options: RunsOptions, io: CommandIo): Promise<number> 
     const temporal = await connectTemporal(settings, (line) => io.err(line));
     try {
       const { runs, notInStore } = await runsMatching(temporal, store, query, limit);
-      if (runs.length > 0) for (const line of formatRunTable(runs, io.cwd)) io.out(line);
+      const hosts = hostsByRun(await store.getRunHosts(runs.map((r) => r.run_id)));
+      if (runs.length > 0) for (const line of formatRunTable(runs, io.cwd, hosts)) io.out(line);
       for (const other of notInStore) io.err(`${other.runId}: ${other.status.toLowerCase()} in Temporal, not in this store`);
       if (runs.length === 0 && notInStore.length === 0) io.err(`no run workflow matches ${query}`);
       return EXIT.ok;

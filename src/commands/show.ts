@@ -33,6 +33,8 @@ export async function run(options: { runId: string; config?: string }, io: Comma
     io.out(`isolation ${runIsolation(runRow) === 'sandbox' ? 'sandbox' : 'none (uncontained: the candidate ran outside a sandbox)'}`);
     io.out(`status    ${runRow.status}${runRow.result ? `, ${runRow.result}` : ''}${runRow.overall !== null ? `, overall ${runRow.overall}` : ''}`);
     if (score) io.out(`scores    compliance ${score.compliance}, execution quality ${score.execution_quality}, overall ${score.overall} (judge ${score.judge_model}${score.salvaged ? ', salvaged' : ''})`);
+    const hosts = await store.getRunHosts([runRow.run_id]);
+    if (hosts.length > 0) io.out(`host      ${hosts.map((h) => `${h.host_id} (attempt ${h.generation + 1}, from ${h.claimed_at})`).join(', ')}`);
     if (runRow.workflow_rev) io.out(`workflow  ${runRow.workflow_rev}`);
     if (runRow.error) io.out(`error     ${runRow.error}`);
     for (const anomaly of runRow.anomalies) io.out(`anomaly   ${describeAnomaly(anomaly)}`);

@@ -8,6 +8,7 @@ import { batchProgressQuery } from '../workflows/definitions.js';
 import { formatCounts, plannedTotal } from '../cli/batch/counts.js';
 import { describeBatch, newestBatchId, openBatchSources, unknownBatchMessage, type BatchSources } from '../cli/batch/lookup.js';
 import { batchWorkers, hasWorkers, type BatchWorkers } from '../cli/batch/workers.js';
+import { hostLines } from '../cli/batch/hosts.js';
 import { EXIT } from '../cli/exitCodes.js';
 import type { CommandIo } from '../cli/io.js';
 
@@ -37,13 +38,13 @@ export async function run(options: StatusOptions, io: CommandIo): Promise<number
       io.err('no batch yet: `evalflow run` starts one');
       return EXIT.unknownBatch;
     }
-    return await printStatus(batchId, sources, io);
+    return await printStatus(batchId, sources, settings.recovery.hostLostAfterS, io);
   } finally {
     await sources.close();
   }
 }
 
-async function printStatus(batchId: string, sources: BatchSources, io: CommandIo): Promise<number> {
+async function printStatus(batchId: string, sources: BatchSources, hostLostAfterS: number, io: CommandIo): Promise<number> {
   const row = sources.store ? await sources.store.getBatch(batchId) : null;
   let description: Awaited<ReturnType<typeof describeBatch>> = null;
   let temporalDown = sources.temporalDown?.message ?? null;
@@ -68,6 +69,10 @@ async function printStatus(batchId: string, sources: BatchSources, io: CommandIo
     const progress = hasWorkers(workers) ? await queryProgress(sources, batchId) : null;
     printRunning(row, progress, io);
     printWorkers(batchId, workers, sources, io);
+    if (sources.store) {
+      const running = progress?.running ?? (await sources.store.listRuns({ batchId, status: 'running' })).map((r) => r.run_id);
+      for (const line of await hostLines(sources.store, running, hostLostAfterS)) io.out(line);
+    }
     if (progress?.running.length) io.out(`running   ${progress.running.slice(0, RUNNING_SHOWN).join(', ')}${progress.running.length > RUNNING_SHOWN ? `, +${progress.running.length - RUNNING_SHOWN} more` : ''}`);
     printSpec(row, description.startTime, io);
   } else {

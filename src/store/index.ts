@@ -4,6 +4,7 @@ export type { Store, TranscriptQuery, WorkflowItemUse } from './store.js';
 export type { MigrationReport } from './migrate.js';
 export { ScheduleBaselineSchema, ScheduledBatchRowSchema, ScheduleVerdictSchema } from './scheduleSchema.js';
 export type { ScheduleBaseline, ScheduledBatch, ScheduleVerdict } from './scheduleSchema.js';
+export type { RunHost, WorkerRow } from './hostSchema.js';
 export {
   BatchRowInputSchema,
   BatchPatchSchema,

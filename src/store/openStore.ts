@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { ConfigError } from '../errors.js';
 import { createBatchRepository } from './batchRepository.js';
 import { createEditPredictionRepository } from './editPredictionRepository.js';
+import { createHostRepository } from './hostRepository.js';
 import { migrate, schemaVersion } from './migrate.js';
 import { createPgExecutor } from './pgExecutor.js';
 import type { PgliteExecutorOptions } from './pgliteExecutor.js';
@@ -84,6 +85,7 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Store> 
     ...createBatchRepository(sql),
     ...createStepRepository(sql),
     ...createEditPredictionRepository(sql),
+    ...createHostRepository(sql),
     close: () => {
       closing ??= storeOperation(sql, 'close', async () => {
         try {

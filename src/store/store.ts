@@ -4,6 +4,7 @@ import type { WorkflowPlacement, WorkflowUsageRow } from '../vocabulary/workflow
 import type { EpExample, EpExampleRowInput, EpPrediction, EpPredictionRowInput, EpScore, EpScoreRowInput } from './editPredictionSchema.js';
 import type { MigrationReport } from './migrate.js';
 import type { ScheduleBaseline, ScheduledBatch } from './scheduleSchema.js';
+import type { RunHost, WorkerRow } from './hostSchema.js';
 import type {
   Batch,
   BatchRowInput,
@@ -160,6 +161,18 @@ export interface Store {
   /** Where the run's workflow folders were placed in its sandbox. */
   saveWorkflowPlacement(runId: string, placement: WorkflowPlacement): Promise<void>;
   getWorkflowPlacement(runId: string): Promise<WorkflowPlacement | null>;
+
+  /** Writes a worker's heartbeat row; returns it as stored (`draining` stays true once asked). */
+  heartbeatWorker(worker: WorkerRow): Promise<WorkerRow>;
+  /** Every worker row, live or not (`seen_at` tells), by host. */
+  listWorkers(): Promise<WorkerRow[]>;
+  removeWorker(workerId: string): Promise<void>;
+  /** Asks every worker of the host to drain; returns the rows asked. */
+  drainHost(hostId: string): Promise<WorkerRow[]>;
+  /** Records the host that took an attempt of a run, once per generation. */
+  saveRunHost(claim: RunHost): Promise<void>;
+  /** The hosts of the given runs' attempts, by run and generation. */
+  getRunHosts(runIds: readonly string[]): Promise<RunHost[]>;
 
   /** Releases the pool or the PGlite instance (and its data-dir lock). Idempotent. */
   close(): Promise<void>;

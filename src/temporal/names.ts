@@ -6,6 +6,12 @@ import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/commo
  */
 export const SHARED_TASK_QUEUE = 'evalflow';
 
+/**
+ * Where a run waits for a host with a free slot when the worker running its workflow task
+ * has none (or drains): each host polls it only while one of its slots is free.
+ */
+export const SLOTS_TASK_QUEUE = 'evalflow.slots';
+
 /** The per-host queue for everything that touches a run's sandbox or run directory. */
 export function hostTaskQueue(hostId: string): string {
   return `${SHARED_TASK_QUEUE}@${hostId}`;

@@ -1,5 +1,6 @@
 import { ActivityCancellationType, type ActivityOptions, type LocalActivityOptions } from '@temporalio/workflow';
 import type { Recovery } from '../run/runSpec.js';
+import { SLOTS_TASK_QUEUE } from '../temporal/names.js';
 
 /**
  * Timeouts and retry policies per kind of work, declared where Temporal can see them.
@@ -50,7 +51,18 @@ export function hostProfile(recovery: Recovery): ActivityOptions {
  */
 export const hostLocalProfile: LocalActivityOptions = {
   startToCloseTimeout: '30m',
-  retry: { ...backoff, maximumAttempts: 5, nonRetryableErrorTypes: [...NEVER_RETRY, 'SandboxError', 'OtherHostError'] },
+  retry: { ...backoff, maximumAttempts: 5, nonRetryableErrorTypes: [...NEVER_RETRY, 'SandboxError', 'OtherHostError', 'NoFreeSlotError'] },
+};
+
+/**
+ * A run's claim on the slots queue: it waits there, as long as it takes, until a host with a
+ * free slot polls (no schedule-to-start timeout); a host that lost the race for its last slot
+ * refuses and the claim is retried.
+ */
+export const slotProfile: ActivityOptions = {
+  taskQueue: SLOTS_TASK_QUEUE,
+  startToCloseTimeout: '1m',
+  retry: { initialInterval: '1s', backoffCoefficient: 1.5, maximumInterval: '10s', nonRetryableErrorTypes: NEVER_RETRY },
 };
 
 /** Examiner and judge model calls on the shared queue: outages are waited out inside the call. */

@@ -1,12 +1,13 @@
 import { type ActivityInterfaceFor, patched, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities, HostStage, HostStageResult, HostStages } from '../activities/index.js';
-import { hostLocalProfile, localProfile, sharedProfile } from './profiles.js';
+import { hostLocalProfile, localProfile, sharedProfile, slotProfile } from './profiles.js';
 import { runPatch } from './runPatches.js';
-import { asStageFailure, isOtherHost } from './stageFailures.js';
+import { asStageFailure, isNoFreeSlot, isOtherHost } from './stageFailures.js';
 
 const shared = proxyActivities<Activities>(sharedProfile);
 const local = proxyLocalActivities<Activities>(localProfile);
 const hostLocal = proxyLocalActivities<Activities>(hostLocalProfile);
+const slots = proxyActivities<Activities>(slotProfile);
 
 /** The activities of one host: its queue, with the run's timeouts. */
 export interface Host {
@@ -34,19 +35,26 @@ export function claimHost(fewerWrites: boolean): Promise<string> {
  * A stage on the run's host: inside this workflow task (a local activity, no round trip
  * through the host's queue) while the worker running it is that host, else on the host's
  * queue. A worker that is not the host refuses at once, and the run stops asking. A run
- * with no host yet has its first host stage run here, and this worker's host becomes its own.
+ * with no host yet has its first host stage run here, and this worker's host becomes its own,
+ * unless it has no free slot: then the run claims a host through the slots queue.
  */
 export async function hostStage<K extends HostStage>(host: Host, stage: K, options: { summary?: string }, args: Parameters<HostStages[K]>): Promise<HostStageResult<K>> {
   if (host.queue === null) {
-    const claimed = await hostLocal.claimHostStage.executeWithOptions(options, [{ stage, args }]).catch((err: unknown) => {
-      throw asStageFailure(stage, err);
-    });
-    host.claim(claimed.queue);
-    return claimed.result as HostStageResult<K>;
+    try {
+      const claimed = await hostLocal.claimHostStage.executeWithOptions(options, [{ stage, args }]);
+      host.claim(claimed.queue);
+      return claimed.result as HostStageResult<K>;
+    } catch (err) {
+      if (!isNoFreeSlot(err)) throw asStageFailure(stage, err);
+      // This worker's host is full or drains: the run waits on the slots queue for a host with a free slot.
+      host.claim(await slots.claimSlot({ runId: runIdOf(args), generation: 0 }));
+    }
   }
+  // Claimed above if it had no host yet (TypeScript does not see `claim` set it).
+  const queue = host.queue as string;
   if (host.here) {
     try {
-      return (await hostLocal.runHostStage.executeWithOptions(options, [{ queue: host.queue, stage, args }])) as HostStageResult<K>;
+      return (await hostLocal.runHostStage.executeWithOptions(options, [{ queue, stage, args }])) as HostStageResult<K>;
     } catch (err) {
       if (!isOtherHost(err)) throw asStageFailure(stage, err);
       host.here = false;
@@ -54,4 +62,10 @@ export async function hostStage<K extends HostStage>(host: Host, stage: K, optio
   }
   const queued = host.run[stage] as unknown as { executeWithOptions(options: { summary?: string }, args: Parameters<HostStages[K]>): Promise<HostStageResult<K>> };
   return queued.executeWithOptions(options, args);
+}
+
+/** Every host stage's first argument is the run's spec or carries it. */
+function runIdOf(args: readonly unknown[]): string {
+  const first = args[0] as { runId?: string; spec?: { runId: string } };
+  return first.runId ?? first.spec?.runId ?? 'unknown';
 }

@@ -7,6 +7,11 @@ export function isOtherHost(err: unknown): boolean {
   return err instanceof ApplicationFailure && err.type === 'OtherHostError';
 }
 
+/** A claim refused by a worker whose slots are all held, or which drains. */
+export function isNoFreeSlot(err: unknown): boolean {
+  return err instanceof ApplicationFailure && err.type === 'NoFreeSlotError';
+}
+
 /**
  * A local activity's failure, wrapped as a queued activity's is, so that a stage's failure
  * reads the same wherever it ran (`prepareRun failed: SandboxError: …`).

@@ -53,7 +53,7 @@ export interface CrashFixture {
    * An `evalflow worker` process, once it serves. A worker for `hostId` stands for another
    * machine: its own host id, state folder and sandboxes.
    */
-  startWorker(hostId?: string): Promise<CliProcess>;
+  startWorker(hostId?: string, args?: string[]): Promise<CliProcess>;
   /** A batch of the case for the `command` agent, examined and judged by the mock. */
   batchInput(batch: CrashBatch): BatchInput;
   close(): Promise<void>;
@@ -112,9 +112,9 @@ export async function createCrashFixture(options: CrashFixtureOptions): Promise<
       modelCallTimes,
       modelCallsInFlight: () => inFlight,
       agentLog: () => (existsSync(agentLogFile) ? readFileSync(agentLogFile, 'utf8').trim().split('\n').filter(Boolean) : []),
-      async startWorker(hostId) {
+      async startWorker(hostId, args = []) {
         const host = hostId ? { EVALFLOW_HOME: join(root, `.evalflow-${hostId}`), EVALFLOW_SANDBOX_ROOT: join(root, `sandboxes-${hostId}`), EVALFLOW_HOST_ID: hostId } : {};
-        const worker = startCli(['worker'], { cwd: root, env: { ...env, ...host } });
+        const worker = startCli(['worker', ...args], { cwd: root, env: { ...env, ...host } });
         await worker.waitForLine(/^worker on /, 60_000);
         return worker;
       },

@@ -63,7 +63,8 @@ describe('a batch that loses a host', () => {
   });
 
   async function startWorker(hostId: string): Promise<CliProcess> {
-    const worker = await fixture.startWorker(hostId);
+    // Slots for the whole window: the default (the machine's cores) would hold runs back from host A.
+    const worker = await fixture.startWorker(hostId, ['--slots', '6']);
     workers.push(worker);
     return worker;
   }

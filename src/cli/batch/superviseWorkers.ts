@@ -46,7 +46,7 @@ export async function superviseWorkers(options: SuperviseOptions): Promise<void>
     if (failures > 0) io.err(`worker started again on ${temporal.address}`);
     failures = 0;
     const stopped = await runUntilStopped(workers, options, outage);
-    if (stopped.by === 'signal') return;
+    if (stopped.by !== 'failure') return;
     if (!stopped.error || (!isUnreachable(stopped.error) && (await reachable(temporal)))) {
       throw stopped.error ?? new Error('the workers stopped by themselves');
     }
@@ -55,13 +55,14 @@ export async function superviseWorkers(options: SuperviseOptions): Promise<void>
   }
 }
 
-type Stopped = { by: 'signal' } | { by: 'failure'; error: unknown };
+type Stopped = { by: 'signal' } | { by: 'drained' } | { by: 'failure'; error: unknown };
 
 async function runUntilStopped(workers: RunningWorkers, options: SuperviseOptions, outage: OutageNotice): Promise<Stopped> {
   const { temporal, signal } = options;
   let ended: Stopped | undefined;
   const done = workers.done.then(
-    () => (ended ??= { by: 'failure', error: undefined }),
+    // Workers that drained stopped on purpose, once their runs were over.
+    () => (ended ??= workers.slots.isDraining ? { by: 'drained' } : { by: 'failure', error: undefined }),
     (error: unknown) => (ended ??= { by: 'failure', error }),
   );
   const onAbort = () => void workers.shutdown().catch(() => undefined);

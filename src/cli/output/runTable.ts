@@ -1,5 +1,5 @@
 import { relative } from 'node:path';
-import type { Run } from '../../store/index.js';
+import type { Run, RunHost } from '../../store/index.js';
 import { runIsolation, uncontainedLine } from '../../summaries/index.js';
 import { formatTable } from './table.js';
 
@@ -10,11 +10,21 @@ export function formatRunProblems(runs: Run[]): string[] {
     .map((r) => `${r.run_id}: ${r.status}${r.error ? `: ${r.error.split('\n')[0]}` : ''} (details: evalflow show ${r.run_id})`);
 }
 
-/** The table `evalflow run` prints: case, status, result, overall, run dir. */
-export function formatRunTable(runs: Run[], cwd: string): string[] {
-  const rows = runs.map((r) => [r.case_id, r.status, r.result ?? '-', r.overall === null ? '-' : r.overall.toFixed(1), relative(cwd, r.run_dir) || '.']);
-  const header = ['case', 'status', 'result', 'overall', 'run dir'];
+/** The table `evalflow run` prints: case, status, result, overall, run dir; and the host, when given. */
+export function formatRunTable(runs: Run[], cwd: string, hosts?: ReadonlyMap<string, string>): string[] {
+  const rows = runs.map((r) => [r.case_id, r.status, r.result ?? '-', r.overall === null ? '-' : r.overall.toFixed(1), ...(hosts ? [hosts.get(r.run_id) ?? '-'] : []), relative(cwd, r.run_dir) || '.']);
+  const header = ['case', 'status', 'result', 'overall', ...(hosts ? ['host'] : []), 'run dir'];
   return formatTable(header, rows);
+}
+
+/** Each run's hosts, attempt after attempt (`a→b`: started on a, restarted on b after a was lost). */
+export function hostsByRun(rows: readonly RunHost[]): Map<string, string> {
+  const hosts = new Map<string, string>();
+  for (const row of [...rows].sort((x, y) => x.generation - y.generation)) {
+    const before = hosts.get(row.run_id);
+    hosts.set(row.run_id, before ? `${before}→${row.host_id}` : row.host_id);
+  }
+  return hosts;
 }
 
 /**

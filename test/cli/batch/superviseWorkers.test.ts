@@ -1,3 +1,4 @@
+import { RunSlots } from '../../../src/temporal/runSlots.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryIo } from '../../../src/cli/io.js';
 import { superviseWorkers } from '../../../src/cli/batch/superviseWorkers.js';
@@ -14,6 +15,7 @@ function workersThatStop(stopped: Promise<void>): RunningWorkers & { shutdowns: 
   const workers = {
     hostId: 'h',
     hostQueue: 'evalflow@h',
+    slots: new RunSlots(null),
     done,
     shutdowns: 0,
     async shutdown() {
@@ -21,6 +23,7 @@ function workersThatStop(stopped: Promise<void>): RunningWorkers & { shutdowns: 
       shutdown();
       await done.catch(() => undefined);
     },
+    drain: () => workers.shutdown(),
   };
   return workers;
 }

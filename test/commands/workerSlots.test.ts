@@ -1,0 +1,124 @@
+import { Client, Connection } from '@temporalio/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BatchResult } from '../../src/run/batchInput.js';
+import { hostLines } from '../../src/cli/batch/hosts.js';
+import { openStore, type Store } from '../../src/store/index.js';
+import { SHARED_TASK_QUEUE } from '../../src/temporal/names.js';
+import type { CliProcess } from '../support/cliProcess.js';
+import { createCrashFixture, type CrashFixture } from '../support/crashFixture.js';
+import { dropSchema, randomSchema } from '../support/postgres.js';
+import { startTestTemporal, type TestTemporal } from '../support/temporalServer.js';
+
+const RUNS = 5;
+
+/** The most runs of the agent log's start…end spans that were open at once on a host. */
+function mostAtOnce(log: string[], host: string): number {
+  const open = new Set<string>();
+  let most = 0;
+  for (const line of log) {
+    const [what, runId] = line.split(' ');
+    if (what === 'start' && line.includes(`sandboxes-${host}`)) open.add(runId!);
+    if (what === 'end') open.delete(runId!);
+    most = Math.max(most, open.size);
+  }
+  return most;
+}
+
+/**
+ * Workers with slots, as hosts of a cluster: a host never holds more runs than its slots, a
+ * host that joins mid-batch takes its share of the next runs, and a draining host (SIGUSR2)
+ * finishes the run it holds, takes no new one and exits, while the others take the rest.
+ */
+describe('evalflow worker --slots and drain', () => {
+  let temporal: TestTemporal;
+  let fixture: CrashFixture;
+  let schema: string;
+  let store: Store;
+  let connection: Connection;
+  const workers: CliProcess[] = [];
+
+  beforeAll(async () => {
+    temporal = await startTestTemporal();
+    schema = randomSchema();
+    fixture = await createCrashFixture({
+      temporalAddress: temporal.address,
+      schema,
+      models: { examiner: 'slots-examiner', judge: 'slots-judge' },
+      modelDelayMs: 0,
+      agentTurn: [
+        'echo "start $EVALFLOW_RUN_ID $EVALFLOW_TURN $(pwd)" >> "$log/agent.log"',
+        'sleep 2',
+        'echo "turn $EVALFLOW_TURN" >> progress.txt',
+        'echo "end $EVALFLOW_RUN_ID $EVALFLOW_TURN" >> "$log/agent.log"',
+        'echo "did turn $EVALFLOW_TURN"',
+      ],
+      progressPostcondition: false,
+    });
+    store = await openStore({ databaseUrl: fixture.env.DATABASE_URL!, schema });
+    connection = await Connection.connect({ address: temporal.address });
+  }, 180_000);
+
+  afterAll(async () => {
+    for (const worker of workers) worker.kill('SIGKILL');
+    await Promise.all(workers.map((w) => w.exited));
+    await connection?.close();
+    await store?.close();
+    await fixture?.close();
+    await temporal?.stop();
+    if (schema) await dropSchema(schema);
+  });
+
+  async function startWorker(hostId: string, slots: number): Promise<CliProcess> {
+    const worker = await fixture.startWorker(hostId, ['--slots', String(slots)]);
+    workers.push(worker);
+    return worker;
+  }
+
+  it('holds at most its slots, shares with a host that joins, and drains without a restart', async () => {
+    const hostA = await startWorker('host-a', 1);
+    const input = fixture.batchInput({ name: 'slots', stamp: '20260501T000000', runsPerCase: RUNS, parallelism: RUNS, turnTimeoutS: 60, recovery: { modelOutageS: 60, hostLostAfterS: 300 } });
+    const client = new Client({ connection });
+    const handle = await client.workflow.start('evalBatchWorkflow', { workflowId: input.batchId, taskQueue: SHARED_TASK_QUEUE, args: [input] });
+    const startsOn = (host: string) => fixture.agentLog().filter((l) => l.startsWith('start ') && l.includes(`sandboxes-${host}`));
+    const until = async (what: () => boolean, ms: number) => {
+      const deadline = Date.now() + ms;
+      while (!what() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      return what();
+    };
+    expect(await until(() => startsOn('host-a').length > 0, 90_000)).toBe(true);
+
+    // Host A's one slot is held: status says so, from its heartbeat row (written every 5 s).
+    await new Promise((r) => setTimeout(r, 6_000));
+    const seen = await hostLines(store, [], 300);
+    expect(seen.find((l) => l.includes('host-a'))).toMatch(/host-a: 0\/1 slots free/);
+
+    // Host B joins mid-batch and takes the runs waiting for a slot.
+    await startWorker('host-b', 2);
+    expect(await until(() => startsOn('host-b').length > 0, 90_000)).toBe(true);
+
+    // Host A drains: it finishes the run it holds, takes no other, and exits 0.
+    const heldByA = startsOn('host-a').at(-1)!.split(' ')[1]!;
+    hostA.kill('SIGUSR2');
+    expect(await hostA.exited).toBe(0);
+
+    const result = (await handle.result()) as BatchResult;
+    expect(result.counts).toMatchObject({ finished: RUNS, completed: RUNS });
+    const log = fixture.agentLog();
+    expect(mostAtOnce(log, 'host-a')).toBe(1);
+    expect(mostAtOnce(log, 'host-b')).toBeLessThanOrEqual(2);
+
+    // Every run had one attempt, on one host; the drained run ended on A without a restart.
+    const runs = await store.listRuns({ batchId: input.batchId });
+    const hosts = await store.getRunHosts(runs.map((r) => r.run_id));
+    expect(hosts).toHaveLength(RUNS);
+    expect(hosts.every((h) => h.generation === 0)).toBe(true);
+    expect(new Set(hosts.map((h) => h.host_id))).toEqual(new Set(['host-a', 'host-b']));
+    expect(hosts.find((h) => h.run_id === heldByA)?.host_id).toBe('host-a');
+    expect(runs.find((r) => r.run_id === heldByA)?.status).toBe('completed');
+    expect(runs.flatMap((r) => r.anomalies).filter((a) => a.kind === 'host_lost')).toEqual([]);
+    // The drained worker's row is gone; host B's says its slots are free again.
+    const after = await hostLines(store, [], 300);
+    expect(after.some((l) => l.includes('host-a'))).toBe(false);
+    expect(after.find((l) => l.includes('host-b'))).toMatch(/host-b: 2\/2 slots free/);
+  }, 400_000);
+});

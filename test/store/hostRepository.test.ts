@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { hostLines } from '../../src/cli/batch/hosts.js';
+import type { WorkerRow } from '../../src/store/index.js';
+import { uniqueId } from './builders.js';
+import { BACKENDS, useStore } from './testBackends.js';
+
+const worker = (host: string, over: Partial<WorkerRow> = {}): WorkerRow => ({
+  worker_id: `${host}/42@m`,
+  host_id: host,
+  pid: 42,
+  hostname: 'm',
+  slots: 2,
+  busy: 1,
+  draining: false,
+  started_at: '2026-05-01T10:00:00.000Z',
+  seen_at: '2026-05-01T10:00:05.000Z',
+  ...over,
+});
+
+describe.each(BACKENDS)('hosts and workers on %s', (backend) => {
+  const store = useStore(backend);
+
+  it('keeps a drain asked through the store across the worker\'s next heartbeats', async () => {
+    const host = uniqueId('host');
+    expect(await store().heartbeatWorker(worker(host))).toMatchObject({ draining: false, busy: 1 });
+    expect((await store().drainHost(host)).map((w) => w.worker_id)).toEqual([`${host}/42@m`]);
+    // The worker's next beat says it does not drain yet: the store keeps the request and hands it back.
+    expect(await store().heartbeatWorker(worker(host, { busy: 0, seen_at: '2026-05-01T10:00:10.000Z' }))).toMatchObject({ draining: true, busy: 0, seen_at: '2026-05-01T10:00:10.000Z' });
+    await store().removeWorker(`${host}/42@m`);
+    expect((await store().listWorkers()).some((w) => w.host_id === host)).toBe(false);
+  });
+
+  it('records the host of each attempt once, and lists them by generation', async () => {
+    const runId = uniqueId('run-hosts');
+    await store().saveRunHost({ run_id: runId, generation: 1, host_id: 'b', claimed_at: '2026-05-01T10:01:00Z' });
+    await store().saveRunHost({ run_id: runId, generation: 0, host_id: 'a', claimed_at: '2026-05-01T10:00:00Z' });
+    // A retried claim keeps the first row.
+    await store().saveRunHost({ run_id: runId, generation: 0, host_id: 'c', claimed_at: '2026-05-01T10:02:00Z' });
+    expect((await store().getRunHosts([runId])).map((h) => [h.generation, h.host_id])).toEqual([
+      [0, 'a'],
+      [1, 'b'],
+    ]);
+  });
+
+  it('status: live hosts with free slots, and runs waiting for a lost host with when they move', async () => {
+    const live = uniqueId('live');
+    const lost = uniqueId('lost');
+    const now = Date.parse('2026-05-01T11:00:00Z');
+    await store().heartbeatWorker(worker(live, { worker_id: `${live}/1@m1`, pid: 1, hostname: 'm1', slots: 3, busy: 1, seen_at: '2026-05-01T10:59:58Z' }));
+    await store().heartbeatWorker(worker(lost, { worker_id: `${lost}/2@m2`, seen_at: '2026-05-01T10:59:20Z' }));
+    const runId = uniqueId('run-waits');
+    await store().saveRunHost({ run_id: runId, generation: 0, host_id: lost, claimed_at: '2026-05-01T10:50:00Z' });
+    const lines = await hostLines(store(), [runId], 60, now);
+    expect(lines).toContain(`host      ${live}: 2/3 slots free (pid 1 on m1)`);
+    expect(lines.some((l) => l.includes(`host      ${lost}`))).toBe(false);
+    expect(lines).toContain(`waiting   1 run(s) for lost host ${lost} (last seen 40s ago): ${runId}; they move to another host in about 20s (host_lost_after_s 60s)`);
+  });
+});
