@@ -21,9 +21,10 @@ import { resolveArms } from '../run/arms.js';
 import { checkWorkflowFolder } from '../sandbox/workflowSnapshot.js';
 import { selectCases, selectionOverrides } from '../run/selection.js';
 import type { SelectionFlags } from '../run/selectionFlags.js';
+import { untilDecidedLimits, type UntilDecidedFlags } from '../cli/untilDecidedFlags.js';
 
 /** The flags of `evalflow run`: what it runs (`SelectionFlags`, shared with schedules), how it is judged (`JudgingFlags`), and these. */
-export interface RunOptions extends SelectionFlags, JudgingFlags {
+export interface RunOptions extends SelectionFlags, JudgingFlags, UntilDecidedFlags {
   config?: string;
   /** commander's --no-worker gives `worker: false`. */
   worker?: boolean;
@@ -49,6 +50,8 @@ export async function run(options: RunOptions, io: CommandIo): Promise<number> {
     ...selectionOverrides(options),
     ...judgingOverrides(options),
   });
+  // Adaptive limits that cannot work are refused before the bank is read or anything starts.
+  const untilDecided = untilDecidedLimits(options, options.arm?.length ?? 0, settings.prices);
   if (options.baseline) await checkBaselineFlag(storeOptions(settings), options.baseline);
   const { paths, only, bank } = await selectCases(options, settings.evalSets, io.cwd);
   if (bank.problems.length > 0) {
@@ -83,6 +86,11 @@ export async function run(options: RunOptions, io: CommandIo): Promise<number> {
   }
   // Runs on this machine would each fail with the same message; say it once, up front.
   if (options.worker !== false && !settings.temporal.address) await checkCandidateCanStart(candidate, io.env, { cwd: settings.project });
+  if (untilDecided) {
+    // The round loop of the batch workflow is not built yet: running a fixed batch instead would mislead.
+    io.err('error: --until-decided: the adaptive round loop is not built yet in this version; run a fixed A/B batch with --runs-per-case');
+    return EXIT.notAllCompleted;
+  }
   await warnAboutUncommittedChanges(settings.project, io);
   const runtime = await openRuntime(settings, io, { worker: options.worker === false ? false : 'auto' });
   try {
