@@ -1,12 +1,10 @@
 import { DEFAULT_SEED, wilsonInterval, type RateInterval } from '../stats/index.js';
 import type { Batch, RunWithVerdict } from '../store/index.js';
 import { compareSides } from '../summaries/comparison.js';
+import { baselineFirst } from '../vocabulary/armOrder.js';
 import { markKind } from './markKind.js';
 import type { AbTest } from './schema.js';
 import type { RunLinks } from './runLinks.js';
-
-/** An arm whose change is `workflow=none`: what the workflow adds is measured against it. */
-const NO_WORKFLOW = 'workflow=none';
 
 /**
  * The A/B view of one batch: each arm against the baseline with `compareSides` (the labels and
@@ -68,7 +66,5 @@ function armOrder(batch: Batch, names: readonly string[]): { name: string; chang
   const recorded = Array.isArray(batch.spec.arms) ? (batch.spec.arms as unknown[]).filter((a): a is { name: string; change: string } => typeof a === 'object' && a !== null && typeof (a as { name?: unknown }).name === 'string' && typeof (a as { change?: unknown }).change === 'string') : [];
   const arms = recorded.filter((a) => names.includes(a.name)).map((a) => ({ name: a.name, change: a.change }));
   for (const name of names) if (!arms.some((a) => a.name === name)) arms.push({ name, change: '' });
-  const none = arms.findIndex((a) => a.change === NO_WORKFLOW);
-  if (none > 0) arms.unshift(...arms.splice(none, 1));
-  return arms;
+  return baselineFirst(arms);
 }

@@ -3,6 +3,7 @@ import * as z from 'zod';
 import { bootstrapMean, DEFAULT_SEED, passAtK, passHatK, type MeanInterval } from '../stats/index.js';
 import type { Batch, RunWithVerdict } from '../store/index.js';
 import type { Prices } from '../vocabulary/prices.js';
+import { baselineFirst } from '../vocabulary/armOrder.js';
 import { compareSides, type Comparison } from './comparison.js';
 import { groupStats, type GroupStats } from './groupStats.js';
 import { LatestStatsSchema, type GroupStatsFile, type LatestStats, type VersusFirst } from './latestStatsSchema.js';
@@ -43,8 +44,8 @@ export interface BatchStats {
 const SpecArmsSchema = z.object({ arms: z.array(z.object({ name: z.string(), change: z.string() })) });
 
 /**
- * The arms of a batch, first arm first: as the batch was started with them, else (a row
- * written before arms were kept) by name; none when no run has an arm.
+ * The arms of a batch in comparison order (`baselineFirst`): as the batch was started with
+ * them, else (a row written before arms were kept) by name; none when no run has an arm.
  */
 export function batchArms(batch: Pick<Batch, 'spec'>, entries: readonly RunWithVerdict[]): { name: string; change: string | null }[] {
   const ran = new Set(entries.map((e) => e.run.arm).filter((arm): arm is string => arm !== null));
@@ -52,7 +53,7 @@ export function batchArms(batch: Pick<Batch, 'spec'>, entries: readonly RunWithV
   const given = SpecArmsSchema.safeParse(batch.spec);
   const named = given.success ? given.data.arms.filter((a) => ran.has(a.name)) : [];
   const rest = [...ran].filter((name) => !named.some((a) => a.name === name)).sort();
-  return [...named, ...rest.map((name) => ({ name, change: null }))];
+  return baselineFirst([...named, ...rest.map((name) => ({ name, change: null }))]);
 }
 
 /** Per arm (or for the whole batch when it has none), per case and overall, the numbers of one batch's runs. */

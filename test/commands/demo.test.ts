@@ -110,18 +110,19 @@ describe('evalflow demo', () => {
     expect(table).toMatch(/fix-slug-dashes\s+completed\s+fail\s+2\.5\s+\S+\+no_workflow/);
     expect(table).toMatch(/reading-time-clarify\s+completed\s+pass\s+4\.5\s+\S+\+with_workflow/);
     // The comparison of the arms: one run a side says nothing either way, and says so.
-    const comparison = table.slice(table.indexOf('comparison with_workflow → no_workflow:'));
-    expect(comparison).toMatch(/^insufficient_data\s+fix-slug-dashes\s+1\/1\s+100% \(21–100\) → 0% \(0–79\)\s+−100/m);
+    // The arm without the workflow is the baseline: a positive difference is what the workflow adds.
+    const comparison = table.slice(table.indexOf('comparison no_workflow → with_workflow:'));
+    expect(comparison).toMatch(/^insufficient_data\s+fix-slug-dashes\s+1\/1\s+0% \(0–79\) → 100% \(21–100\)\s+\+100/m);
     expect(comparison).toContain('too few runs to tell');
     // Once, in one direction: never the same comparison again with the opposite sign.
     expect(table.match(/^insufficient_data\s+fix-slug-dashes\s/gm)).toHaveLength(1);
-    expect(table).not.toContain('0% (0–79) → 100% (21–100)');
+    expect(table).not.toContain('100% (21–100) → 0% (0–79)');
     expect(table).toContain('  skills/node-test  precision 1.00  recall 1.00  F1 1.00  (tp 1 fp 0 fn 0 tn 1, 0 unknown)');
     // latest.md and latest-stats.yaml go arm by arm, never pooled.
     const latest = await readFile(join(dir, 'summaries', 'latest.md'), 'utf8');
-    expect(latest).toContain('**no_workflow against with_workflow**');
+    expect(latest).toContain('**with_workflow against no_workflow**');
     expect(latest).not.toContain('Pass rate 70%');
     const arms = (stats as { arms?: Record<string, { overall: { completed: number } }> }).arms;
-    expect(Object.keys(arms ?? {})).toEqual(['with_workflow', 'no_workflow']);
+    expect(Object.keys(arms ?? {})).toEqual(['no_workflow', 'with_workflow']);
   });
 });

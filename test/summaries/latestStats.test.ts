@@ -29,8 +29,8 @@ describe('latest-stats.yaml of an A/B batch', () => {
   const text = renderLatestStats(batchStats(batch, entries, {}));
   const file = LatestStatsSchema.parse(parseYaml(text));
 
-  it('has one entry per arm, first arm first, and no pooled numbers', () => {
-    expect(Object.keys(file.arms!)).toEqual(['with', 'none']);
+  it('has one entry per arm, the baseline (the arm without the workflow) first, and no pooled numbers', () => {
+    expect(Object.keys(file.arms!)).toEqual(['none', 'with']);
     expect(file.overall).toBeUndefined();
     expect(file.cases).toBeUndefined();
     expect(file.arms!.none!.change).toBe('workflow=none');
@@ -71,34 +71,34 @@ describe('latest-stats.yaml of an A/B batch', () => {
     expect(renderLatestStats(batchStats(batch, entries, {}))).toBe(text);
   });
 
-  it('compares every arm with the first, in that one direction, case by case', () => {
-    expect(file.arms!.with!.versus_first).toBeUndefined();
-    const versus = file.arms!.none!.versus_first!;
-    expect(versus.arm).toBe('with');
-    // c1: 0/5 − 4/5, Fisher p = 2·5/210, Newcombe from the two Wilson intervals.
-    expect(versus.cases.c1).toEqual({ label: 'regression', difference: -0.8, low: -0.9638, high: -0.1926, p: 0.0476, detectable: 0.8 });
-    // c2: 1/2 − 2/2: two runs an arm can show nothing at p < 0.05.
-    expect(versus.cases.c2).toEqual({ label: 'insufficient_data', difference: -0.5, low: -0.9055, high: 0.2726, p: 1, detectable: null });
-    expect(versus.labels).toEqual({ regression: 1, improvement: 0, no_change: 0, insufficient_data: 1, not_comparable: 0 });
-    // The bank: −0.8 and −0.5 resampled; each extreme has probability 1/4.
-    expect(versus.mean_difference).toEqual({ mean: -0.65, low: -0.8, high: -0.5, n: 2 });
+  it('compares every arm with the baseline, in that one direction, case by case', () => {
+    expect(file.arms!.none!.versus_first).toBeUndefined();
+    const versus = file.arms!.with!.versus_first!;
+    expect(versus.arm).toBe('none');
+    // c1: 4/5 − 0/5, Fisher p = 2·5/210, Newcombe from the two Wilson intervals.
+    expect(versus.cases.c1).toEqual({ label: 'improvement', difference: 0.8, low: 0.1926, high: 0.9638, p: 0.0476, detectable: 0.8 });
+    // c2: 2/2 − 1/2: two runs an arm can show nothing at p < 0.05.
+    expect(versus.cases.c2).toEqual({ label: 'insufficient_data', difference: 0.5, low: -0.2726, high: 0.9055, p: 1, detectable: null });
+    expect(versus.labels).toEqual({ regression: 0, improvement: 1, no_change: 0, insufficient_data: 1, not_comparable: 0 });
+    // The bank: 0.8 and 0.5 resampled; each extreme has probability 1/4.
+    expect(versus.mean_difference).toEqual({ mean: 0.65, low: 0.5, high: 0.8, n: 2 });
     // Paired by case and attempt: 5 pass with the workflow alone (c1 1–4, c2 2), none without: p = 2/2^5.
-    expect(versus.mcnemar).toEqual({ pairs: 7, only_first: 5, only_this: 0, p: 0.0625 });
+    expect(versus.mcnemar).toEqual({ pairs: 7, only_first: 0, only_this: 5, p: 0.0625 });
   });
 
   it('latest.md shows the arms side by side and each difference once, regressions first', () => {
     const latest = renderLatest(batch, batchStats(batch, entries, {}), entries, '/summaries');
     expect(latest).toContain('| with | base | 86% (49%–97%), 6 of 7 | pass^2 0.80 (pass@2 1.00)');
     expect(latest).toContain('| none | workflow=none | 14% (3%–51%), 1 of 7 |');
-    expect(latest).toContain('**none against with**: 1 regression, 1 insufficient_data; mean difference −65 points (95% bootstrap −80…−50) over 2 comparable case(s)');
+    expect(latest).toContain('**with against none**: 1 improvement, 1 insufficient_data; mean difference +65 points (95% bootstrap +50…+80) over 2 comparable case(s)');
     expect(latest).toContain('1 case(s) are insufficient_data');
     const rows = latest.split('\n').filter((line) => /^\| c\d /.test(line));
-    expect(rows[0]).toMatch(/^\| c1 \| pass pass pass pass fail · 80% \(38%–96%\) \| fail fail fail fail fail · 0% \(0%–43%\) \| −80 \(−96…−19\) \| regression, p=0\.048 \|/);
-    expect(rows[1]).toMatch(/^\| c2 \| .* \| −50 \(−91…\+27\) \| insufficient_data, p=1\.000 \|/);
+    expect(rows[0]).toMatch(/^\| c1 \| fail fail fail fail fail · 0% \(0%–43%\) \| pass pass pass pass fail · 80% \(38%–96%\) \| \+80 \(\+19…\+96\) \| improvement, p=0\.048 \|/);
+    expect(rows[1]).toMatch(/^\| c2 \| .* \| \+50 \(−27…\+91\) \| insufficient_data, p=1\.000 \|/);
     // No pooled pass rate of both arms, and no comparison the other way.
     expect(latest).not.toContain('Pass rate 50%');
-    expect(latest).not.toContain('with against none');
-    expect(latest).not.toContain('+80');
+    expect(latest).not.toContain('none against with');
+    expect(latest).not.toContain('−80');
   });
 });
 

@@ -4,16 +4,18 @@ import { join, relative } from 'node:path';
 import type { BatchArm } from '../../run/batchInput.js';
 import type { Store } from '../../store/index.js';
 import { compareSides, comparisonLines, comparisonMarkdown, loadRunsWithVerdicts, loadTriggerObservations, triggerQuality, triggerQualityLines } from '../../summaries/index.js';
+import { baselineFirst } from '../../vocabulary/armOrder.js';
 import type { CommandIo } from '../io.js';
 
 /**
- * The end of an A/B batch: each arm compared with the first (regressions first), once and in
- * that one direction (B − A with A the first arm), printed and written to
- * `summaries/compare-<batch>.md`. When an arm runs without any workflow (`workflow=none`),
- * its comparison is what the workflow adds, read the other way round, and the skills' trigger
- * quality of the arms with the workflow follows.
+ * The end of an A/B batch: each arm compared with the baseline (`baselineFirst`: the arm
+ * without any workflow when there is one, else the first; regressions first), once and in that
+ * one direction (B − A with A the baseline), printed and written to
+ * `summaries/compare-<batch>.md`; the skills' trigger quality of the arms with the workflow
+ * follows when one arm runs without it.
  */
-export async function reportArms(store: Store, batchId: string, arms: readonly BatchArm[], summariesDir: string, io: CommandIo): Promise<void> {
+export async function reportArms(store: Store, batchId: string, given: readonly BatchArm[], summariesDir: string, io: CommandIo): Promise<void> {
+  const arms = baselineFirst(given);
   const base = arms[0]!;
   const sections: string[] = [];
   const entriesOf = async (arm: BatchArm) => ({ label: `${batchId}:${arm.name} (${arm.change})`, entries: await loadRunsWithVerdicts(store, { batchId, arm: arm.name }) });

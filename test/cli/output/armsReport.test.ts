@@ -10,7 +10,7 @@ import { aHistoryRun } from '../../support/historyRun.js';
 /**
  * The demo's A/B batch in small: with_workflow passes both cases, no_workflow fails
  * fix-slug-dashes. Each comparison must be printed and written once, in one direction:
- * no_workflow − with_workflow.
+ * with_workflow − no_workflow (the arm without the workflow is the baseline, though given second).
  */
 describe('reportArms', () => {
   const batchId = 'batch-20260301T000000-eeeeee';
@@ -42,25 +42,24 @@ describe('reportArms', () => {
     await store?.close();
   });
 
-  it('prints and writes each arm against the first once, in that direction', async () => {
+  it('prints and writes each arm against the baseline once, in that direction', async () => {
     const io = memoryIo(root);
     await reportArms(store, batchId, arms, join(root, 'summaries'), io);
     const out = io.stdout.join('\n');
-    expect(out.match(/^comparison \S+ → \S+:$/gm)).toEqual(['comparison with_workflow → no_workflow:']);
-    expect(out).toContain('comparison with_workflow → no_workflow:');
-    expect(out).toContain('(no_workflow runs without the workflow: a regression is a case worse without it, so one the workflow helps)');
+    expect(out.match(/^comparison \S+ → \S+:$/gm)).toEqual(['comparison no_workflow → with_workflow:']);
+    expect(out).toContain('(no_workflow runs without the workflow: a regression is a case the workflow makes worse)');
     const rows = io.stdout.filter((line) => /fix-slug-dashes\s+1\/1/.test(line));
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatch(/^insufficient_data\s+fix-slug-dashes\s+1\/1\s+100% \(21–100\) → 0% \(0–79\)\s+−100/);
+    expect(rows[0]).toMatch(/^insufficient_data\s+fix-slug-dashes\s+1\/1\s+0% \(0–79\) → 100% \(21–100\)\s+\+100/);
     // Never the opposite sign of the same comparison.
-    expect(out).not.toMatch(/0% \(0–79\) → 100% \(21–100\)/);
+    expect(out).not.toMatch(/100% \(21–100\) → 0% \(0–79\)/);
     expect(out).not.toContain('workflow impact');
     expect(out).toContain('trigger quality (with_workflow)');
 
     const markdown = await readFile(join(root, 'summaries', `compare-${batchId}.md`), 'utf8');
     expect(markdown.match(/^# /gm)).toHaveLength(1);
-    expect(markdown).toContain(`# ${batchId}: with_workflow → no_workflow`);
+    expect(markdown).toContain(`# ${batchId}: no_workflow → with_workflow`);
     expect(markdown.match(/\| fix-slug-dashes \|/g)).toHaveLength(1);
-    expect(markdown).toContain('| insufficient_data | fix-slug-dashes | 1/1 | 100% (21–100) → 0% (0–79) | −100 (');
+    expect(markdown).toContain('| insufficient_data | fix-slug-dashes | 1/1 | 0% (0–79) → 100% (21–100) | +100 (');
   });
 });
