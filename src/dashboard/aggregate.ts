@@ -122,7 +122,7 @@ export function totalsOf(model: Dashboard, cells: readonly number[]): Totals {
   };
 }
 
-/** The KPI cards: the last eval batch the filter keeps, and the one before it for the change. */
+/** The KPI cards: the last eval batch the filter keeps, and the latest before it over the same cases for the change. */
 export function kpisOf(model: Dashboard, filter: DashboardFilter, stats: DashboardStats): Kpis {
   const cells = selectCells(model, filter);
   const byBatch = new Map<number, number[]>();
@@ -157,7 +157,11 @@ export function kpisOf(model: Dashboard, filter: DashboardFilter, stats: Dashboa
       judgeFailedRate: totals.runs === 0 ? null : count('judge_failed') / totals.runs,
     };
   };
-  return { last: kpis(order.at(-1)), previous: kpis(order.at(-2)) };
+  // The change is only shown against an earlier batch of the same cases: a follow-up over other cases compares nothing.
+  const casesOf = (b: number) => [...new Set(byBatch.get(b)!.map((i) => model.cells.case[i]!))].sort((x, y) => x - y).join(',');
+  const last = order.at(-1);
+  const previous = last === undefined ? undefined : order.slice(0, -1).reverse().find((b) => casesOf(b) === casesOf(last));
+  return { last: kpis(last), previous: kpis(previous) };
 }
 
 /** Pass rate (with its interval) and mean overall per eval batch, oldest first, marking the batches of a new workflow_rev. */

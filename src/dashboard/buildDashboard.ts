@@ -5,6 +5,7 @@ import { mergeSuggestions } from '../summaries/batchInsights.js';
 import { loadRunsWithVerdicts, pagesOfRunsWithVerdicts } from '../summaries/loadRuns.js';
 import { runCost } from '../summaries/prices.js';
 import { runIsolation } from '../summaries/runIsolation.js';
+import { ranWithoutWorkflow } from '../summaries/workflowRevision.js';
 import { abTestOf } from './armComparison.js';
 import { editPredictionMetrics } from './editPredictionMetrics.js';
 import { markKind } from './markKind.js';
@@ -70,7 +71,8 @@ export async function buildDashboard(request: DashboardRequest): Promise<Dashboa
       if (run.batch_id !== null && run.arm !== null) (armsOfBatch.get(run.batch_id) ?? armsOfBatch.set(run.batch_id, new Set()).get(run.batch_id)!).add(run.arm);
       const at = Math.floor(Date.parse(run.finished_at ?? run.started_at ?? run.created_at) / 1000);
       keepLatest(latest, caseIndex, { entry, key, at, uncontained: runIsolation(run) === 'none' }, perCase);
-      if (run.status === 'completed' && verdict) noteRevSide(revSides, run.workflow_rev ?? NONE, entry, at);
+      // A run without any workflow is an arm, never a revision: it stays out of the revision steps.
+      if (run.status === 'completed' && verdict && !ranWithoutWorkflow(run)) noteRevSide(revSides, run.workflow_rev ?? NONE, entry, at);
     }
   }
 
