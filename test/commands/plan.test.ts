@@ -103,6 +103,13 @@ describe('evalflow plan --detect D', () => {
     expect(json.totals.cost).toBeCloseTo(0.416, 12);
   });
 
+  it('an empty store says there is nothing to plan from', async () => {
+    const io = memoryIo(await tempDir('evalflow-plan-empty-'), {});
+    expect(await plan({ detect: 0.3 }, io)).toBe(0);
+    expect(io.stderr).toEqual(['no batches in the store yet: run a batch first, then plan from its pass rates']);
+    expect(io.stdout).toEqual([]);
+  });
+
   it('an unknown --batch is a usage error naming it', async () => {
     await expect(plan({ detect: 0.3, batch: 'batch-nobody' }, memoryIo(root, {}))).rejects.toThrow(new UsageError("--batch 'batch-nobody': no such batch in the store"));
   });
@@ -110,6 +117,7 @@ describe('evalflow plan --detect D', () => {
 
 describe('evalflow plan refuses a bad value: one line, exit 2', () => {
   it.each([
+    [[], "error: required option '--detect <d>' not specified"],
     [['--detect', '0'], "error: option '--detect <d>' argument '0' is invalid. expected a fraction strictly between 0 and 1, found '0'"],
     [['--detect', '30'], "error: option '--detect <d>' argument '30' is invalid. expected a fraction strictly between 0 and 1, found '30' (a percent? 30% is 0.3)"],
     [['--detect', '0.3', '--power', '1'], "error: option '--power <p>' argument '1' is invalid. expected a fraction strictly between 0 and 1, found '1'"],
