@@ -127,6 +127,17 @@ program
   .action((options) => dispatch('history', options));
 
 program
+  .command('plan')
+  .description('per case of the latest batch: its measured pass rate, the runs per side a comparison needs to detect a difference, and their cost')
+  .addOption(configOption)
+  .requiredOption('--detect <d>', 'the difference in pass rate to detect, strictly between 0 and 1 (0.3: thirty points)', flag.openFraction)
+  .option('--power <p>', 'the chance to detect it when it is there, strictly between 0 and 1 (default 0.8)', flag.openFraction)
+  .option('--alpha <a>', 'the two-sided false-alarm rate, strictly between 0 and 1 (default 0.05)', flag.openFraction)
+  .option('--batch <id>', 'measure this batch (default: the newest); a batch with arms is measured on its first arm')
+  .option('--json', 'print the plan as JSON')
+  .action((options) => dispatch('plan', options));
+
+program
   .command('summarize')
   .description('rebuild summaries/ (latest.md, latest-stats.yaml, score-history.yaml, batch-insights.md) from the store')
   .addOption(configOption)

@@ -21,6 +21,7 @@ export const COMMAND_MODULES = {
   ep: () => import('./commands/ep/ep.js'),
   history: () => import('./commands/history.js'),
   new: () => import('./commands/new.js'),
+  plan: () => import('./commands/plan.js'),
   rejudge: () => import('./commands/rejudge.js'),
   resume: () => import('./commands/resume.js'),
   review: () => import('./commands/review.js'),

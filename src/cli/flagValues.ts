@@ -76,3 +76,15 @@ export function positiveNumber(value: string): number {
   if (n <= 0) throw new InvalidArgumentError(`expected a number above 0, found '${value}'`);
   return n;
 }
+
+/**
+ * A fraction strictly between 0 and 1, such as a power or a false-alarm rate (at 0 or 1 the
+ * formulas have no answer). As with `fraction`, a value that reads as a percent says so.
+ */
+export function openFraction(value: string): number {
+  const expected = 'a fraction strictly between 0 and 1';
+  const n = toNumber(value, expected);
+  if (n > 1 && n < 100) throw new InvalidArgumentError(`expected ${expected}, found '${value}' (a percent? ${n}% is ${n / 100})`);
+  if (n <= 0 || n >= 1) throw new InvalidArgumentError(`expected ${expected}, found '${value}'`);
+  return n;
+}

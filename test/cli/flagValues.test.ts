@@ -1,8 +1,18 @@
 import { InvalidArgumentError } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { count, duration, fraction, hostAddress, port, positiveInteger, positiveNumber } from '../../src/cli/flagValues.js';
+import { count, duration, fraction, hostAddress, openFraction, port, positiveInteger, positiveNumber } from '../../src/cli/flagValues.js';
 
 describe('strict flag values', () => {
+  it('reads a fraction strictly between 0 and 1, refusing both ends, NaN and percents', () => {
+    expect(openFraction('0.8')).toBe(0.8);
+    expect(openFraction('1e-3')).toBe(0.001);
+    expect(() => openFraction('0')).toThrow("expected a fraction strictly between 0 and 1, found '0'");
+    expect(() => openFraction('1')).toThrow("expected a fraction strictly between 0 and 1, found '1'");
+    expect(() => openFraction('80')).toThrow("expected a fraction strictly between 0 and 1, found '80' (a percent? 80% is 0.8)");
+    expect(() => openFraction('100')).toThrow("expected a fraction strictly between 0 and 1, found '100'");
+    expect(() => openFraction('NaN')).toThrow(InvalidArgumentError);
+  });
+
   it('reads a fraction 0..1 and refuses NaN, percents and negatives, saying which fraction a percent means', () => {
     expect(fraction('0')).toBe(0);
     expect(fraction('0.05')).toBe(0.05);

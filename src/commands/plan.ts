@@ -1,0 +1,79 @@
+import { loadSettings } from '../config.js';
+import { UsageError } from '../errors.js';
+import { openStore } from '../store/index.js';
+import { batchArms, loadRunsWithVerdicts } from '../summaries/index.js';
+import { planRuns, type RunPlan } from '../summaries/runPlan.js';
+import type { CommandIo } from '../cli/io.js';
+import { formatTable } from '../cli/output/table.js';
+import { snakeCaseKeys } from '../cli/snakeCaseJson.js';
+import { storeOptions } from '../cli/storeOptions.js';
+
+export interface PlanOptions {
+  detect: number;
+  power?: number;
+  alpha?: number;
+  batch?: string;
+  json?: boolean;
+  config?: string;
+}
+
+/**
+ * `evalflow plan --detect D`: per case of the latest batch (or `--batch`), its measured pass
+ * rate, the runs per side a comparison needs to detect a change of D, and what that costs.
+ * A batch with arms is measured on its first arm, the baseline a change is compared with.
+ */
+export async function run(options: PlanOptions, io: CommandIo): Promise<number> {
+  const settings = await loadSettings(io.cwd, io.env, options.config ? { configPath: options.config } : {});
+  const store = await openStore(storeOptions(settings));
+  try {
+    const batch = options.batch ? await store.getBatch(options.batch) : (await store.listBatches({ limit: 1 }))[0];
+    if (!batch) {
+      if (options.batch) throw new UsageError(`--batch '${options.batch}': no such batch in the store`);
+      io.err('no batches in the store yet: run a batch first, then plan from its pass rates');
+      return 0;
+    }
+    const entries = await loadRunsWithVerdicts(store, { batchId: batch.batch_id });
+    const [baseline] = batchArms(batch, entries);
+    const measured = baseline ? entries.filter((e) => e.run.arm === baseline.name) : entries;
+    const detect = { detect: options.detect, power: options.power ?? 0.8, alpha: options.alpha ?? 0.05 };
+    const plan = planRuns(measured, detect, settings.prices);
+    if (options.json) {
+      io.out(JSON.stringify(snakeCaseKeys({ batchId: batch.batch_id, arm: baseline?.name ?? null, ...detect, ...plan }), null, 2));
+      return 0;
+    }
+    io.out(`batch ${batch.batch_id}${baseline ? ` (arm ${baseline.name})` : ''}: runs per side to detect ${points(detect.detect)} at power ${detect.power}, alpha ${detect.alpha}`);
+    for (const line of planLines(plan)) io.out(line);
+    return 0;
+  } finally {
+    await store.close();
+  }
+}
+
+function planLines(plan: RunPlan): string[] {
+  const rows = plan.cases.map((c) => [
+    c.caseId,
+    c.passRate === null ? '–' : `${Math.round(c.passRate * 100)}% (${c.passes}/${c.judged})`,
+    c.runsPerSide === null ? '–' : String(c.runsPerSide),
+    c.costPerRun === null ? '–' : dollars(c.costPerRun),
+    c.batchCost === null ? '–' : dollars(c.batchCost),
+    c.note ?? '',
+  ]);
+  const { totals } = plan;
+  rows.push([
+    'total',
+    '',
+    String(totals.runsPerSide),
+    '',
+    totals.cost === null ? '–' : dollars(totals.cost),
+    [`${totals.runs} runs both sides`, totals.cost === null && totals.runs > 0 ? 'no prices' : '', totals.unplanned > 0 ? `${totals.unplanned} case${totals.unplanned === 1 ? '' : 's'} not planned` : ''].filter(Boolean).join('; '),
+  ]);
+  return formatTable(['case', 'pass rate', 'runs per side', 'cost per run', 'cost (A+B)', 'note'], rows);
+}
+
+function points(fraction: number): string {
+  return `${+(fraction * 100).toFixed(2)} points`;
+}
+
+function dollars(value: number): string {
+  return `$${value < 1 ? value.toFixed(4) : value.toFixed(2)}`;
+}
