@@ -76,7 +76,7 @@ export async function run(options: { runsDir?: string }, io: CommandIo): Promise
       await reportArms(runtime.store, report.batchId, arms, settings.summariesDir, io);
       io.out('');
       io.out('The verdicts are scripted by the mock judge (examples/mock/demo.yaml): add-truncate fails on purpose in both arms, and fix-slug-dashes fails without the workflow (no regression test).');
-      io.out('One run a side proves nothing: the comparison says so (insufficient_data). With --runs-per-case 5 a 5/5 → 0/5 change is a regression.');
+      io.out('One run a side proves nothing: the comparison says so (insufficient_data). With --runs-per-case 5 a 0/5 → 5/5 change is an improvement (the workflow helps), 5/5 → 0/5 a regression.');
       io.out('add-wordcount-test and explain-wordcount measure the node-test skill: it must fire in the first and not in the second (expect_workflow); see "Workflow used" in their review.md and the trigger quality above.');
       return report.allCompleted ? 0 : 1;
     } finally {

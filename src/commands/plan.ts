@@ -20,7 +20,8 @@ export interface PlanOptions {
 /**
  * `evalflow plan --detect D`: per case of the latest batch (or `--batch`), its measured pass
  * rate, the runs per side a comparison needs to detect a change of D, and what that costs.
- * A batch with arms is measured on its baseline arm (the arm without the workflow when there is one, else the first): the side a change is compared with.
+ * A batch with arms is measured on its baseline arm (the arm without the workflow when there
+ * is one, else the first): the side a change is compared with.
  */
 export async function run(options: PlanOptions, io: CommandIo): Promise<number> {
   const settings = await loadSettings(io.cwd, io.env, options.config ? { configPath: options.config } : {});
