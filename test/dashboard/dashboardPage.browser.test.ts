@@ -46,9 +46,13 @@ describe('dashboard.html in a real browser', () => {
     expect(await kpi('pass-hat-k')).toBe('0.417');
     // A running and a pending run: tokens and cost are unknown, not summed short.
     expect(await kpi('tokens')).toBe('unknown');
-    // Previous batch: 9 of 12 = 75.0%; 55.6 − 75.0 = −19.4 points.
-    expect(await page.locator('[data-kpi="pass-rate"] .change').textContent()).toBe('−19.4% vs previous');
+    // The last batch ran one case more than the one before (the hostile one): a change over other cases is never shown.
+    expect(await page.locator('[data-kpi="pass-rate"] .change').textContent()).toBe('no change to show');
     expect(await page.locator('[data-kpi="pass-rate"] .interval').textContent()).toBe('[26.7%–81.1%]');
+    // Over one case both batches ran: alpha 2 of 3 judged (66.7%) against 3 of 4 (75.0%) before: −8.3 points.
+    await page.selectOption('#filter-case', 'alpha');
+    await expect.poll(() => page.locator('[data-kpi="pass-rate"] .change').textContent()).toBe('−8.3% vs previous');
+    await page.selectOption('#filter-case', '');
     expect(await page.locator('#workflow-usage tr', { hasText: 'skills/node-test' }).locator('td').allTextContents()).toEqual(['skills/node-test', 'skill', '2', '2 yes, 0 no', '2 yes, 0 no']);
     // The edit-prediction trend: one point per batch and metric, hover names the metric.
     const dots = page.locator('#edit-prediction-trend circle.metric-dot');
