@@ -25,7 +25,7 @@ export async function runsMatching(temporal: TemporalHandle, store: Store, query
       if (runs.length >= limit || seen.size >= MAX_MATCHES) break;
     }
   } catch (err) {
-    if (isInvalidArgument(err)) throw new ConfigError(`--query: Temporal refused the visibility query ${JSON.stringify(query)}: ${(err as Error).message} (the README's Web UI section lists working ones)`);
+    if (isInvalidArgument(err)) throw new ConfigError(`--query: Temporal refused the visibility query ${JSON.stringify(query)}: ${(err as Error).message} (docs/temporal.md#ready-queries lists working ones)`);
     throw err;
   }
   return { runs, notInStore };

@@ -74,9 +74,10 @@ describe('evalflow runs --query', () => {
     expect(none.io.stderr.at(-1)).toBe('no run workflow matches EvalCase="bitter"');
   });
 
-  it("every query in the README's Web UI table is one Temporal reads", { timeout: 60_000 }, async () => {
-    const readme = await readFile(resolve(import.meta.dirname, '../../README.md'), 'utf8');
-    const start = readme.indexOf('## The Web UI: runs that read like a story');
+  it('every ready query of docs/temporal.md is one Temporal reads', { timeout: 60_000 }, async () => {
+    const readme = await readFile(resolve(import.meta.dirname, '../../docs/temporal.md'), 'utf8');
+    const start = readme.indexOf('## Ready queries');
+    expect(start).toBeGreaterThan(0);
     const table = readme.slice(start, readme.indexOf('\n## ', start + 1));
     const queries = [...table.matchAll(/^\| [^|]+ \| `(.+)` \|$/gm)].map((m) => m[1]!.replace(/…/g, 'x'));
     expect(queries.length).toBeGreaterThanOrEqual(8);
@@ -85,6 +86,6 @@ describe('evalflow runs --query', () => {
 
   it('a query Temporal cannot read is one clear error', { timeout: 60_000 }, async () => {
     const io = memoryIo(harness.root, { ...harness.env, ...harness.storeEnv, TEMPORAL_ADDRESS: temporal.address });
-    await expect(runs({ query: 'EvalResult = = "fail"' }, io)).rejects.toThrow(/^--query: Temporal refused the visibility query "EvalResult = = \\"fail\\"": .*the README's Web UI section/);
+    await expect(runs({ query: 'EvalResult = = "fail"' }, io)).rejects.toThrow(/^--query: Temporal refused the visibility query "EvalResult = = \\"fail\\"": .*docs\/temporal\.md#ready-queries lists working ones/);
   });
 });

@@ -57,8 +57,8 @@ describe('detach, cancel, batches, runs', () => {
 
     const table = memoryIo(fixture.root, env);
     expect(await runs({ batch: batchId }, table)).toBe(0);
-    expect(table.stdout[0]).toMatch(/^case\s+status\s+result\s+overall\s+run dir$/);
-    expect(table.stdout.slice(2)).toEqual([expect.stringMatching(/^tiny\s+cancelled\s+-\s+-\s+out\/runs\/run-tiny-sleeper@\d{8}T\d{6}$/)]);
+    expect(table.stdout[0]).toMatch(/^case\s+status\s+result\s+overall\s+host\s+run dir$/);
+    expect(table.stdout.slice(2)).toEqual([expect.stringMatching(/^tiny\s+cancelled\s+-\s+-\s+\S+\s+out\/runs\/run-tiny-sleeper@\d{8}T\d{6}$/)]);
 
     const shown = memoryIo(fixture.root, env);
     expect(await show({ runId: batchId }, shown)).toBe(0);

@@ -116,9 +116,8 @@ describe('evalflow worker --slots and drain', () => {
     expect(hosts.find((h) => h.run_id === heldByA)?.host_id).toBe('host-a');
     expect(runs.find((r) => r.run_id === heldByA)?.status).toBe('completed');
     expect(runs.flatMap((r) => r.anomalies).filter((a) => a.kind === 'host_lost')).toEqual([]);
-    // The drained worker's row is gone; host B's says its slots are free again.
-    const after = await hostLines(store, [], 300);
-    expect(after.some((l) => l.includes('host-a'))).toBe(false);
-    expect(after.find((l) => l.includes('host-b'))).toMatch(/host-b: 2\/2 slots free/);
+    // The drained worker's row is gone; host B's says its slots are free again once its next heartbeat lands (every 5 s).
+    expect((await hostLines(store, [], 300)).some((l) => l.includes('host-a'))).toBe(false);
+    await expect.poll(async () => (await hostLines(store, [], 300)).find((l) => l.includes('host-b')), { timeout: 30_000, interval: 500 }).toMatch(/host-b: 2\/2 slots free/);
   }, 400_000);
 });

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunAnomaly } from '../../src/vocabulary/anomaly.js';
@@ -135,7 +135,7 @@ describe('a batch whose worker is killed twice', () => {
     // Every run completed once: one row, one verdict, and a clean sandbox history.
     const runs = await store.listRuns({ batchId: crashed.batchId });
     for (const run of runs.filter((r) => r.result !== 'pass')) {
-      console.log(`${run.run_id} ${run.status} ${run.result}:\n${readFileSync(join(run.run_dir, 'review.md'), 'utf8')}\n${readFileSync(join(run.run_dir, 'env_checklist.yaml'), 'utf8')}`);
+      console.log(`${run.run_id} ${run.status} ${run.result}:\n${readFileSync(resolve(fixture.root, run.run_dir, 'review.md'), 'utf8')}\n${readFileSync(resolve(fixture.root, run.run_dir, 'env_checklist.yaml'), 'utf8')}`);
     }
     expect(crashed.result.counts).toMatchObject({ finished: RUNS, passed: RUNS, completed: RUNS });
     expect(runs).toHaveLength(RUNS);

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BatchResult } from '../../src/run/batchInput.js';
@@ -97,7 +98,8 @@ describe('a batch that loses a host', () => {
     for (const runId of restarted) {
       const run = await store.getRun(runId);
       expect(run?.anomalies, runId).toContainEqual({ kind: 'host_lost', host: 'host-a', stage: expect.any(String), restartedOn: 'host-b' });
-      expect((await readEnvChecklist(run!.run_dir))?.host.id).toBe('host-b');
+      // The workers keep run dirs relative to their workspace, the fixture's root.
+      expect((await readEnvChecklist(resolve(fixture.root, run!.run_dir)))?.host.id).toBe('host-b');
       // The transcript the judge saw is the new generation's; the lost one stays in the store.
       const events = await store.getTranscript(runId, { attempts: 'all' });
       expect(new Set(events.map((e) => generationOf(e.attempt)))).toEqual(new Set([0, 1]));
