@@ -12,7 +12,7 @@ until temporal operator cluster health --address "$ADDRESS" >/dev/null 2>&1; do
 done
 temporal operator namespace describe --address "$ADDRESS" -n default >/dev/null 2>&1 \
   || temporal operator namespace create --address "$ADDRESS" -n default --retention 720h
-for attr in EvalCase:Keyword EvalCandidate:Keyword EvalBatch:Keyword EvalStage:Keyword EvalStatus:Keyword EvalResult:Keyword EvalWorkflowRev:Keyword EvalOverall:Double; do
+for attr in EvalCase:Keyword EvalCandidate:Keyword EvalBatch:Keyword EvalStage:Keyword EvalStatus:Keyword EvalResult:Keyword EvalWorkflowRev:Keyword EvalOverall:Double EvalArm:Keyword; do
   temporal operator search-attribute create --address "$ADDRESS" -n default --name "${attr%%:*}" --type "${attr##*:}" 2>/dev/null || true
 done
 echo "namespace default ready with evalflow search attributes"
