@@ -133,7 +133,7 @@ program
   .requiredOption('--detect <d>', 'the difference in pass rate to detect, strictly between 0 and 1 (0.3: thirty points)', flag.openFraction)
   .option('--power <p>', 'the chance to detect it when it is there, strictly between 0 and 1 (default 0.8)', flag.openFraction)
   .option('--alpha <a>', 'the two-sided false-alarm rate, strictly between 0 and 1 (default 0.05)', flag.openFraction)
-  .option('--batch <id>', 'measure this batch (default: the newest); a batch with arms is measured on its first arm')
+  .option('--batch <id>', 'measure this batch (default: the newest); a batch with arms is measured on its baseline arm (the one without the workflow, else the first)')
   .option('--json', 'print the plan as JSON')
   .action((options) => dispatch('plan', options));
 
