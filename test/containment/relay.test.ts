@@ -4,7 +4,7 @@ import { createConnection, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insideRelayScript, loopbackTargets, openPortRelay } from '../../src/containment/relay.js';
+import { insideRelayScript, loopbackTargets, openPortRelay, relayedCommand, type PortRelay } from '../../src/containment/relay.js';
 
 const MB = 1 << 20;
 
@@ -27,10 +27,16 @@ function listens(port: number): Promise<boolean> {
 
 // The inside relay, run here without a namespace: it listens on a port of this host's loopback
 // and carries each connection to the host side's socket, which carries it to `upstream`.
-describe.each([
-  ['Perl', '/usr/bin/perl'],
-  ['Node, without Perl', null],
-])('the inside port relay in %s', (_name, perl) => {
+type Launch = (relay: PortRelay, command: string, args: string[]) => { command: string; args: string[] };
+const fromShell =
+  (perl: string | null): Launch =>
+  (relay, command, args) => ({ command: 'sh', args: ['-c', [...insideRelayScript(process.execPath, relay, perl), 'exec "$@"'].join('\n'), 'relay-test', command, ...args] });
+
+describe.each<[string, Launch]>([
+  ['Perl, in front of the command', (relay, command, args) => relayedCommand(process.execPath, relay, command, args, {}, '/usr/bin/perl')],
+  ['Perl, from a shell', fromShell('/usr/bin/perl')],
+  ['Node, without Perl', fromShell(null)],
+])('the inside port relay in %s', (_name, launch) => {
   let dir: string;
   let upstream: Server;
   let upstreamPort: number;
@@ -60,8 +66,8 @@ describe.each([
     try {
       // The command sends 1 MB in each of two connections at once and prints what came back of each.
       const client = `const net=require('net');const one=()=>new Promise(r=>{const s=net.connect(${inside},'127.0.0.1');let n=0,tail='';s.on('data',d=>{n+=d.length;tail=(tail+d).slice(-20)});s.on('end',()=>r(n+' '+tail.trim().split('\\n').pop()));s.write(Buffer.alloc(1<<20,120));});Promise.all([one(),one()]).then(a=>console.log(a.join('\\n')));`;
-      const script = [...insideRelayScript(process.execPath, dir, relay, perl), 'exec "$@"'].join('\n');
-      const child = spawn('sh', ['-c', script, 'relay-test', process.execPath, '-e', client], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const launched = launch(relay, process.execPath, ['-e', client]);
+      const child = spawn(launched.command, launched.args, { stdio: ['ignore', 'pipe', 'pipe'] });
       let out = '';
       let err = '';
       child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
@@ -80,6 +86,37 @@ describe.each([
     } finally {
       await relay.close();
     }
+  });
+});
+
+describe('relayedCommand', () => {
+  const relay: PortRelay = { pairs: ['127.0.0.1:1=/nonexistent.sock'], close: async () => undefined };
+
+  it('puts Perl in front of the command, which it execs, so the relay is no child of the command', async () => {
+    const port = await freePort();
+    const launched = relayedCommand(process.execPath, { ...relay, pairs: [`127.0.0.1:${port}=/nonexistent.sock`] }, 'sh', ['-c', 'echo "$$"; ps -o comm= --ppid "$$"'], {}, '/usr/bin/perl');
+    expect(launched.command).toBe('/usr/bin/perl');
+    const child = spawn(launched.command, launched.args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    expect(await new Promise((resolve) => child.on('close', resolve))).toBe(0);
+    // The command kept Perl's pid, and its only child is the `ps` it ran.
+    expect(out.trim().split('\n')).toEqual([String(child.pid), 'ps']);
+  });
+
+  it('says a command it cannot run as a shell would (127), with the name', async () => {
+    const launched = relayedCommand(process.execPath, relay, 'evf-no-such-command', [], {}, '/usr/bin/perl');
+    const child = spawn(launched.command, launched.args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    expect(await new Promise((resolve) => child.on('close', resolve))).toBe(127);
+    expect(err).toMatch(/evf-no-such-command/);
+  });
+
+  it("runs the relay from a shell, with Perl's settings cleared, when the command's environment has one", () => {
+    const launched = relayedCommand(process.execPath, relay, 'true', [], { PERL5OPT: '-Mstrict' }, '/usr/bin/perl');
+    expect(launched.command).toBe('/bin/sh');
+    expect(launched.args[1]).toMatch(/^PERL5LIB= PERL5OPT= /);
   });
 });
 
