@@ -51,7 +51,7 @@ export async function containCommand(
     // A provider on 443 is listened for inside the sandbox's own network namespace: that alone needs the capability.
     if (remote.some((target) => target.inside.port < 1024)) resolved.bindLowPorts = true;
   }
-  const inside = relayedCommand(process.execPath, relay, request.command, request.args, request.env);
+  const inside = relayedCommand(process.execPath, relay, request.command, request.args);
   return {
     command: bwrapPath(),
     args: [...bwrapArgs(resolved), inside.command, ...inside.args],

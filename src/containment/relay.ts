@@ -28,29 +28,18 @@ const SOCK_STREAM = process.arch.startsWith('mips') ? 2 : 1;
 /**
  * Inside the namespace, in Perl (perl-base is on every Debian and Ubuntu host) with no module
  * at all: Perl starts in a few ms, and `use Socket` alone cost it more than the rest (its
- * constants are written out instead: PF_INET 2, PF_UNIX 1). It listens on every port before
- * anything else, so no readiness is polled. Arguments: the pid to watch (0: its own, once in
- * front of the command), how many `address:port=socket` pairs follow, the pairs, then the
- * command, if any. With a command it is the sandbox's first process: the relay goes to the
- * background two forks away (no child of the command, which could wait for it), and the
- * command takes this pid by exec, with no shell between. Without one it returns once it
- * listens, for a script to go on. One process per connection; all end within half a second of
- * the command they serve, even without a PID namespace to end them.
+ * constants are written out instead: PF_INET 2, PF_UNIX 1). Arguments: the pid to watch (the
+ * shell, which the command takes over by exec), then `address:port=socket` pairs. It listens
+ * on every port, then goes to the background, so the script goes on to the command only once
+ * each port listens, with no polling. One process per connection; all
+ * end within half a second of the command they serve, even without a PID namespace to end them.
  */
-const INSIDE_PERL = `my ($watch, $n, @rest) = @ARGV; my @pairs = splice(@rest, 0, $n); my @listen;
+const INSIDE_PERL = `my ($watch, @pairs) = @ARGV; my @listen;
 for my $pair (@pairs) {
   my ($addr, $port, $path) = $pair =~ /^(\\d+\\.\\d+\\.\\d+\\.\\d+):(\\d+)=(.*)$/s or die "evalflow relay: bad pair $pair\\n";
   socket(my $s, 2, ${SOCK_STREAM}, 0) or die "evalflow relay: socket: $!\\n";
   bind($s, pack('S n C4 x8', 2, $port, split(/\\./, $addr))) && listen($s, 128) or die "evalflow relay: listen on $addr:$port: $!\\n";
   push @listen, [$s, $path];
-}
-if (@rest) {
-  $watch = $$;
-  my $pid = fork; defined $pid or die "evalflow relay: fork: $!\\n";
-  if ($pid) {
-    waitpid($pid, 0); close $_->[0] for @listen;
-    exec { $rest[0] } @rest; print STDERR "evalflow-sandbox: $rest[0]: $!\\n"; exit($! == 2 ? 127 : 126);
-  }
 }
 exit 0 if fork;
 open STDIN, '<', '/dev/null'; open STDOUT, '>', '/dev/null'; open STDERR, '>', '/dev/null'; $SIG{CHLD} = 'IGNORE';
@@ -134,22 +123,14 @@ export async function openPortRelay(dir: string, targets: RelayTarget[]): Promis
 export function insideRelayScript(node: string, relay: PortRelay, perl: string | null = PERL): string[] {
   const pairs = relay.pairs.map(shellQuote).join(' ');
   // The candidate's own Perl settings are not the relay's (an empty PERL_UNICODE would turn Unicode layers on: 0 is none).
-  if (perl) return [`PERL5LIB= PERL5OPT= PERL_UNICODE=0 ${shellQuote(perl)} -e ${shellQuote(INSIDE_PERL)} "$$" ${relay.pairs.length} ${pairs} </dev/null >/dev/null`];
+  if (perl) return [`PERL5LIB= PERL5OPT= PERL_UNICODE=0 ${shellQuote(perl)} -e ${shellQuote(INSIDE_PERL)} "$$" ${pairs} </dev/null >/dev/null`];
   // Node cannot close its stdout safely (it reopens fd 1 when asked for process.stdout): `head` reads the one byte it writes once it listens.
   return [`evalflow_relay=$({ ${shellQuote(node)} -e ${shellQuote(INSIDE_NODE)} "$$" ${pairs} </dev/null & } | head -c 1)`];
 }
 
-/**
- * The command line that starts the inside relay, then runs `command args` once it listens:
- * Perl in front of the command, which it execs, when the command's environment has no Perl
- * setting for it to obey (PERL5OPT could load modules into it); otherwise a shell running
- * insideRelayScript, then the command.
- */
-export function relayedCommand(node: string, relay: PortRelay, command: string, args: string[], env: Record<string, string>, perl: string | null = PERL): { command: string; args: string[] } {
-  if (perl && !Object.keys(env).some((name) => name.startsWith('PERL'))) {
-    return { command: perl, args: ['-e', INSIDE_PERL, '0', String(relay.pairs.length), ...relay.pairs, command, ...args] };
-  }
-  return { command: '/bin/sh', args: ['-c', [...insideRelayScript(node, relay, perl), 'exec "$@"'].join('\n'), 'evalflow-sandbox', command, ...args] };
+/** The command line that starts the inside relay, then runs `command args` once it listens (a shell running insideRelayScript). */
+export function relayedCommand(node: string, relay: PortRelay, command: string, args: string[]): { command: string; args: string[] } {
+  return { command: '/bin/sh', args: ['-c', [...insideRelayScript(node, relay), 'exec "$@"'].join('\n'), 'evalflow-sandbox', command, ...args] };
 }
 
 export function shellQuote(value: string): string {

@@ -4,7 +4,7 @@ import { createConnection, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insideRelayScript, loopbackTargets, openPortRelay, relayedCommand, type PortRelay } from '../../src/containment/relay.js';
+import { insideRelayScript, loopbackTargets, openPortRelay, type PortRelay } from '../../src/containment/relay.js';
 
 const MB = 1 << 20;
 
@@ -33,8 +33,7 @@ const fromShell =
   (relay, command, args) => ({ command: 'sh', args: ['-c', [...insideRelayScript(process.execPath, relay, perl), 'exec "$@"'].join('\n'), 'relay-test', command, ...args] });
 
 describe.each<[string, Launch]>([
-  ['Perl, in front of the command', (relay, command, args) => relayedCommand(process.execPath, relay, command, args, {}, '/usr/bin/perl')],
-  ['Perl, from a shell', fromShell('/usr/bin/perl')],
+  ['Perl', fromShell('/usr/bin/perl')],
   ['Node, without Perl', fromShell(null)],
 ])('the inside port relay in %s', (_name, launch) => {
   let dir: string;
@@ -86,37 +85,6 @@ describe.each<[string, Launch]>([
     } finally {
       await relay.close();
     }
-  });
-});
-
-describe('relayedCommand', () => {
-  const relay: PortRelay = { pairs: ['127.0.0.1:1=/nonexistent.sock'], close: async () => undefined };
-
-  it('puts Perl in front of the command, which it execs, so the relay is no child of the command', async () => {
-    const port = await freePort();
-    const launched = relayedCommand(process.execPath, { ...relay, pairs: [`127.0.0.1:${port}=/nonexistent.sock`] }, 'sh', ['-c', 'echo "$$"; ps -o comm= --ppid "$$"'], {}, '/usr/bin/perl');
-    expect(launched.command).toBe('/usr/bin/perl');
-    const child = spawn(launched.command, launched.args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    expect(await new Promise((resolve) => child.on('close', resolve))).toBe(0);
-    // The command kept Perl's pid, and its only child is the `ps` it ran.
-    expect(out.trim().split('\n')).toEqual([String(child.pid), 'ps']);
-  });
-
-  it('says a command it cannot run as a shell would (127), with the name', async () => {
-    const launched = relayedCommand(process.execPath, relay, 'evf-no-such-command', [], {}, '/usr/bin/perl');
-    const child = spawn(launched.command, launched.args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let err = '';
-    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-    expect(await new Promise((resolve) => child.on('close', resolve))).toBe(127);
-    expect(err).toMatch(/evf-no-such-command/);
-  });
-
-  it("runs the relay from a shell, with Perl's settings cleared, when the command's environment has one", () => {
-    const launched = relayedCommand(process.execPath, relay, 'true', [], { PERL5OPT: '-Mstrict' }, '/usr/bin/perl');
-    expect(launched.command).toBe('/bin/sh');
-    expect(launched.args[1]).toMatch(/^PERL5LIB= PERL5OPT= /);
   });
 });
 
