@@ -1,8 +1,8 @@
 // Candidate containment (bubblewrap, `isolation: sandbox`) against the same work uncontained
 // (`isolation: none`), in the same process, alternated round by round:
 // (a) A process start: `/bin/true` through runProcess with a candidate's view and without,
-//     and the same with a host loopback port relayed in (a small relay starts inside: Perl's, Node's without Perl).
-//     Reported (ms each).
+//     and the same with a host loopback port relayed in (a small relay starts inside: Perl's, Node's without Perl),
+//     the three rotated in every round. Reported (ms each), and the relay's own part.
 // (b) A candidate turn's process: bash writing a few files and running `git status` in a clone
 //     of a generated repository of a few thousand files. Reported (ratio).
 // (c) A whole run of each example case: prepare, setup (preconditions), three candidate turns
@@ -13,7 +13,7 @@
 import { execFileSync } from 'node:child_process';
 import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createActivities, type ActivityDeps } from '../src/activities/index.js';
 import { createCandidateFactory, runProcess, type ProcessRequest } from '../src/candidates/index.js';
@@ -31,12 +31,12 @@ import { median, timeMs } from './support/measure.js';
 const REPO = resolve(import.meta.dirname, '..');
 const QUICK = process.argv.includes('--quick');
 const START_ROUNDS = QUICK ? 15 : 30;
-const RELAY_ROUNDS = QUICK ? 6 : 10;
 const TURN_ROUNDS = QUICK ? 8 : 15;
 const RUN_ROUNDS = QUICK ? 1 : 3;
 const TURNS = 3;
 const FILES = 3_000;
 const started = Date.now();
+const loadAtStart = loadavg()[0]!.toFixed(1);
 
 /** What a turn does in the sandbox: a few edits, then a look at the tree, as an agent's tools would. */
 const TURN_SCRIPT = 'for i in 1 2 3 4 5; do echo "edit $i" > "note-$i.txt"; done; echo changed > README.md; git status --porcelain > /dev/null';
@@ -52,7 +52,7 @@ async function main(): Promise<void> {
       const start = await startCost(host);
       const turn = await turnCost(host);
       const run = await runCost(root, store);
-      writeResult({ name: 'isolation', title: 'Candidate containment', rows: [...start, ...turn, ...run.rows], notes: run.notes }, started);
+      writeResult({ name: 'isolation', title: 'Candidate containment', rows: [...start, ...turn, ...run.rows], notes: [...run.notes, `load average (1 min) at start ${loadAtStart}, at end ${loadavg()[0]!.toFixed(1)}`] }, started);
     } finally {
       await host.close();
     }
@@ -147,16 +147,24 @@ function ratioSpread(subject: number[], baseline: number[]): string {
 
 async function startCost(host: Host): Promise<BenchRow[]> {
   const base = { command: '/bin/true', args: [], cwd: host.sandboxDir, env: { PATH: process.env.PATH ?? '/usr/bin:/bin' } };
-  const bare = () => run(base);
-  const contained = () => run({ ...base, view: host.view });
-  const relayed = () => run({ ...base, view: host.view, forwardPorts: [host.port] });
-  for (const warm of [bare, contained, relayed]) await warm();
-  const plain = await alternated(contained, bare, START_ROUNDS);
-  const relay = await alternated(relayed, bare, RELAY_ROUNDS);
+  const sides = [() => run(base), () => run({ ...base, view: host.view }), () => run({ ...base, view: host.view, forwardPorts: [host.port] })];
+  for (const warm of sides) await warm();
+  // The three sides in every round, the order rotated from one round to the next.
+  const times: number[][] = [[], [], []];
+  for (let i = 0; i < START_ROUNDS; i++) {
+    for (let k = 0; k < 3; k++) {
+      const side = (i + k) % 3;
+      times[side]!.push(await timeMs(sides[side]!));
+    }
+  }
+  const [bare, contained, relayed] = times as [number[], number[], number[]];
+  const relayOwn = relayed.map((r, i) => r - contained[i]!);
   return [
-    row('process start, /bin/true, uncontained', median(plain.b), 'ms', { detail: `runProcess without a view: ${spread(plain.b)}, median (min–max) of ${START_ROUNDS}` }),
-    row('process start, /bin/true, contained', median(plain.a), 'ms', { detail: `bubblewrap with a candidate's view: ${spread(plain.a)}, ${(median(plain.a) / median(plain.b)).toFixed(2)}× uncontained, alternated ${START_ROUNDS} rounds` }),
-    row('process start, /bin/true, contained with a port relayed', median(relay.a), 'ms', { detail: `one host loopback port relayed in (the relay starts inside first, listening before the command): ${spread(relay.a, 0)}, against ${spread(relay.b)} uncontained in the same ${RELAY_ROUNDS} rounds` }),
+    row('process start, /bin/true, uncontained', median(bare), 'ms', { detail: `runProcess without a view: ${spread(bare)}, median (min–max) of ${START_ROUNDS}` }),
+    row('process start, /bin/true, contained', median(contained), 'ms', { detail: `bubblewrap with a candidate's view: ${spread(contained)}, ${(median(contained) / median(bare)).toFixed(2)}× uncontained in the same ${START_ROUNDS} rounds` }),
+    row('process start, /bin/true, contained with a port relayed', median(relayed), 'ms', {
+      detail: `one host loopback port relayed in (the relay starts inside first, listening before the command): ${spread(relayed)}; the relay's own part (relayed − contained, round by round) median ${median(relayOwn).toFixed(1)} ms; the three sides rotated in each of ${START_ROUNDS} rounds`,
+    }),
   ];
 }
 

@@ -21,7 +21,7 @@ export async function wrapInLoopbackNamespace(command: string, args: string[], f
   }
   const dir = await mkdtemp(join(tmpdir(), 'evf-ns-'));
   const relay = await openPortRelay(dir, loopbackTargets(forwardPorts));
-  const script = ['ip link set lo up || exit 97', ...insideRelayScript(process.execPath, dir, relay), 'exec "$@"'].join('\n');
+  const script = ['ip link set lo up || exit 97', ...insideRelayScript(process.execPath, relay), 'exec "$@"'].join('\n');
   return {
     command: 'unshare',
     args: ['-n', 'sh', '-c', script, 'evalflow-netns', command, ...args],

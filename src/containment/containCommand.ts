@@ -5,7 +5,7 @@ import { bwrapArgs, STATUS_FD, type ResolvedView } from './bwrapArgs.js';
 import { isInside } from './isInside.js';
 import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import { insideRelayScript, loopbackTargets, openPortRelay, type RelayTarget } from './relay.js';
+import { loopbackTargets, openPortRelay, relayedCommand, type RelayTarget } from './relay.js';
 import type { Endpoint, SandboxView } from './sandboxView.js';
 
 /** The command line that runs a command inside its view, and what to undo once it ended. */
@@ -51,10 +51,10 @@ export async function containCommand(
     // A provider on 443 is listened for inside the sandbox's own network namespace: that alone needs the capability.
     if (remote.some((target) => target.inside.port < 1024)) resolved.bindLowPorts = true;
   }
-  const script = [...insideRelayScript(process.execPath, dir, relay), 'exec "$@"'].join('\n');
+  const inside = relayedCommand(process.execPath, relay, request.command, request.args);
   return {
     command: bwrapPath(),
-    args: [...bwrapArgs(resolved), '/bin/sh', '-c', script, 'evalflow-sandbox', request.command, ...request.args],
+    args: [...bwrapArgs(resolved), inside.command, ...inside.args],
     statusFd: STATUS_FD,
     async close() {
       await relay.close();

@@ -4,7 +4,7 @@ import { createConnection, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insideRelayScript, loopbackTargets, openPortRelay } from '../../src/containment/relay.js';
+import { insideRelayScript, loopbackTargets, openPortRelay, type PortRelay } from '../../src/containment/relay.js';
 
 const MB = 1 << 20;
 
@@ -27,10 +27,15 @@ function listens(port: number): Promise<boolean> {
 
 // The inside relay, run here without a namespace: it listens on a port of this host's loopback
 // and carries each connection to the host side's socket, which carries it to `upstream`.
-describe.each([
-  ['Perl', '/usr/bin/perl'],
-  ['Node, without Perl', null],
-])('the inside port relay in %s', (_name, perl) => {
+type Launch = (relay: PortRelay, command: string, args: string[]) => { command: string; args: string[] };
+const fromShell =
+  (perl: string | null): Launch =>
+  (relay, command, args) => ({ command: 'sh', args: ['-c', [...insideRelayScript(process.execPath, relay, perl), 'exec "$@"'].join('\n'), 'relay-test', command, ...args] });
+
+describe.each<[string, Launch]>([
+  ['Perl', fromShell('/usr/bin/perl')],
+  ['Node, without Perl', fromShell(null)],
+])('the inside port relay in %s', (_name, launch) => {
   let dir: string;
   let upstream: Server;
   let upstreamPort: number;
@@ -60,8 +65,8 @@ describe.each([
     try {
       // The command sends 1 MB in each of two connections at once and prints what came back of each.
       const client = `const net=require('net');const one=()=>new Promise(r=>{const s=net.connect(${inside},'127.0.0.1');let n=0,tail='';s.on('data',d=>{n+=d.length;tail=(tail+d).slice(-20)});s.on('end',()=>r(n+' '+tail.trim().split('\\n').pop()));s.write(Buffer.alloc(1<<20,120));});Promise.all([one(),one()]).then(a=>console.log(a.join('\\n')));`;
-      const script = [...insideRelayScript(process.execPath, dir, relay, perl), 'exec "$@"'].join('\n');
-      const child = spawn('sh', ['-c', script, 'relay-test', process.execPath, '-e', client], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const launched = launch(relay, process.execPath, ['-e', client]);
+      const child = spawn(launched.command, launched.args, { stdio: ['ignore', 'pipe', 'pipe'] });
       let out = '';
       let err = '';
       child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
