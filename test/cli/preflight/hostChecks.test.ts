@@ -1,5 +1,4 @@
 import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,15 +6,7 @@ import { hostChecks } from '../../../src/cli/preflight/hostChecks.js';
 import { formatPreflight, type PreflightRow } from '../../../src/cli/preflight/preflightTable.js';
 import { loadSettings } from '../../../src/config.js';
 import { startMockServer, type MockServer } from '../../../src/llm/mock/server.js';
-
-/** A port nothing listens on: one the system just handed out and took back. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+import { freePort } from '../../support/temporalServer.js';
 
 describe("a worker host's preflight checks", () => {
   let dir: string;
@@ -31,7 +22,7 @@ describe("a worker host's preflight checks", () => {
     await writeFile(join(dir, 'bin', 'claude'), '#!/bin/sh\necho 1.0.0\n');
     await chmod(join(dir, 'bin', 'claude'), 0o755);
     mock = await startMockServer({ script: () => ({ text: 'never asked' }) });
-    deadPort = await closedPort();
+    deadPort = await freePort();
     const env = {
       PATH: join(dir, 'bin'),
       HOME: dir,
