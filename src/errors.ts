@@ -127,6 +127,16 @@ export class NoFreeSlotError extends EvalflowError {
   override readonly retryable = true;
 }
 
+/**
+ * A worker asked to take a run whose candidate this host cannot start (its agent CLI or
+ * command is not installed here): the run claims a host through the slots queue instead,
+ * where every host checks the same, so it lands on one that can.
+ */
+export class CannotRunHereError extends EvalflowError {
+  readonly code = 'CANNOT_RUN_HERE';
+  override readonly retryable = true;
+}
+
 /** The store (PostgreSQL or PGlite) failed. */
 export class StoreError extends EvalflowError {
   readonly code = 'STORE';

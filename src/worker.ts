@@ -10,7 +10,7 @@ import { WORKER_TUNING } from './temporal/workerTuning.js';
 import { installQuietRuntime } from './temporal/runtime.js';
 import { workflowBundle } from './temporal/workflowBundle.js';
 import { createActivities, inflightDir, type ActivityDeps, type CandidateFactory } from './activities/index.js';
-import { createAgentCliLlm, createCandidateFactory } from './candidates/index.js';
+import { createAgentCliLlm, createCandidateFactory, whyCannotRunHere } from './candidates/index.js';
 import type { ModelEndpoint, Settings } from './config.js';
 import { createOpenAiClient } from './llm/openaiClient.js';
 import type { LlmClient, LlmRole } from './llm/port.js';
@@ -69,7 +69,8 @@ export async function startWorkers(options: WorkerOptions): Promise<RunningWorke
     workspaceDir: options.settings.root,
     sandboxRoot: options.sandboxRoot ?? options.env.EVALFLOW_SANDBOX_ROOT ?? join(tmpdir(), 'evalflow'),
     llmFor: (role, endpoint) => llmForEndpoint(role, endpoint, options.env),
-    candidates: decorate(createCandidateFactory({ env: options.env, llmFor: (endpoint) => llmForEndpoint('candidate', endpoint, options.env) })),
+    // A host claims only runs whose candidate it can start (capabilities per host: docs/scale-out.md).
+    candidates: decorate({ ...createCandidateFactory({ env: options.env, llmFor: (endpoint) => llmForEndpoint('candidate', endpoint, options.env) }), whyCannotRun: (spec) => whyCannotRunHere(spec, options.env) }),
     env: options.env,
     log: { info: () => undefined, warn: (message) => say(`warning: ${message}`) },
     now: () => new Date(),

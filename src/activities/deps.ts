@@ -12,6 +12,8 @@ export interface CandidateFactory {
   workflowSupport(adapter: string): WorkflowSupport;
   /** The CLI's version string, or null when it cannot be told (builtin, not installed). */
   version(spec: CandidateSpec): Promise<string | null>;
+  /** Why this host cannot start the candidate, or null; absent: every host can (test doubles). */
+  whyCannotRun?(spec: CandidateSpec): Promise<string | null>;
 }
 
 export interface ActivityLogger {

@@ -1,8 +1,9 @@
-import { NoFreeSlotError, OtherHostError } from '../errors.js';
+import type { CandidateSpec } from '../candidates/adapter.js';
+import { CannotRunHereError, NoFreeSlotError, OtherHostError } from '../errors.js';
 import type { Store } from '../store/store.js';
 import { hostTaskQueue } from '../temporal/names.js';
 import type { cleanupActivities } from './cleanup.js';
-import type { HostSlots } from './deps.js';
+import type { CandidateFactory, HostSlots } from './deps.js';
 import type { prepareActivities } from './prepare.js';
 import type { recordActivities } from './record.js';
 import type { verifyActivities } from './verify.js';
@@ -20,18 +21,27 @@ export type HostStageResult<K extends HostStage> = Awaited<ReturnType<HostStages
 /** One host stage for the run whose host queue is `queue`. */
 export type HostStageRequest<K extends HostStage = HostStage> = { queue: string; stage: K; args: Parameters<HostStages[K]> };
 
-/** How a claim is kept: the host's slots, and the store that records the host of each attempt. */
+/** How a claim is kept: the host's slots, what it can run, and the store that records the host of each attempt. */
 export interface Hosting {
   store: Store;
   now(): Date;
   slots?: HostSlots;
+  candidates?: Pick<CandidateFactory, 'whyCannotRun'>;
 }
+
+/** The stages before a run's first turn: a host that claims a run with one of them must be able to start its candidate. */
+const BEFORE_TURNS: ReadonlySet<HostStage> = new Set(['prepareRun', 'setupSandbox']);
 
 export function hostStageActivities(hostId: string, stages: HostStages, hosting?: Hosting) {
   const here = hostTaskQueue(hostId);
-  /** Takes a slot here for the run (or refuses) and records this host as the one of its attempt. */
-  const claim = async (runId: string, generation: number, where: string) => {
+  /**
+   * Takes a slot here for the run (or refuses) and records this host as the one of its
+   * attempt. A host that cannot start the run's candidate refuses before taking a slot.
+   */
+  const claim = async (runId: string, generation: number, where: string, candidate?: CandidateSpec) => {
     if (!hosting) return;
+    const why = candidate ? await hosting.candidates?.whyCannotRun?.(candidate) : null;
+    if (why) throw new CannotRunHereError(`host ${hostId} cannot take run ${runId} (${where}): ${why}`);
     if (hosting.slots && !hosting.slots.tryHold(runId)) throw new NoFreeSlotError(`${hostId} has no free slot for run ${runId} (${where})`);
     await hosting.store.saveRunHost({ run_id: runId, generation, host_id: hostId, claimed_at: hosting.now().toISOString() });
   };
@@ -49,20 +59,22 @@ export function hostStageActivities(hostId: string, stages: HostStages, hosting?
     /**
      * The first host stage of a run that has no host yet, as a local activity: it runs here,
      * and this worker's host becomes the run's (the claim and the stage in one step). A host
-     * with no free slot, or draining, refuses: the run then claims through the slots queue.
+     * with no free slot, draining, or unable to start the run's candidate refuses: the run
+     * then claims through the slots queue.
      */
     async claimHostStage<K extends HostStage>({ stage, args }: Omit<HostStageRequest<K>, 'queue'>): Promise<{ queue: string; result: HostStageResult<K> }> {
-      await claim(runIdOf(args), 0, 'claimed in its workflow task');
+      await claim(runIdOf(args), 0, 'claimed in its workflow task', BEFORE_TURNS.has(stage) ? candidateOf(args) : undefined);
       return { queue: here, result: await run(stages, stage, args) };
     },
 
     /**
      * A run's claim on the slots queue, which a host polls only while it has a free slot and
-     * does not drain: the run's host becomes this one. Refused (and retried elsewhere) when
-     * a claim in a workflow task took the last slot meanwhile.
+     * does not drain: the run's host becomes this one. Refused (and retried, by whichever
+     * host polls next) when a claim in a workflow task took the last slot meanwhile, or when
+     * this host cannot start the run's `candidate` (absent: any host can take it).
      */
-    async claimSlot({ runId, generation }: { runId: string; generation: number }): Promise<string> {
-      await claim(runId, generation, 'claimed on the slots queue');
+    async claimSlot({ runId, generation, candidate }: { runId: string; generation: number; candidate?: CandidateSpec }): Promise<string> {
+      await claim(runId, generation, 'claimed on the slots queue', candidate);
       return here;
     },
   };
@@ -72,6 +84,12 @@ export function hostStageActivities(hostId: string, stages: HostStages, hosting?
 function runIdOf(args: readonly unknown[]): string {
   const first = args[0] as { runId?: string; spec?: { runId: string } };
   return first.runId ?? first.spec?.runId ?? 'unknown';
+}
+
+/** The candidate of the run a host stage serves (its spec is the first argument or carries it). */
+function candidateOf(args: readonly unknown[]): CandidateSpec | undefined {
+  const first = args[0] as { candidate?: CandidateSpec; spec?: { candidate?: CandidateSpec } };
+  return first.spec?.candidate ?? first.candidate;
 }
 
 function run<K extends HostStage>(stages: HostStages, stage: K, args: Parameters<HostStages[K]>): Promise<HostStageResult<K>> {

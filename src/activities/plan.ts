@@ -1,4 +1,5 @@
-import { FormatError } from '../errors.js';
+import type { CandidateSpec } from '../candidates/adapter.js';
+import { CannotRunHereError, FormatError } from '../errors.js';
 import { loadEvalBank, loadEvalCase } from '../evalset/index.js';
 import type { BatchArm, BatchCounts, BatchSelection } from '../run/batchInput.js';
 import { applyArm } from '../run/arms.js';
@@ -24,8 +25,14 @@ export interface PlanBatchRequest {
 
 export function planActivities(deps: ActivityDeps) {
   return {
-    /** Which host queue this worker serves; the run's sandbox work is then pinned to it. */
-    async claimHost(): Promise<string> {
+    /**
+     * Which host queue this worker serves; the run's sandbox work is then pinned to it. With
+     * the run's `candidate`, a host that cannot start it refuses (the run then claims a host
+     * on the slots queue).
+     */
+    async claimHost(request: { runId?: string; candidate?: CandidateSpec } = {}): Promise<string> {
+      const why = request.candidate ? await deps.candidates.whyCannotRun?.(request.candidate) : null;
+      if (why) throw new CannotRunHereError(`host ${deps.hostId} cannot take run ${request.runId ?? '?'}: ${why}`);
       return hostTaskQueue(deps.hostId);
     },
 

@@ -18,6 +18,7 @@ export { expandHostVariables } from './candidateEnv.js';
 export { checkCandidateCanStart } from './checkCandidateCanStart.js';
 export { createCliCandidate, type CliCandidateDeps } from './cliCandidate.js';
 export { findCliInstallation, type CliInstallation } from './cliVersion.js';
+export { findInstalledClis, type InstalledCli } from './installedClis.js';
 export { createCommandCandidate } from './command.js';
 export { createLineReader, type LineCut, type LineReader } from './lineReader.js';
 export { runProcess, type ProcessRequest, type ProcessResult } from './processRunner.js';
@@ -32,3 +33,4 @@ export {
   type CandidateRunLimits,
 } from './registry.js';
 export { stableSessionId } from './sessionFiles.js';
+export { whyCannotRunHere } from './whyCannotRunHere.js';

@@ -1,10 +1,8 @@
 import { availableParallelism, hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { loadSettings } from '../config.js';
-import { whyCannotContain } from '../containment/index.js';
 import { ConfigError } from '../errors.js';
 import { openStore } from '../store/index.js';
-import { connectTemporal } from '../temporal/connection.js';
 import { SHARED_TASK_QUEUE, SLOTS_TASK_QUEUE } from '../temporal/names.js';
 import { WORKER_HEARTBEAT_S, WORKER_STALE_S } from '../temporal/workerHeartbeat.js';
 import type { Store } from '../store/index.js';
@@ -12,6 +10,8 @@ import { startWorkers, type RunningWorkers } from '../worker.js';
 import type { CommandIo } from '../cli/io.js';
 import { storeOptions } from '../cli/storeOptions.js';
 import { EXIT } from '../cli/exitCodes.js';
+import { formatPreflight } from '../cli/preflight/preflightTable.js';
+import { workerPreflight } from '../cli/preflight/workerPreflight.js';
 import { superviseWorkers } from '../cli/batch/superviseWorkers.js';
 
 export interface WorkerCommandOptions {
@@ -23,7 +23,10 @@ export interface WorkerCommandOptions {
 }
 
 /**
- * `evalflow worker`: serves the shared queue, this host's queue and the slots queue until
+ * `evalflow worker`: first a preflight, printed as one table (Temporal, the store,
+ * containment, the examiner's and judge's endpoints, the agent CLIs installed); without
+ * Temporal or the store it exits (69 when unreachable) with one line naming the setting.
+ * Then it serves the shared queue, this host's queue and the slots queue until
  * Ctrl-C (or SIGTERM), through Temporal outages of any length: it says once that the server
  * is away, and starts again when it is back if the SDK's workers gave up meanwhile. It holds
  * at most `--slots` runs at once; SIGUSR2 (or `evalflow worker --drain` on the same host id)
@@ -40,48 +43,48 @@ export async function run(options: WorkerCommandOptions, io: CommandIo): Promise
     }
   }
   const slots = options.slots ?? availableParallelism();
-  // A worker that cannot contain candidates would fail every contained run it took: it says so and stops first.
-  const why = settings.isolation === 'sandbox' ? whyCannotContain() : null;
-  if (why) throw new ConfigError(`this worker cannot contain candidates (isolation: sandbox): ${why}`);
-  if (settings.isolation === 'none') io.err('warning: isolation: none: candidates of batches that do not ask for a sandbox run uncontained on this worker');
   // On a cluster every worker must write where the clients read: a private PGlite here would split the results.
   if (settings.temporal.address && !settings.databaseUrl) {
     throw new ConfigError(`this worker joins the cluster at ${settings.temporal.address} (${settings.temporal.connection.sources.address}) without a shared store: set DATABASE_URL to the PostgreSQL its clients use`);
   }
-  const store = await openStore(storeOptions(settings));
+  // Everything the host needs, in one table; a worker without Temporal, its store, or containment it is asked for stops here.
+  const checked = await workerPreflight(settings, io.env, (line) => io.err(line));
+  for (const line of formatPreflight(checked.rows)) io.out(line);
+  if (!checked.ready) {
+    io.err(`error: ${checked.failure.line}`);
+    return checked.failure.exit;
+  }
+  if (settings.isolation === 'none') io.err('warning: isolation: none: candidates of batches that do not ask for a sandbox run uncontained on this worker');
+  const { store, temporal } = checked;
   try {
-    const temporal = await connectTemporal(settings, (line) => io.err(line));
+    const stop = new AbortController();
+    const onSignal = () => stop.abort();
+    let current: RunningWorkers | undefined;
+    const onDrain = () => void current?.drain();
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+    process.on('SIGUSR2', onDrain);
     try {
-      const stop = new AbortController();
-      const onSignal = () => stop.abort();
-      let current: RunningWorkers | undefined;
-      const onDrain = () => void current?.drain();
-      process.once('SIGINT', onSignal);
-      process.once('SIGTERM', onSignal);
-      process.on('SIGUSR2', onDrain);
-      try {
-        let announced = false;
-        await superviseWorkers({
-          temporal,
-          io,
-          signal: stop.signal,
-          start: async () => {
-            const workers = await startWorkers({ settings, store, connection: temporal.nativeConnection, namespace: temporal.namespace, env: io.env, slots, say: (line) => io.err(line) });
-            if (!announced) io.out(`worker on ${temporal.address} (namespace ${temporal.namespace}), host ${workers.hostId}, ${slots} slot${slots === 1 ? '' : 's'}, queues ${SHARED_TASK_QUEUE}, ${workers.hostQueue} and ${SLOTS_TASK_QUEUE}`);
-            announced = true;
-            current = workers;
-            return workers;
-          },
-        });
-      } finally {
-        process.off('SIGINT', onSignal);
-        process.off('SIGTERM', onSignal);
-        process.off('SIGUSR2', onDrain);
-      }
+      let announced = false;
+      await superviseWorkers({
+        temporal,
+        io,
+        signal: stop.signal,
+        start: async () => {
+          const workers = await startWorkers({ settings, store, connection: temporal.nativeConnection, namespace: temporal.namespace, env: io.env, slots, say: (line) => io.err(line) });
+          if (!announced) io.out(`worker on ${temporal.address} (namespace ${temporal.namespace}), host ${workers.hostId}, ${slots} slot${slots === 1 ? '' : 's'}, queues ${SHARED_TASK_QUEUE}, ${workers.hostQueue} and ${SLOTS_TASK_QUEUE}`);
+          announced = true;
+          current = workers;
+          return workers;
+        },
+      });
     } finally {
-      await temporal.close();
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      process.off('SIGUSR2', onDrain);
     }
   } finally {
+    await temporal.close();
     await store.close();
   }
   return 0;

@@ -26,7 +26,8 @@ export const sharedProfile: ActivityOptions = {
 /** Bookkeeping short and idempotent enough to run inside the workflow task of the worker that has it. */
 export const localProfile: LocalActivityOptions = {
   startToCloseTimeout: '1m',
-  retry: { ...backoff, maximumAttempts: 10, nonRetryableErrorTypes: NEVER_RETRY },
+  // A host that cannot start the run's candidate refuses its claim at once: the run claims on the slots queue.
+  retry: { ...backoff, maximumAttempts: 10, nonRetryableErrorTypes: [...NEVER_RETRY, 'CannotRunHereError'] },
 };
 
 /**
@@ -47,17 +48,19 @@ export function hostProfile(recovery: Recovery): ActivityOptions {
  * A host stage run inside the workflow task of the run's own host (a local activity): as
  * patient as on the host's queue. It cannot heartbeat; the worker keeps its workflow task
  * alive instead, and a worker that dies mid-stage is noticed when that task times out (10 s),
- * when the stage runs again. On another host it refuses at once (OtherHostError).
+ * when the stage runs again. On another host it refuses at once (OtherHostError), and so
+ * does a claim by a host that is full or cannot start the run's candidate.
  */
 export const hostLocalProfile: LocalActivityOptions = {
   startToCloseTimeout: '30m',
-  retry: { ...backoff, maximumAttempts: 5, nonRetryableErrorTypes: [...NEVER_RETRY, 'SandboxError', 'OtherHostError', 'NoFreeSlotError'] },
+  retry: { ...backoff, maximumAttempts: 5, nonRetryableErrorTypes: [...NEVER_RETRY, 'SandboxError', 'OtherHostError', 'NoFreeSlotError', 'CannotRunHereError'] },
 };
 
 /**
  * A run's claim on the slots queue: it waits there, as long as it takes, until a host with a
- * free slot polls (no schedule-to-start timeout); a host that lost the race for its last slot
- * refuses and the claim is retried.
+ * free slot polls (no schedule-to-start timeout); a host that lost the race for its last slot,
+ * or cannot start the run's candidate, refuses and the claim is retried (by whichever host
+ * polls next).
  */
 export const slotProfile: ActivityOptions = {
   taskQueue: SLOTS_TASK_QUEUE,

@@ -1,8 +1,9 @@
 import { type ActivityInterfaceFor, patched, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities, HostStage, HostStageResult, HostStages } from '../activities/index.js';
+import type { CandidateSpec } from '../run/runSpec.js';
 import { hostLocalProfile, localProfile, sharedProfile, slotProfile } from './profiles.js';
 import { runPatch } from './runPatches.js';
-import { asStageFailure, isNoFreeSlot, isOtherHost } from './stageFailures.js';
+import { asStageFailure, isClaimRefused, isOtherHost } from './stageFailures.js';
 
 const shared = proxyActivities<Activities>(sharedProfile);
 const local = proxyLocalActivities<Activities>(localProfile);
@@ -21,14 +22,28 @@ export interface Host {
   claim(queue: string): void;
 }
 
+/** The attempt a host is claimed for: a host that cannot start its candidate refuses it. */
+export interface ClaimFor {
+  runId: string;
+  candidate: CandidateSpec;
+  generation: number;
+}
+
 /**
  * The host is claimed by the worker that runs the workflow task: a local activity, no round
  * trip through a task queue. Runs started before this change keep the queued activity. Runs
  * started with fewer writes claim locally without asking the older patch (each patch asked
- * is a marker and a search attribute write).
+ * is a marker and a search attribute write). When that worker's host cannot start the run's
+ * candidate, the run claims a host that can through the slots queue.
  */
-export function claimHost(fewerWrites: boolean): Promise<string> {
-  return fewerWrites || patched(runPatch.claimHostLocally) ? local.claimHost() : shared.claimHost();
+export async function claimHost(fewerWrites: boolean, run?: ClaimFor): Promise<string> {
+  const request = run ? { runId: run.runId, candidate: run.candidate } : {};
+  try {
+    return await (fewerWrites || patched(runPatch.claimHostLocally) ? local.claimHost(request) : shared.claimHost(request));
+  } catch (err) {
+    if (!run || !isClaimRefused(err)) throw err;
+    return slots.claimSlot({ runId: run.runId, generation: run.generation, candidate: run.candidate });
+  }
 }
 
 /**
@@ -36,7 +51,9 @@ export function claimHost(fewerWrites: boolean): Promise<string> {
  * through the host's queue) while the worker running it is that host, else on the host's
  * queue. A worker that is not the host refuses at once, and the run stops asking. A run
  * with no host yet has its first host stage run here, and this worker's host becomes its own,
- * unless it has no free slot: then the run claims a host through the slots queue.
+ * unless it has no free slot or cannot start the run's candidate: then the run claims a host
+ * through the slots queue (one that can start the candidate, when the stage comes before the
+ * turns).
  */
 export async function hostStage<K extends HostStage>(host: Host, stage: K, options: { summary?: string }, args: Parameters<HostStages[K]>): Promise<HostStageResult<K>> {
   if (host.queue === null) {
@@ -45,9 +62,10 @@ export async function hostStage<K extends HostStage>(host: Host, stage: K, optio
       host.claim(claimed.queue);
       return claimed.result as HostStageResult<K>;
     } catch (err) {
-      if (!isNoFreeSlot(err)) throw asStageFailure(stage, err);
-      // This worker's host is full or drains: the run waits on the slots queue for a host with a free slot.
-      host.claim(await slots.claimSlot({ runId: runIdOf(args), generation: 0 }));
+      if (!isClaimRefused(err)) throw asStageFailure(stage, err);
+      // This worker's host is full, drains or lacks the candidate: the run waits on the slots queue for a host with a free slot.
+      const candidate = stage === 'prepareRun' || stage === 'setupSandbox' ? candidateOf(args) : undefined;
+      host.claim(await slots.claimSlot({ runId: runIdOf(args), generation: 0, ...(candidate ? { candidate } : {}) }));
     }
   }
   // Claimed above if it had no host yet (TypeScript does not see `claim` set it).
@@ -62,6 +80,12 @@ export async function hostStage<K extends HostStage>(host: Host, stage: K, optio
   }
   const queued = host.run[stage] as unknown as { executeWithOptions(options: { summary?: string }, args: Parameters<HostStages[K]>): Promise<HostStageResult<K>> };
   return queued.executeWithOptions(options, args);
+}
+
+/** The run's candidate, from a host stage's first argument (the spec, or what carries it). */
+function candidateOf(args: readonly unknown[]): CandidateSpec | undefined {
+  const first = args[0] as { candidate?: CandidateSpec; spec?: { candidate?: CandidateSpec } };
+  return first.spec?.candidate ?? first.candidate;
 }
 
 /** Every host stage's first argument is the run's spec or carries it. */

@@ -7,9 +7,11 @@ export function isOtherHost(err: unknown): boolean {
   return err instanceof ApplicationFailure && err.type === 'OtherHostError';
 }
 
-/** A claim refused by a worker whose slots are all held, or which drains. */
-export function isNoFreeSlot(err: unknown): boolean {
-  return err instanceof ApplicationFailure && err.type === 'NoFreeSlotError';
+/** A claim refused by a worker whose slots are all held, which drains, or which cannot start the run's candidate. */
+export function isClaimRefused(err: unknown): boolean {
+  // A queued claim's failure comes wrapped, a local activity's unwrapped.
+  const failure = err instanceof ActivityFailure ? err.cause : err;
+  return failure instanceof ApplicationFailure && (failure.type === 'NoFreeSlotError' || failure.type === 'CannotRunHereError');
 }
 
 /**

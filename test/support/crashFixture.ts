@@ -51,9 +51,10 @@ export interface CrashFixture {
   agentLog(): string[];
   /**
    * An `evalflow worker` process, once it serves. A worker for `hostId` stands for another
-   * machine: its own host id, state folder and sandboxes.
+   * machine: its own host id, state folder and sandboxes; `env` adds to (or replaces) the
+   * fixture's environment, e.g. a PATH with what only that host has installed.
    */
-  startWorker(hostId?: string, args?: string[]): Promise<CliProcess>;
+  startWorker(hostId?: string, args?: string[], env?: NodeJS.ProcessEnv): Promise<CliProcess>;
   /** A batch of the case for the `command` agent, examined and judged by the mock. */
   batchInput(batch: CrashBatch): BatchInput;
   close(): Promise<void>;
@@ -112,9 +113,9 @@ export async function createCrashFixture(options: CrashFixtureOptions): Promise<
       modelCallTimes,
       modelCallsInFlight: () => inFlight,
       agentLog: () => (existsSync(agentLogFile) ? readFileSync(agentLogFile, 'utf8').trim().split('\n').filter(Boolean) : []),
-      async startWorker(hostId, args = []) {
+      async startWorker(hostId, args = [], extra = {}) {
         const host = hostId ? { EVALFLOW_HOME: join(root, `.evalflow-${hostId}`), EVALFLOW_SANDBOX_ROOT: join(root, `sandboxes-${hostId}`), EVALFLOW_HOST_ID: hostId } : {};
-        const worker = startCli(['worker', ...args], { cwd: root, env: { ...env, ...host } });
+        const worker = startCli(['worker', ...args], { cwd: root, env: { ...env, ...host, ...extra } });
         await worker.waitForLine(/^worker on /, 60_000);
         return worker;
       },
