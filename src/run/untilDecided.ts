@@ -61,6 +61,30 @@ export function designFromWire(wire: DesignWire): SequentialDesign {
   return { ...wire, logLower: wire.logLower ?? -Infinity };
 }
 
+/** Where an until-decided batch's rounds stand: kept in the workflow, carried over continue-as-new, answered to progress queries. */
+export const RoundsStateSchema = z.object({
+  /** Rounds started so far. */
+  round: z.number().int().nonnegative(),
+  decisions: z.array(CaseDecisionSchema),
+  /** Runs started so far, and their cost at the configured prices (null when a run's cost is unknown). */
+  spent: z.object({ runs: z.number().int().nonnegative(), usd: z.number().nullable() }),
+  /** Why the batch stopped adding rounds while cases were still open; null otherwise. */
+  stop: z.string().nullable(),
+});
+export type RoundsState = z.infer<typeof RoundsStateSchema>;
+
+/** What an until-decided batch carries in its input: its limits, the design computed once by the client, which arm is A, and its rounds so far. */
+export const UntilDecidedInputSchema = z.object({
+  limits: UntilDecidedSchema,
+  design: DesignWireSchema,
+  /** The baseline arm (A of each pair, B − A read as for `compare`) and the other. */
+  a: z.string(),
+  b: z.string(),
+  /** Null until the batch planned its cases; then carried over each continue-as-new. */
+  state: RoundsStateSchema.nullable(),
+});
+export type UntilDecidedInput = z.infer<typeof UntilDecidedInputSchema>;
+
 /** What one round gave a case: each side's verdict, or null when its run was not judged. */
 export interface RoundResult {
   caseId: string;
