@@ -126,7 +126,7 @@ describe('evalflow run --until-decided', () => {
 
     // The labels printed are the test's, and the runs were spent where the answer was open.
     expect(out).toMatch(new RegExp(`^regression {8}${CLEAR} {2}6 runs a side {2}B−A −100 .* decided: e = \\d+\\.\\d+ reached \\d+\\.\\d+ after 6 pairs`, 'm'));
-    expect(out).toMatch(new RegExp(`^insufficient_data ${FLAT} {2}8 runs a side {2}B−A ±0 .* per-case limit: reached the limit of 8 runs a side`, 'm'));
+    expect(out).toMatch(new RegExp(`^insufficient_data ${FLAT} {2}8 runs a side {2}B−A ±0 .* per-case limit: reached the limit of 8 pairs with e = 1\\.00`, 'm'));
     expect(out).toContain('1 of 2 cases decided in 8 rounds, 28 runs');
     const runs = await store.listRuns({ batchId });
     expect(runs.every((r) => r.status === 'completed')).toBe(true);
