@@ -36,11 +36,10 @@ withSelection(
   .addOption(new Option('--review <when>', "a verdict in doubt: wait for a person's decision inside the run, or record needs_review (default later)").choices(['wait', 'later']))
   .option('--judges <n>', 'independent judge samples per run, 1-9; samples that disagree need a person (default 1)', flag.positiveInteger)
   .option('--allow-self-judge', "let the judge use the candidate's own model or agent")
-  // Hidden until the batch workflow runs rounds (docs/how-many-runs.md): the flags are parsed and checked already.
-  .addOption(new Option('--until-decided', 'A/B: add rounds of interleaved runs per case until a sequential test decides it (docs/how-many-runs.md)').hideHelp())
-  .addOption(new Option('--max-runs-per-case <n>', 'with --until-decided: at most n runs a side per case (default 60)').argParser(flag.positiveInteger).hideHelp())
-  .addOption(new Option('--max-runs <m>', 'with --until-decided: at most m runs in the whole batch').argParser(flag.positiveInteger).hideHelp())
-  .addOption(new Option('--budget-usd <x>', 'with --until-decided: stop adding rounds once recorded usage at the configured prices reaches x dollars').argParser(flag.positiveNumber).hideHelp())
+  .addOption(new Option('--until-decided', 'A/B: add rounds of interleaved runs per case until a sequential test decides it (docs/how-many-runs.md)'))
+  .addOption(new Option('--max-runs-per-case <n>', 'with --until-decided: at most n runs a side per case (default 60)').argParser(flag.positiveInteger))
+  .addOption(new Option('--max-runs <m>', 'with --until-decided: at most m runs in the whole batch').argParser(flag.positiveInteger))
+  .addOption(new Option('--budget-usd <x>', 'with --until-decided: stop adding rounds once recorded usage at the configured prices reaches x dollars').argParser(flag.positiveNumber))
   .option('--no-worker', 'do not run a worker in this process (workers run elsewhere)')
   .addOption(onInterruptOption)
   .action((paths: string[], options) => dispatch('run', { ...options, paths }));

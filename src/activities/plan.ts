@@ -7,7 +7,10 @@ import { planEntries, selectionDigest } from '../run/batchPlan.js';
 import { toCaseSnapshot } from '../run/caseSnapshot.js';
 import { makeRunId } from '../run/runId.js';
 import type { RunSpec, RunTemplate } from '../run/runSpec.js';
-import type { BatchStatus } from '../store/index.js';
+import type { BatchStatus, PlanEntry } from '../store/index.js';
+import { runCost } from '../summaries/prices.js';
+import type { Prices } from '../vocabulary/prices.js';
+import { isUnfinished } from '../vocabulary/runStatus.js';
 import { hostTaskQueue } from '../temporal/names.js';
 import type { ActivityDeps } from './deps.js';
 
@@ -21,6 +24,22 @@ export interface PlanBatchRequest {
   arms?: string[];
   /** What the batch row's `spec` says about the batch (candidate, parallelism, …), for listings. */
   summary: Record<string, unknown>;
+  /** An until-decided batch also asks for its case ids, in plan order: its rounds follow them. */
+  withCases?: boolean;
+}
+
+/** A page of the plan, or one round of an until-decided batch, as run specs. */
+interface SpecsRequest {
+  batchId: string;
+  stamp: string;
+  template: RunTemplate;
+  arms?: BatchArm[];
+}
+
+export interface PlanRoundRequest extends SpecsRequest {
+  /** Each open case and where its round starts in the plan (`roundOffsets`); one entry per arm from there. */
+  offsets: { caseId: string; offset: number }[];
+  round: number;
 }
 
 export function planActivities(deps: ActivityDeps) {
@@ -41,7 +60,7 @@ export function planActivities(deps: ActivityDeps) {
      * (case, attempt), from the bank as this worker sees it. Refuses a bank whose selected
      * cases changed since the client validated them. Idempotent: a retry writes nothing twice.
      */
-    async planBatch({ batchId, selection, arms, summary }: PlanBatchRequest): Promise<{ total: number }> {
+    async planBatch({ batchId, selection, arms, summary, withCases }: PlanBatchRequest): Promise<{ total: number; caseIds?: string[] }> {
       const bank = await loadEvalBank(selection.paths, selection.only ? { only: selection.only } : {});
       if (bank.problems.length > 0) {
         // The message crosses Temporal alone (the problems list does not): it names the host, whose paths may differ from the client's, and the problems.
@@ -58,32 +77,40 @@ export function planActivities(deps: ActivityDeps) {
         await deps.store.upsertBatch({ batch_id: batchId, status: 'running', spec: { ...summary, total: entries.length }, counts: {} });
       }
       await deps.store.savePlan(batchId, entries);
-      return { total: entries.length };
+      return { total: entries.length, ...(withCases ? { caseIds: bank.cases.map((c) => c.id) } : {}) };
     },
 
     /** Run specs for one page of a batch's plan; a case changed since planning is refused. */
-    async planRuns({ batchId, stamp, offset, limit, template, arms = [] }: { batchId: string; stamp: string; offset: number; limit: number; template: RunTemplate; arms?: BatchArm[] }): Promise<RunSpec[]> {
+    async planRuns({ offset, limit, ...request }: SpecsRequest & { offset: number; limit: number }): Promise<RunSpec[]> {
       const specs: RunSpec[] = [];
-      for (const entry of await deps.store.getPlan(batchId, offset, limit)) {
-        const evalCase = await loadEvalCase(entry.case_dir);
-        if (evalCase.sha256 !== entry.case_hash) {
-          throw new FormatError(`${entry.case_dir}: the eval case changed after batch ${batchId} was planned (hash ${entry.case_hash.slice(0, 12)} → ${evalCase.sha256.slice(0, 12)}); start a new batch`);
-        }
-        const k = entry.k ?? undefined;
-        const arm = entry.arm ? arms.find((a) => a.name === entry.arm) : undefined;
-        if (entry.arm && !arm) throw new FormatError(`batch ${batchId}: plan entry ${entry.idx} names arm ${entry.arm}, which the batch does not have`);
-        const armed = applyArm(template, arm);
-        specs.push({
-          runId: makeRunId(evalCase.id, armed.candidate.name, stamp, k, arm?.name),
-          batchId,
-          ...(k !== undefined ? { k } : {}),
-          ...(arm ? { arm: arm.name } : {}),
-          evalCase: toCaseSnapshot(evalCase),
-          ...armed,
-          createdAt: deps.now().toISOString(),
-        });
+      for (const entry of await deps.store.getPlan(request.batchId, offset, limit)) specs.push(await specOf(deps, request, entry));
+      return specs;
+    },
+
+    /** Run specs for one round of an until-decided batch: each open case's attempt `round`, once per arm. */
+    async planRound({ offsets, round, ...request }: PlanRoundRequest): Promise<RunSpec[]> {
+      const arms = Math.max(1, request.arms?.length ?? 0);
+      const specs: RunSpec[] = [];
+      for (const { caseId, offset } of offsets) {
+        const entries = await deps.store.getPlan(request.batchId, offset, arms);
+        // The offsets follow planEntries' order; a plan laid out otherwise would pair the wrong runs.
+        const misplaced = entries.length !== arms || entries.some((e) => e.case_id !== caseId || (e.k ?? 1) !== round);
+        if (misplaced) throw new FormatError(`batch ${request.batchId}: plan entries from ${offset} are not round ${round} of case ${caseId} (found ${entries.map((e) => `${e.case_id}#${e.k ?? 1}`).join(', ') || 'none'})`);
+        for (const entry of entries) specs.push(await specOf(deps, request, entry));
       }
       return specs;
+    },
+
+    /** What the batch's finished runs cost at these prices, or null when any run's cost is unknown (no usage, or a model without a price). */
+    async batchSpend({ batchId, prices }: { batchId: string; prices: Prices }): Promise<number | null> {
+      let usd = 0;
+      for (const run of await deps.store.listRuns({ batchId })) {
+        if (isUnfinished(run.status)) continue;
+        const cost = runCost(run.tokens, run.models, prices).total;
+        if (cost === null) return null;
+        usd += cost;
+      }
+      return usd;
     },
 
     /** The batch row's counts as runs finish (the workflow coalesces calls). */
@@ -97,5 +124,26 @@ export function planActivities(deps: ActivityDeps) {
       if (await deps.store.getBatch(batchId)) await deps.store.updateBatch(batchId, { status, counts });
       else await deps.store.upsertBatch({ batch_id: batchId, status, counts, spec: summary });
     },
+  };
+}
+
+/** One plan entry as a run spec, its case read from the bank as the worker sees it (refused if it changed since planning). */
+async function specOf(deps: ActivityDeps, { batchId, stamp, template, arms = [] }: SpecsRequest, entry: PlanEntry): Promise<RunSpec> {
+  const evalCase = await loadEvalCase(entry.case_dir);
+  if (evalCase.sha256 !== entry.case_hash) {
+    throw new FormatError(`${entry.case_dir}: the eval case changed after batch ${batchId} was planned (hash ${entry.case_hash.slice(0, 12)} → ${evalCase.sha256.slice(0, 12)}); start a new batch`);
+  }
+  const k = entry.k ?? undefined;
+  const arm = entry.arm ? arms.find((a) => a.name === entry.arm) : undefined;
+  if (entry.arm && !arm) throw new FormatError(`batch ${batchId}: plan entry ${entry.idx} names arm ${entry.arm}, which the batch does not have`);
+  const armed = applyArm(template, arm);
+  return {
+    runId: makeRunId(evalCase.id, armed.candidate.name, stamp, k, arm?.name),
+    batchId,
+    ...(k !== undefined ? { k } : {}),
+    ...(arm ? { arm: arm.name } : {}),
+    evalCase: toCaseSnapshot(evalCase),
+    ...armed,
+    createdAt: deps.now().toISOString(),
   };
 }

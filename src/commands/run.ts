@@ -22,6 +22,9 @@ import { checkWorkflowFolder } from '../sandbox/workflowSnapshot.js';
 import { selectCases, selectionOverrides } from '../run/selection.js';
 import type { SelectionFlags } from '../run/selectionFlags.js';
 import { untilDecidedLimits, type UntilDecidedFlags } from '../cli/untilDecidedFlags.js';
+import { reportDecisions } from '../cli/output/decisionsReport.js';
+import { designToWire, untilDecidedDesign } from '../run/untilDecided.js';
+import { baselineFirst } from '../vocabulary/armOrder.js';
 
 /** The flags of `evalflow run`: what it runs (`SelectionFlags`, shared with schedules), how it is judged (`JudgingFlags`), and these. */
 export interface RunOptions extends SelectionFlags, JudgingFlags, UntilDecidedFlags {
@@ -86,11 +89,6 @@ export async function run(options: RunOptions, io: CommandIo): Promise<number> {
   }
   // Runs on this machine would each fail with the same message; say it once, up front.
   if (options.worker !== false && !settings.temporal.address) await checkCandidateCanStart(candidate, io.env, { cwd: settings.project });
-  if (untilDecided) {
-    // The round loop of the batch workflow is not built yet: running a fixed batch instead would mislead.
-    io.err('error: --until-decided: the adaptive round loop is not built yet in this version; run a fixed A/B batch with --runs-per-case');
-    return EXIT.notAllCompleted;
-  }
   await warnAboutUncommittedChanges(settings.project, io);
   const runtime = await openRuntime(settings, io, { worker: options.worker === false ? false : 'auto' });
   try {
@@ -105,6 +103,7 @@ export async function run(options: RunOptions, io: CommandIo): Promise<number> {
         runsPerCase: options.runsPerCase ?? settings.runsPerCase,
         parallelism: options.parallelism ?? settings.parallelism,
         ...(arms.length > 0 ? { arms } : {}),
+        ...(untilDecided ? { untilDecided } : {}),
       },
       io,
       options.onInterrupt ? { onInterrupt: options.onInterrupt } : {},
@@ -114,7 +113,11 @@ export async function run(options: RunOptions, io: CommandIo): Promise<number> {
       return EXIT.detached;
     }
     printBatchReport(execution.report, execution.end, io, runtime.temporal.uiUrl);
-    if (arms.length > 1) await reportArms(runtime.store, execution.report.batchId, arms, settings.summariesDir, io);
+    const { rounds } = execution.report;
+    if (untilDecided && rounds) {
+      const [a, b] = baselineFirst(arms);
+      await reportDecisions(execution.report.batchId, { a: a!.name, b: b!.name }, designToWire(untilDecidedDesign(untilDecided)), rounds, settings.summariesDir, io);
+    } else if (arms.length > 1) await reportArms(runtime.store, execution.report.batchId, arms, settings.summariesDir, io);
     const gated = await reportGate(runtime.store, execution.report.batchId, options, settings.prices, io);
     if (gated !== null) return gated;
     return execution.report.allCompleted ? EXIT.ok : EXIT.notAllCompleted;

@@ -4,6 +4,7 @@ import { RunOutcomeSchema } from './runOutcome.js';
 import { CandidateSpecSchema, RunTemplateSchema } from './runSpec.js';
 import { PricesSchema } from '../vocabulary/prices.js';
 import { ChangedOnlySchema } from '../vocabulary/changedOnly.js';
+import { RoundsStateSchema, UntilDecidedInputSchema } from './untilDecided.js';
 
 /**
  * Which cases a batch runs: the bank folders (or case folders) as the worker sees them, the
@@ -66,6 +67,8 @@ export const BatchInputSchema = z.object({
   summaries: z.object({ dir: z.string(), prices: PricesSchema }).optional(),
   /** The schedule that started the batch, for its row and listings. */
   schedule: z.string().optional(),
+  /** `--until-decided`: the batch runs rounds of one attempt per arm of each open case until the sequential test decides it (docs/how-many-runs.md). */
+  untilDecided: UntilDecidedInputSchema.optional(),
   /** Runs planned per page (default 100). */
   pageSize: z.number().int().positive().optional(),
   /** History length after which the batch continues as new between pages (default 8000). */
@@ -73,5 +76,11 @@ export const BatchInputSchema = z.object({
 });
 export type BatchInput = z.infer<typeof BatchInputSchema>;
 
-export const BatchResultSchema = z.object({ batchId: z.string(), total: z.number().int().nonnegative(), counts: BatchCountsSchema });
+export const BatchResultSchema = z.object({
+  batchId: z.string(),
+  total: z.number().int().nonnegative(),
+  counts: BatchCountsSchema,
+  /** An until-decided batch's final rounds: each case's sequential decision and why it stopped. */
+  rounds: RoundsStateSchema.optional(),
+});
 export type BatchResult = z.infer<typeof BatchResultSchema>;

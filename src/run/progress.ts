@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { BatchOutcomeSchema } from './batchInput.js';
+import { DesignWireSchema, RoundsStateSchema } from './untilDecided.js';
 
 /** What the batch's progress query answers. */
 export const BatchProgressSchema = z.object({
@@ -10,6 +11,8 @@ export const BatchProgressSchema = z.object({
   running: z.array(z.string()),
   /** Finished runs with their status and result, in finishing order (the most recent few hundred). */
   outcomes: z.array(BatchOutcomeSchema),
+  /** An until-decided batch's rounds so far, with the design to read them by. */
+  rounds: z.object({ design: DesignWireSchema, state: RoundsStateSchema }).optional(),
 });
 export type BatchProgress = z.infer<typeof BatchProgressSchema>;
 

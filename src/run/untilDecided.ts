@@ -30,9 +30,60 @@ export const CaseDecisionSchema = z.object({
   /** Rounds where a side's run was not judged (infrastructure error, judge failure): no pair. */
   unpaired: z.number().int().nonnegative(),
   /** Set once the test stopped the case; a stopped case never runs again (its futility bound is binding). */
-  stopped: z.object({ label: z.string(), stoppedBy: z.enum(['evidence', 'futility', 'limit']), why: z.string() }).nullable(),
+  stopped: z.object({ label: z.string(), stoppedBy: z.enum(['evidence', 'futility', 'limit', 'batch_limit', 'budget']), why: z.string() }).nullable(),
 });
 export type CaseDecision = z.infer<typeof CaseDecisionSchema>;
+/** Why a case stopped: the test decided it (evidence, futility), its own limit, or the batch's (--max-runs, --budget-usd). */
+export type CaseStop = NonNullable<CaseDecision['stopped']>['stoppedBy'];
+
+/**
+ * A design as it crosses Temporal: JSON has no −Infinity, so a futility bound the limit is too
+ * low for travels as null (and a plain null would compare as 0).
+ */
+export const DesignWireSchema = z.object({
+  maxPairs: z.number().int().positive(),
+  alpha: z.number(),
+  power: z.number(),
+  detect: z.number(),
+  logToward: z.number(),
+  logAway: z.number(),
+  logUpper: z.number(),
+  logLower: z.number().nullable(),
+  reachedPower: z.number().nullable(),
+});
+export type DesignWire = z.infer<typeof DesignWireSchema>;
+
+export function designToWire(design: SequentialDesign): DesignWire {
+  return { ...design, logLower: Number.isFinite(design.logLower) ? design.logLower : null };
+}
+
+export function designFromWire(wire: DesignWire): SequentialDesign {
+  return { ...wire, logLower: wire.logLower ?? -Infinity };
+}
+
+/** Where an until-decided batch's rounds stand: kept in the workflow, carried over continue-as-new, answered to progress queries. */
+export const RoundsStateSchema = z.object({
+  /** Rounds started so far. */
+  round: z.number().int().nonnegative(),
+  decisions: z.array(CaseDecisionSchema),
+  /** Runs started so far, and their cost at the configured prices (null when a run's cost is unknown). */
+  spent: z.object({ runs: z.number().int().nonnegative(), usd: z.number().nullable() }),
+  /** Why the batch stopped adding rounds while cases were still open; null otherwise. */
+  stop: z.string().nullable(),
+});
+export type RoundsState = z.infer<typeof RoundsStateSchema>;
+
+/** What an until-decided batch carries in its input: its limits, the design computed once by the client, which arm is A, and its rounds so far. */
+export const UntilDecidedInputSchema = z.object({
+  limits: UntilDecidedSchema,
+  design: DesignWireSchema,
+  /** The baseline arm (A of each pair, B − A read as for `compare`) and the other. */
+  a: z.string(),
+  b: z.string(),
+  /** Null until the batch planned its cases; then carried over each continue-as-new. */
+  state: RoundsStateSchema.nullable(),
+});
+export type UntilDecidedInput = z.infer<typeof UntilDecidedInputSchema>;
 
 /** What one round gave a case: each side's verdict, or null when its run was not judged. */
 export interface RoundResult {
@@ -94,25 +145,36 @@ export function caseVerdict(design: SequentialDesign, decision: CaseDecision): S
  * run limit when the round would pass it, the budget when what was spent so far, plus the round
  * at the mean cost of a run so far, would pass it.
  */
-export function batchLimitReached(limits: UntilDecided, spent: { runs: number; usd: number | null }, open: number): string | null {
+export function batchLimitReached(limits: UntilDecided, spent: { runs: number; usd: number | null }, open: number): { by: 'batch_limit' | 'budget'; why: string } | null {
   const round = 2 * open;
   if (limits.maxRuns !== undefined && spent.runs + round > limits.maxRuns) {
-    return `--max-runs ${limits.maxRuns}: ${spent.runs} runs so far, and the next round's ${round} would pass it`;
+    return { by: 'batch_limit', why: `--max-runs ${limits.maxRuns}: ${spent.runs} runs so far, and the next round's ${round} would pass it` };
   }
   if (limits.budgetUsd !== undefined && spent.usd !== null && spent.runs > 0) {
     const projected = spent.usd + (spent.usd / spent.runs) * round;
-    if (projected > limits.budgetUsd) return `--budget-usd ${limits.budgetUsd}: $${spent.usd.toFixed(2)} spent, and the next round's ${round} runs would bring it to about $${projected.toFixed(2)}`;
+    if (projected > limits.budgetUsd) return { by: 'budget', why: `--budget-usd ${limits.budgetUsd}: $${spent.usd.toFixed(2)} spent, and the next round's ${round} runs would bring it to about $${projected.toFixed(2)}` };
   }
   return null;
+}
+
+/** The decisions once the batch stopped for its own limit: every open case ends undecided, saying which limit and where its evidence stood. */
+export function stopOpenCases(design: SequentialDesign, decisions: readonly CaseDecision[], stop: { by: 'batch_limit' | 'budget'; why: string }): CaseDecision[] {
+  return decisions.map((decision) =>
+    decision.stopped ? decision : { ...decision, stopped: { label: 'insufficient_data', stoppedBy: stop.by, why: `the batch stopped at ${stop.why}; ${caseVerdict(design, decision).why}` } },
+  );
 }
 
 /** One line of progress for a case: runs so far, B − A with its interval, decided or open, and why. */
 export function decisionLine(design: SequentialDesign, decision: CaseDecision): string {
   const verdict = caseVerdict(design, decision);
   const interval = verdict.interval ? `${signed(verdict.interval.difference)} (${signed(verdict.interval.low)}…${signed(verdict.interval.high)})` : 'no pair yet';
-  const state = decision.stopped ? (decision.stopped.stoppedBy === 'limit' ? `stopped ${decision.stopped.label}` : `decided ${decision.stopped.label}`) : 'open';
+  const decided = decision.stopped?.stoppedBy === 'evidence' || decision.stopped?.stoppedBy === 'futility';
+  const state = decision.stopped ? `${decided ? 'decided' : `stopped (${STOP_NAMES[decision.stopped.stoppedBy]})`} ${decision.stopped.label}` : 'open';
   return `${decision.caseId}  ${decision.rounds} run${decision.rounds === 1 ? '' : 's'} a side  B−A ${interval}  ${state}: ${decision.stopped?.why ?? verdict.why}`;
 }
+
+/** How progress names why a case stopped short of a decision. */
+const STOP_NAMES: Record<CaseStop, string> = { evidence: 'decided', futility: 'decided', limit: 'per-case limit', batch_limit: 'batch limit', budget: 'budget' };
 
 function signed(x: number): string {
   const points = Math.round(x * 100);

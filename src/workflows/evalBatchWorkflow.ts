@@ -21,9 +21,11 @@ import type { BatchProgress } from '../run/progress.js';
 import type { RunOutcome } from '../run/runOutcome.js';
 import type { RunSpec } from '../run/runSpec.js';
 import { batchPosition, runDetails, runSummary } from '../run/story.js';
+import type { RoundsState } from '../run/untilDecided.js';
 import type { BatchStatus } from '../store/index.js';
 import { SHARED_TASK_QUEUE, searchAttributes } from '../temporal/names.js';
 import { viewerRunUrl } from '../vocabulary/viewer.js';
+import { decideRounds } from './decideRounds.js';
 import { batchProgressQuery } from './definitions.js';
 import { evalRunWorkflow } from './evalRunWorkflow.js';
 import { localProfile, sharedProfile } from './profiles.js';
@@ -57,6 +59,7 @@ export async function evalBatchWorkflow(input: BatchInput): Promise<BatchResult>
   const recent: BatchProgress['outcomes'] = [...input.recent];
   let total = input.total;
   let started = input.offset;
+  let rounds: RoundsState | null = input.untilDecided?.state ?? null;
   setHandler(batchProgressQuery, (): BatchProgress => ({
     batchId: input.batchId,
     total: total ?? 0,
@@ -64,6 +67,7 @@ export async function evalBatchWorkflow(input: BatchInput): Promise<BatchResult>
     finished: counts.finished,
     running: [...running],
     outcomes: recent,
+    ...(input.untilDecided && rounds ? { rounds: { design: input.untilDecided.design, state: rounds } } : {}),
   }));
   const summary = batchSummary(input);
 
@@ -82,53 +86,86 @@ export async function evalBatchWorkflow(input: BatchInput): Promise<BatchResult>
     }
   };
 
-  const follow = (spec: RunSpec, child: Awaited<ReturnType<typeof startRun>>) => {
+  const follow = (spec: RunSpec, child: Awaited<ReturnType<typeof startRun>>): Promise<RunOutcome> => {
     running.add(spec.runId);
     started += 1;
-    const done = (outcome: RunOutcome) => {
+    const done = (outcome: RunOutcome): RunOutcome => {
       running.delete(spec.runId);
       count(counts, outcome);
       countsChanged = true;
       recent.push({ runId: outcome.runId, caseId: outcome.caseId, status: outcome.status, result: outcome.result, overall: outcome.overall });
       if (recent.length > RECENT_OUTCOMES) recent.shift();
       tell();
+      return outcome;
     };
-    child.result().then(done, async (err: unknown) => {
+    return child.result().then(done, async (err: unknown) => {
       const outcome = failedOutcome(spec, err);
       // Every run records itself, even when cancelled; one that failed instead never did.
       if (!isRecordedCancellation(err)) {
         const error = `the run's workflow failed before recording its outcome: ${outcome.error ?? 'unknown error'}`;
         await CancellationScope.nonCancellable(() => books.markRunFailed({ runId: spec.runId, status: outcome.status, error })).catch(() => undefined);
       }
-      done(outcome);
+      return done(outcome);
     });
+  };
+
+  /** Starts the specs through the window of `parallelism`; resolves once all started, each one's outcome to come pushed to `outcomes`. */
+  const startAll = async (specs: RunSpec[], outcomes: Promise<RunOutcome>[] = []): Promise<void> => {
+    for (let next = 0; next < specs.length; ) {
+      await condition(() => running.size < input.parallelism);
+      // Every free slot's run is started in one workflow task, not one task per start.
+      const group = specs.slice(next, next + (together ? input.parallelism - running.size : 1));
+      next += group.length;
+      const starts = await Promise.allSettled(group.map((spec) => startRun(spec, input)));
+      for (const [index, start] of starts.entries()) {
+        // Counted once started: a start cancelled with the batch must not hold up the drain below.
+        if (start.status === 'fulfilled') outcomes.push(follow(group[index]!, start.value));
+      }
+      tell();
+      const refused = starts.find((start) => start.status === 'rejected');
+      if (refused) throw refused.reason;
+    }
   };
 
   let offset = input.offset;
   try {
     const arms = input.arms ?? [];
-    if (total === null) total = (await books.planBatch({ batchId: input.batchId, selection: input.selection, arms: arms.map((a) => a.name), summary })).total;
+    const { untilDecided } = input;
+    let caseIds = untilDecided?.state?.decisions.map((d) => d.caseId) ?? [];
+    if (total === null) {
+      const planned = await books.planBatch({ batchId: input.batchId, selection: input.selection, arms: arms.map((a) => a.name), summary, ...(untilDecided ? { withCases: true } : {}) });
+      total = planned.total;
+      caseIds = planned.caseIds ?? [];
+    }
     tell();
     // A cancelled batch stops writing counts; its close below writes the final ones.
     const counting = writeCounts().catch((err: unknown) => {
       if (!isCancellation(err)) throw err;
     });
-    while (offset < total) {
+    const carryOver = async (carried: Partial<BatchInput>): Promise<never> => {
+      closing = true;
+      await counting;
+      await books.updateBatchCounts({ batchId: input.batchId, counts: { ...counts } });
+      return continueAsNew<typeof evalBatchWorkflow>({ ...input, total, offset, counts, recent, ...carried });
+    };
+    if (untilDecided) {
+      rounds = await decideRounds(input, untilDecided, caseIds, {
+        books,
+        runAll: async (specs) => {
+          const outcomes: Promise<RunOutcome>[] = [];
+          await startAll(specs, outcomes);
+          return Promise.all(outcomes);
+        },
+        show: (state) => {
+          rounds = state;
+        },
+        carryOver: (state) => carryOver({ untilDecided: { ...untilDecided, state } }),
+        continueAfterEvents: input.continueAsNewAfterEvents ?? CONTINUE_AS_NEW_AFTER_EVENTS,
+      });
+    }
+    while (!untilDecided && offset < total) {
       const specs = await books.planRuns({ batchId: input.batchId, stamp: input.stamp, offset, limit: input.pageSize ?? PAGE_SIZE, template: input.template, arms });
-      for (let next = 0; next < specs.length; ) {
-        await condition(() => running.size < input.parallelism);
-        // Every free slot's run is started in one workflow task, not one task per start.
-        const group = specs.slice(next, next + (together ? input.parallelism - running.size : 1));
-        next += group.length;
-        const starts = await Promise.allSettled(group.map((spec) => startRun(spec, input)));
-        for (const [index, start] of starts.entries()) {
-          // Counted once started: a start cancelled with the batch must not hold up the drain below.
-          if (start.status === 'fulfilled') follow(group[index]!, start.value);
-        }
-        tell();
-        const refused = starts.find((start) => start.status === 'rejected');
-        if (refused) throw refused.reason;
-      }
+      await startAll(specs);
       offset += specs.length;
       if (specs.length === 0) break;
       const last = offset >= total;
@@ -136,12 +173,7 @@ export async function evalBatchWorkflow(input: BatchInput): Promise<BatchResult>
       // Drain before continuing as new (children of a closed run cannot report back) and at
       // the end; between pages the window keeps sliding.
       if (last || continuing) await condition(() => running.size === 0);
-      if (continuing) {
-        closing = true;
-        await counting;
-        await books.updateBatchCounts({ batchId: input.batchId, counts: { ...counts } });
-        await continueAsNew<typeof evalBatchWorkflow>({ ...input, total, offset, counts, recent });
-      }
+      if (continuing) await carryOver({});
     }
     closing = true;
     await counting;
@@ -161,7 +193,7 @@ export async function evalBatchWorkflow(input: BatchInput): Promise<BatchResult>
   await books.closeBatch({ batchId: input.batchId, status, counts: { ...counts }, summary });
   setCurrentDetails(`${status === 'failed' ? 'FAILED: no run was judged · ' : ''}${batchPosition(counts, total, 0)}`);
   await summarize(input);
-  return { batchId: input.batchId, total, counts };
+  return { batchId: input.batchId, total, counts, ...(rounds ? { rounds } : {}) };
 }
 
 /** The batch's last step: summaries/ rebuilt from the store. A failure there is reported, not the batch's. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { batchLimitReached, decisionLine, openCases, settleRound, startDecisions, untilDecidedDesign, type CaseDecision, type RoundResult } from '../../src/run/untilDecided.js';
+import { batchLimitReached, decisionLine, designFromWire, designToWire, openCases, settleRound, startDecisions, stopOpenCases, untilDecidedDesign, type CaseDecision, type RoundResult } from '../../src/run/untilDecided.js';
 
 describe('until decided', () => {
   const design = untilDecidedDesign({ maxRunsPerCase: 12 });
@@ -26,7 +26,7 @@ describe('until decided', () => {
     expect(flat).toMatchObject({ caseId: 'flat', rounds: 12, stopped: { label: 'insufficient_data', stoppedBy: 'limit' } });
     expect(rounds).toBe(12);
     expect(decisionLine(design, regresses!)).toMatch(/^regresses {2}\d runs a side {2}B−A −100 \(−\d+…−\d+\) {2}decided regression: e = /);
-    expect(decisionLine(design, flat!)).toMatch(/^flat {2}12 runs a side {2}B−A ±0 .* stopped insufficient_data: reached the limit of 12 pairs with e = 1.00/);
+    expect(decisionLine(design, flat!)).toMatch(/^flat {2}12 runs a side {2}B−A ±0 .* stopped \(per-case limit\) insufficient_data: reached the limit of 12 pairs with e = 1.00/);
   });
 
   it('leaves a round whose side was not judged out of the pairs, and a stopped case out of later rounds', () => {
@@ -44,8 +44,30 @@ describe('until decided', () => {
 
   it('stops the batch before a round that would pass --max-runs or, at the cost per run so far, --budget-usd', () => {
     expect(batchLimitReached({ maxRunsPerCase: 10, maxRuns: 20 }, { runs: 16, usd: null }, 2)).toBeNull();
-    expect(batchLimitReached({ maxRunsPerCase: 10, maxRuns: 20 }, { runs: 18, usd: null }, 2)).toMatch(/^--max-runs 20: 18 runs so far, and the next round's 4 would pass it$/);
+    expect(batchLimitReached({ maxRunsPerCase: 10, maxRuns: 20 }, { runs: 18, usd: null }, 2)).toEqual({ by: 'batch_limit', why: "--max-runs 20: 18 runs so far, and the next round's 4 would pass it" });
     expect(batchLimitReached({ maxRunsPerCase: 10, budgetUsd: 1 }, { runs: 10, usd: 0.5 }, 5)).toBeNull();
-    expect(batchLimitReached({ maxRunsPerCase: 10, budgetUsd: 1 }, { runs: 10, usd: 0.6 }, 5)).toMatch(/^--budget-usd 1: \$0\.60 spent, .* about \$1\.20$/);
+    expect(batchLimitReached({ maxRunsPerCase: 10, budgetUsd: 1 }, { runs: 10, usd: 0.6 }, 5)).toMatchObject({ by: 'budget', why: expect.stringMatching(/^--budget-usd 1: \$0\.60 spent, .* about \$1\.20$/) as string });
+  });
+
+  it('ends the open cases undecided when the batch stops for its own limit, saying which', () => {
+    let decisions = startDecisions(['done', 'open']);
+    for (let round = 0; round < 8; round++) {
+      decisions = settleRound(design, decisions, openCases(decisions).map((caseId) => ({ caseId, a: 'pass', b: caseId === 'done' ? 'fail' : 'pass' })));
+    }
+    const [done] = decisions;
+    expect(done!.stopped).toMatchObject({ label: 'regression', stoppedBy: 'evidence' });
+    const stopped = stopOpenCases(design, decisions, { by: 'budget', why: '--budget-usd 1: $0.90 spent' });
+    expect(stopped[0]).toEqual(done);
+    expect(stopped[1]!.stopped).toMatchObject({ label: 'insufficient_data', stoppedBy: 'budget' });
+    expect(stopped[1]!.stopped!.why).toMatch(/^the batch stopped at --budget-usd 1: \$0\.90 spent; e = 1\.00 of /);
+    expect(decisionLine(design, stopped[1]!)).toMatch(/^open {2}8 runs a side {2}B−A ±0 .* stopped \(budget\) insufficient_data: the batch stopped/);
+  });
+
+  it('carries a design across JSON, including a futility bound the limit is too low for', () => {
+    const low = untilDecidedDesign({ maxRunsPerCase: 8 });
+    expect(low.logLower).toBe(-Infinity);
+    const back = designFromWire(JSON.parse(JSON.stringify(designToWire(low))) as ReturnType<typeof designToWire>);
+    expect(back).toEqual(low);
+    expect(designFromWire(designToWire(design))).toEqual(design);
   });
 });

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isGrpcServiceError, WorkflowFailedError, type QueryDefinition, type WorkflowHandle } from '@temporalio/client';
 import type { BatchProgress } from '../../run/progress.js';
+import type { RoundsState } from '../../run/untilDecided.js';
 import { isUnfinished } from '../../vocabulary/runStatus.js';
 import type { Run, Store } from '../../store/index.js';
 import type { TemporalHandle } from '../../temporal/connection.js';
@@ -212,7 +213,7 @@ export interface ProgressPrinter extends ProgressLines<BatchProgress> {
   readonly counted: number;
 }
 
-export function createProgressPrinter(io: CommandIo): ProgressPrinter {
+export function createProgressPrinter(io: CommandIo, more?: (progress: BatchProgress) => void): ProgressPrinter {
   const seen = new Set<string>();
   let counted = 0;
   let noWorkerSaid = false;
@@ -231,6 +232,7 @@ export function createProgressPrinter(io: CommandIo): ProgressPrinter {
         counted += 1;
         announce(outcome.runId, outcome.status, outcome.result, outcome.overall, io, `${counted}/${progress.total}`);
       }
+      more?.(progress);
     },
     rest(runs, total) {
       const finished = runs.filter((r) => !isUnfinished(r.status));
@@ -268,14 +270,20 @@ export interface BatchReport {
   total: number;
   /** True when every run completed (pass or fail): nothing aborted, errored or cancelled. */
   allCompleted: boolean;
+  /** An until-decided batch's rounds as it ended: each case's sequential decision. */
+  rounds?: RoundsState;
 }
 
-/** The batch's runs as the store has them once it closed; prints the lines the follow did not (with a printer). */
-export async function collectBatchReport(store: Store, batchId: string, total: number, printer: ProgressPrinter | null): Promise<BatchReport> {
+/**
+ * The batch's runs as the store has them once it closed; prints the lines the follow did not (with a printer).
+ * A total of null is an until-decided batch's: it runs as many as it needs, so those it ran are all.
+ */
+export async function collectBatchReport(store: Store, batchId: string, total: number | null, printer: ProgressPrinter | null): Promise<BatchReport> {
   // Numeric order, so attempt -10 of --runs-per-case comes after -9, not after -1.
   const runs = (await store.listRuns({ batchId })).sort((a, b) => a.run_id.localeCompare(b.run_id, 'en', { numeric: true }));
-  printer?.rest(runs, total);
-  return { batchId, runs, total, allCompleted: runs.length === total && runs.every((r) => r.status === 'completed') };
+  const expected = total ?? runs.length;
+  printer?.rest(runs, expected);
+  return { batchId, runs, total: expected, allCompleted: runs.length === expected && runs.every((r) => r.status === 'completed') };
 }
 
 /** The end of `run` and `attach`: how the batch closed, the table, the runs that did not complete, the tally. */

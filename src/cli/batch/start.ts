@@ -3,7 +3,11 @@ import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { CandidateSpec } from '../../candidates/adapter.js';
 import type { Settings } from '../../config.js';
 import type { EvalCase } from '../../evalset/index.js';
-import type { BatchArm, BatchInput } from '../../run/batchInput.js';
+import type { BatchArm, BatchInput, BatchResult } from '../../run/batchInput.js';
+import { designToWire, untilDecidedDesign, type UntilDecided, type UntilDecidedInput } from '../../run/untilDecided.js';
+import { baselineFirst } from '../../vocabulary/armOrder.js';
+import { UsageError } from '../../errors.js';
+import { createRoundsPrinter } from './roundsProgress.js';
 import type { RunTemplate } from '../../run/runSpec.js';
 import { selectionDigest } from '../../run/batchPlan.js';
 import type { ChangedOnly } from '../../vocabulary/changedOnly.js';
@@ -30,6 +34,8 @@ export interface BatchRequest {
   arms?: BatchArm[];
   /** `--changed-only`: what picked `cases`, kept with the batch. */
   changedOnly?: ChangedOnly;
+  /** `--until-decided` (two arms): rounds until each case is decided, within these limits; `runsPerCase` is then ignored. */
+  untilDecided?: UntilDecided;
 }
 
 export interface ExecuteOptions {
@@ -47,11 +53,14 @@ export async function executeBatch(settings: Settings, runtime: EvalRuntime, req
   const stamp = await freshStamp(runtime, request);
   const batchId = makeBatchId(stamp, randomBytes(3).toString('hex'));
   const arms = request.arms ?? [];
-  const total = request.cases.length * request.runsPerCase * Math.max(1, arms.length);
+  const adaptive = request.untilDecided ? untilDecidedInput(request.untilDecided, arms) : null;
+  // An until-decided batch plans every run a case could need; its rounds start those still needed.
+  const runsPerCase = request.untilDecided?.maxRunsPerCase ?? request.runsPerCase;
+  const total = request.cases.length * runsPerCase * Math.max(1, arms.length);
   const input: BatchInput = {
     batchId,
     stamp,
-    selection: { paths: request.paths, ...(request.only?.length ? { only: request.only } : {}), runsPerCase: request.runsPerCase, digest: selectionDigest(request.cases), ...(request.changedOnly ? { changedOnly: request.changedOnly } : {}) },
+    selection: { paths: request.paths, ...(request.only?.length ? { only: request.only } : {}), runsPerCase, digest: selectionDigest(request.cases), ...(request.changedOnly ? { changedOnly: request.changedOnly } : {}) },
     total: null,
     template: runTemplateOf(settings, request.candidate),
     ...(arms.length > 0 ? { arms } : {}),
@@ -60,24 +69,44 @@ export async function executeBatch(settings: Settings, runtime: EvalRuntime, req
     offset: 0,
     counts: { finished: 0, passed: 0, failed: 0 },
     recent: [],
+    ...(adaptive ? { untilDecided: adaptive.input } : {}),
   };
   const metadata = {
-    staticSummary: batchSummaryLine({ cases: request.cases.length, runsPerCase: request.runsPerCase, candidate: request.candidate, parallelism: request.parallelism, arms }),
+    staticSummary: batchSummaryLine({ cases: request.cases.length, runsPerCase, candidate: request.candidate, parallelism: request.parallelism, arms, ...(adaptive ? { label: 'until decided' } : {}) }),
     staticDetails: batchDetails(batchId, input.selection, settings.runsDir),
   };
   const intro = [
     `batch ${batchId}: ${total} run${total === 1 ? '' : 's'} of ${request.cases.length} case${request.cases.length === 1 ? '' : 's'} with candidate ${request.candidate.name}, parallelism ${request.parallelism}`,
     ...(arms.length > 0 ? [`arms, alternating per case: ${arms.map((a) => `${a.name} (${a.change})`).join(', ')}`] : []),
+    ...(adaptive ? [adaptive.intro] : []),
   ];
-  return startAndFollow(runtime, io, { workflowType: 'evalBatchWorkflow', batchId, args: [input], metadata, intro }, options, () => {
-    const printer = createProgressPrinter(io);
+  return startAndFollow(runtime, io, { workflowType: 'evalBatchWorkflow', batchId, args: [input], metadata, intro }, options, (calls) => {
+    const printer = createProgressPrinter(io, adaptive ? createRoundsPrinter(io) : undefined);
     return {
       query: batchProgressQuery,
       printer,
-      // A progress answer from before planning says 0 runs: the larger count is the batch's.
-      report: (end) => collectBatchReport(runtime.store, batchId, Math.max(total, end.total ?? 0), printer),
+      report: async (end) => {
+        // A progress answer from before planning says 0 runs: the larger count is the batch's.
+        if (!adaptive) return collectBatchReport(runtime.store, batchId, Math.max(total, end.total ?? 0), printer);
+        const report = await collectBatchReport(runtime.store, batchId, null, printer);
+        if (end.status !== 'completed') return report;
+        const result = (await calls.call(() => runtime.temporal.client.workflow.getHandle(batchId).result())) as BatchResult;
+        return { ...report, ...(result.rounds ? { rounds: result.rounds } : {}) };
+      },
     };
   });
+}
+
+/** What an until-decided batch carries: the design, computed here once (a workflow would redo it on every replay), and A as `compare` reads it. */
+function untilDecidedInput(limits: UntilDecided, arms: readonly BatchArm[]): { input: UntilDecidedInput; intro: string } {
+  const [a, b] = baselineFirst(arms);
+  if (!a || !b || arms.length !== 2) throw new UsageError(`--until-decided: expected exactly two --arm flags (A and B), found ${arms.length}`);
+  const design = untilDecidedDesign(limits);
+  const batchLimit = limits.maxRuns !== undefined ? `, at most ${limits.maxRuns} runs in all` : limits.budgetUsd !== undefined ? `, at most $${limits.budgetUsd}` : '';
+  const intro =
+    `until decided: rounds of one ${a.name} and one ${b.name} run per open case, at most ${limits.maxRunsPerCase} a side per case${batchLimit}; ` +
+    `a case is decided once its e-value reaches ${Math.exp(design.logUpper).toFixed(1)} (α ${design.alpha}, docs/how-many-runs.md)`;
+  return { input: { limits, design: designToWire(design), a: a.name, b: b.name, state: null }, intro };
 }
 
 /** One batch workflow to start, of either kind, and what is said once it started. */
@@ -150,7 +179,8 @@ async function freshStamp(runtime: EvalRuntime, request: BatchRequest): Promise<
     const stamp = runStamp(new Date(at));
     const first = request.cases[0];
     const arm = request.arms?.[0];
-    const taken = first ? await runtime.store.getRun(makeRunId(first.id, arm?.candidate?.name ?? request.candidate.name, stamp, request.runsPerCase > 1 ? 1 : undefined, arm?.name)) : null;
+    const runsPerCase = request.untilDecided?.maxRunsPerCase ?? request.runsPerCase;
+    const taken = first ? await runtime.store.getRun(makeRunId(first.id, arm?.candidate?.name ?? request.candidate.name, stamp, runsPerCase > 1 ? 1 : undefined, arm?.name)) : null;
     if (!taken) return stamp;
     at += 1_000;
     await new Promise((r) => setTimeout(r, Math.max(0, at - Date.now())));

@@ -1,0 +1,137 @@
+import { chmod, cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMockServer, type MockServer } from '../../src/llm/mock/server.js';
+import type { MockRequest } from '../../src/llm/mock/types.js';
+import type { BatchResult } from '../../src/run/batchInput.js';
+import { openCases, settleRound, startDecisions, untilDecidedDesign } from '../../src/run/untilDecided.js';
+import { openStore, type Store } from '../../src/store/index.js';
+import { REFERENCE_SOLUTIONS } from '../evalset/referenceSolutions.js';
+import { cliEnv, copyExamples, writeCliConfig } from '../support/cliFolder.js';
+import { startCli, type CliProcess } from '../support/cliProcess.js';
+import { passingJudgeAnswer } from '../support/judgeAnswer.js';
+import { dropSchema, postgresUrl, randomSchema } from '../support/postgres.js';
+import { startTestTemporal, type TestTemporal } from '../support/temporalServer.js';
+
+const REPO = resolve(import.meta.dirname, '../..');
+const MAX_RUNS_PER_CASE = 8;
+/** B breaks this case every time: a clear regression. */
+const CLEAR = 'add-truncate';
+/** Both arms solve this one every time: nothing to find. */
+const FLAT = 'fix-slug-dashes';
+
+/** The judge says pass with every hard item met; the hard postconditions decide the rest. */
+const PASS = passingJudgeAnswer([1, 2, 3, 4, 5].map((i) => `item ${i}`));
+
+/**
+ * `evalflow run --until-decided` as a user runs it, against a separate `evalflow worker` that is
+ * killed with SIGKILL mid-batch and started again: the real dev server, PostgreSQL, sandboxes
+ * and `command` candidates (A solves both cases, B breaks one); only the model is the mock.
+ */
+describe('evalflow run --until-decided', () => {
+  let temporal: TestTemporal;
+  let mock: MockServer;
+  let root: string;
+  let schema: string;
+  let env: NodeJS.ProcessEnv;
+  let store: Store;
+  let worker: CliProcess | undefined;
+
+  beforeAll(async () => {
+    temporal = await startTestTemporal();
+    mock = await startMockServer({ script: (request: MockRequest) => ({ text: request.model === 'rounds-judge' ? PASS : '<<END>>' }) });
+    root = await mkdtemp(join(tmpdir(), 'evalflow-rounds-'));
+    for (const id of [CLEAR, FLAT]) await cp(join(REPO, 'eval_sets', id), join(root, 'eval_sets', id), { recursive: true });
+    await copyExamples(root);
+    // Writes the reference solution of the run's case, except for the cases it is told to break.
+    const agent = (breaks: string[]) =>
+      [
+        '#!/usr/bin/env node',
+        "const fs = require('fs'), path = require('path');",
+        `const solutions = ${JSON.stringify({ [CLEAR]: REFERENCE_SOLUTIONS[CLEAR], [FLAT]: REFERENCE_SOLUTIONS[FLAT] })};`,
+        "const caseId = Object.keys(solutions).find((id) => process.env.EVALFLOW_RUN_ID.startsWith(`run-${id}-`));",
+        `if (!${JSON.stringify(breaks)}.includes(caseId)) for (const [file, content] of Object.entries(solutions[caseId])) { fs.mkdirSync(path.dirname(file), { recursive: true }); fs.writeFileSync(file, content); }`,
+        "console.log('Done.');",
+        '',
+      ].join('\n');
+    await writeFile(join(root, 'solver.cjs'), agent([]));
+    await writeFile(join(root, 'breaker.cjs'), agent([CLEAR]));
+    await chmod(join(root, 'solver.cjs'), 0o755);
+    await chmod(join(root, 'breaker.cjs'), 0o755);
+    await writeCliConfig(root, { candidates: { solver: './solver.cjs', breaker: './breaker.cjs' }, mockUrl: mock.url, examiner: 'rounds-examiner', judge: 'rounds-judge' });
+    schema = randomSchema();
+    // The CLI and the worker are two processes: they share the server and a PostgreSQL schema.
+    env = { ...cliEnv(root), TEMPORAL_ADDRESS: temporal.address, DATABASE_URL: await postgresUrl(), EVALFLOW_STORE_SCHEMA: schema, EVALFLOW_HOST_ID: 'rounds-host' };
+    store = await openStore({ databaseUrl: env.DATABASE_URL!, schema });
+  });
+
+  afterAll(async () => {
+    worker?.kill('SIGKILL');
+    await worker?.exited;
+    await store?.close();
+    await mock?.close();
+    await temporal?.stop();
+    if (schema) await dropSchema(schema);
+    if (root) await rm(root, { recursive: true, force: true });
+  });
+
+  async function startWorker(): Promise<CliProcess> {
+    const started = startCli(['worker'], { cwd: root, env });
+    await started.waitForLine(/^worker on /, 120_000);
+    return started;
+  }
+
+  it('stops the clear case early as a regression, runs the flat one to its limit, and a worker killed mid-batch changes no decision', async () => {
+    worker = await startWorker();
+    const cli = startCli(
+      ['run', '--no-worker', '--candidate', 'solver', '--arm', 'A=base', '--arm', 'B=candidate=breaker', '--until-decided', '--max-runs-per-case', String(MAX_RUNS_PER_CASE), '--parallelism', '4'],
+      { cwd: root, env },
+    );
+    // Kill the worker while round 3's runs are under way: two rounds settled, more to come.
+    await cli.waitForLine(/^round 2: /, 300_000);
+    const batchId = /^batch (batch-\S+):/.exec(cli.stderr.find((l) => /^batch batch-\S+:/.test(l))!)![1]!;
+    await new Promise((r) => setTimeout(r, 1_500));
+    worker.kill('SIGKILL');
+    await worker.exited;
+    const finishedAtKill = (await store.listRuns({ batchId })).filter((r) => r.status === 'completed').length;
+    worker = await startWorker();
+    const code = await cli.exited;
+    const out = cli.stdout.join('\n');
+    expect(code, `${out}\n${cli.stderr.join('\n')}`).toBe(0);
+    expect(finishedAtKill).toBeLessThan(24);
+
+    // While following: each case's runs so far, its interval, and open or decided.
+    expect(cli.stderr.some((l) => new RegExp(`^ {2}${CLEAR} {2}2 runs a side {2}B−A −100 \\(−\\d+…−\\d+\\) {2}open: e = `).test(l))).toBe(true);
+    expect(cli.stderr.some((l) => new RegExp(`^ {2}${FLAT} {2}2 runs a side {2}B−A ±0 .* {2}open: e = 1\\.00 of `).test(l))).toBe(true);
+
+    // What the sequential test decides for these verdicts, round by round, with no worker killed.
+    const design = untilDecidedDesign({ maxRunsPerCase: MAX_RUNS_PER_CASE });
+    let expected = startDecisions([CLEAR, FLAT]);
+    while (openCases(expected).length > 0) {
+      expected = settleRound(design, expected, openCases(expected).map((caseId) => ({ caseId, a: 'pass' as const, b: caseId === CLEAR ? ('fail' as const) : ('pass' as const) })));
+    }
+    const connection = await Connection.connect({ address: temporal.address });
+    try {
+      const result = (await new Client({ connection }).workflow.getHandle(batchId).result()) as BatchResult;
+      expect(result.rounds?.decisions).toEqual(expected);
+      expect(result.rounds).toMatchObject({ round: MAX_RUNS_PER_CASE, stop: null, spent: { runs: 28, usd: null } });
+    } finally {
+      await connection.close();
+    }
+    const [clear, flat] = expected;
+    expect(clear).toMatchObject({ rounds: 6, stopped: { label: 'regression', stoppedBy: 'evidence' } });
+    expect(flat).toMatchObject({ rounds: MAX_RUNS_PER_CASE, stopped: { label: 'insufficient_data', stoppedBy: 'limit' } });
+
+    // The labels printed are the test's, and the runs were spent where the answer was open.
+    expect(out).toMatch(new RegExp(`^regression {8}${CLEAR} {2}6 runs a side {2}B−A −100 .* decided: e = \\d+\\.\\d+ reached \\d+\\.\\d+ after 6 pairs`, 'm'));
+    expect(out).toMatch(new RegExp(`^insufficient_data ${FLAT} {2}8 runs a side {2}B−A ±0 .* per-case limit: reached the limit of 8 pairs with e = 1\\.00`, 'm'));
+    expect(out).toContain('1 of 2 cases decided in 8 rounds, 28 runs');
+    const runs = await store.listRuns({ batchId });
+    expect(runs.every((r) => r.status === 'completed')).toBe(true);
+    const count = (caseId: string, arm: string) => runs.filter((r) => r.case_id === caseId && r.arm === arm).length;
+    expect([count(CLEAR, 'A'), count(CLEAR, 'B'), count(FLAT, 'A'), count(FLAT, 'B')]).toEqual([6, 6, 8, 8]);
+    expect(runs.filter((r) => r.case_id === CLEAR && r.arm === 'B').every((r) => r.result === 'fail')).toBe(true);
+  }, 900_000);
+});
