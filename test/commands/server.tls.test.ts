@@ -92,3 +92,24 @@ describe('evalflow server --persistence postgres --tls-*', () => {
     expect(server!.stdout.some((line) => line.startsWith('TLS on the frontend (certificate for temporal.test, clients must show a certificate signed by --tls-client-ca)'))).toBe(true);
   });
 });
+
+describe('evalflow server --tls-* given wrong', () => {
+  it('names the flag in one line, exit 2: on the dev server, alone, or a file that is no certificate', { timeout: 180_000 }, async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'evalflow-server-tls-bad-'));
+    try {
+      const env = { PATH: process.env.PATH, HOME: dir, EVALFLOW_HOME: join(dir, 'state') };
+      const runs = [
+        [['server', '--tls-cert', 'server.pem', '--tls-key', 'server.key'], 'error: --tls-cert: TLS is for the team server; use it with --persistence postgres (the dev server speaks plain gRPC only)'],
+        [['server', '--persistence', 'postgres', '--tls-cert', 'server.pem'], 'error: --tls-cert: TLS needs both --tls-cert and --tls-key'],
+        [['server', '--persistence', 'postgres', '--tls-cert', 'server.pem', '--tls-key', 'server.key'], `error: --tls-cert ${join(dir, 'server.pem')}: cannot read it (ENOENT); give a readable PEM file`],
+      ] as const;
+      const clis = runs.map(([args]) => startCli([...args], { cwd: dir, env }));
+      for (const [i, cli] of clis.entries()) {
+        expect(await cli.exited).toBe(2);
+        expect(cli.stderr.filter((l) => l.trim() !== '')).toEqual([runs[i]![1]]);
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
