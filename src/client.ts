@@ -258,6 +258,10 @@ program
   .option('--database-url <url>', 'team mode: postgres://USER@HOST:PORT/NAME; databases NAME and NAME_visibility (default postgres://postgres@127.0.0.1:5432/temporal)')
   .option('--bind <address>', 'the address every service binds: 127.0.0.1 (default, this machine only), 0.0.0.0 or one of this host\'s addresses')
   .option('--ports <list>', 'team mode: ports placed by hand, NAME=PORT,… (frontend, history, matching, worker, http, *_membership, metrics, ui); the rest sit beside the frontend port')
+  .option('--tls-cert <file>', 'team mode: the server\'s PEM certificate; clients then reach it over TLS only (docs/scale-out.md)')
+  .option('--tls-key <file>', 'team mode: the private key of --tls-cert (PEM, unencrypted)')
+  .option('--tls-ca <file>', 'team mode: the CA that signed --tls-cert, which clients trust (default: the system\'s CAs)')
+  .option('--tls-client-ca <file>', 'team mode: mutual TLS, only clients with a certificate signed by this CA get in')
   .option('--worker', 'also run a worker here (schedules fire only while a server and a worker run)')
   .action((options) => dispatch('server', options));
 

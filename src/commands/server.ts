@@ -1,11 +1,12 @@
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { loadSettings, type Settings } from '../config.js';
-import { ConfigError } from '../errors.js';
+import { ConfigError, UsageError } from '../errors.js';
 import { locateTemporalBinary } from '../temporal/binary.js';
 import { startDevServer } from '../temporal/devServer.js';
 import { teamDatabaseOf } from '../temporal/teamSchema.js';
 import { locateTeamBinaries, startTeamServer } from '../temporal/teamServer.js';
 import { advertisedAddress, describeTeamPorts, isLoopback, parsePortsFlag } from '../temporal/teamPorts.js';
+import { clientTlsEnv, resolveTeamTls, type TeamTls } from '../temporal/teamTls.js';
 import type { CommandIo } from '../cli/io.js';
 import type { EvalRuntime } from '../cli/runtime.js';
 
@@ -18,6 +19,11 @@ export interface ServerOptions {
   bind?: string;
   /** `--ports history=7234,metrics=9090`: team-mode ports placed by hand. */
   ports?: string;
+  /** Team mode over TLS: the server's certificate and key, the CA clients trust, and for mutual TLS the CA of client certificates. */
+  tlsCert?: string;
+  tlsKey?: string;
+  tlsCa?: string;
+  tlsClientCa?: string;
   /** Also run a worker in this process (schedules fire only while one runs). */
   worker?: boolean;
 }
@@ -36,11 +42,12 @@ export async function run(options: ServerOptions, io: CommandIo): Promise<number
   const bind = options.bind ?? '127.0.0.1';
   if (options.ports && options.persistence !== 'postgres') throw new ConfigError('--ports places the team server\'s ports: use it with --persistence postgres (the dev server takes EVALFLOW_TEMPORAL_PORT and EVALFLOW_TEMPORAL_UI_PORT)');
   const given = options.ports ? parsePortsFlag(options.ports) : {};
+  const tls = teamTlsOf(options, io.cwd);
   let server: { address: string; uiUrl: string; stop(): Promise<void> };
   if (options.persistence === 'postgres') {
     const database = teamDatabaseOf(options.databaseUrl ?? io.env.EVALFLOW_TEMPORAL_DATABASE_URL ?? DEFAULT_TEAM_DATABASE);
     const binaries = await locateTeamBinaries(say, io.env);
-    const team = await startTeamServer({ binaries, database, dir: join(dirname(settings.temporal.dbFilename), 'team-server'), port: settings.temporal.port, uiPort: settings.temporal.uiPort, ports: given, bind, namespace: settings.temporal.namespace, say });
+    const team = await startTeamServer({ binaries, database, dir: join(dirname(settings.temporal.dbFilename), 'team-server'), port: settings.temporal.port, uiPort: settings.temporal.uiPort, ports: given, bind, namespace: settings.temporal.namespace, tls, say });
     server = team;
     io.out(`Temporal server on ${server.address} (namespace ${settings.temporal.namespace}), history in PostgreSQL ${database.host}:${database.port} databases ${database.database} and ${database.visibility}`);
     for (const line of describeTeamPorts(bind, team.ports)) io.out(line);
@@ -52,15 +59,17 @@ export async function run(options: ServerOptions, io: CommandIo): Promise<number
   if (isLoopback(bind)) {
     io.out(`reachable from this machine only (--bind ${bind}); --bind 0.0.0.0 or this host's address lets workers on other machines in`);
   } else {
-    io.out(`workers and CLIs on other machines: TEMPORAL_ADDRESS=${advertisedAddress(bind)}:${settings.temporal.port}`);
+    io.out(`workers and CLIs on other machines: TEMPORAL_ADDRESS=${advertisedAddress(bind)}:${settings.temporal.port}${tls ? ` ${clientTlsEnv(tls)}` : ''}`);
     // Reaching Temporal means running commands on every worker (a batch carries them).
-    io.err(`warning: bound to ${bind} without TLS or authentication: anyone who reaches port ${settings.temporal.port} can run commands on your workers; keep it on a private network (docs/scale-out.md)`);
+    if (!tls) io.err(`warning: bound to ${bind} without TLS or authentication: anyone who reaches port ${settings.temporal.port} can run commands on your workers; keep it on a private network, or give --tls-cert and --tls-key (docs/scale-out.md)`);
+    else if (!tls.clientCa) io.err(`note: TLS without client certificates encrypts, but anyone who reaches port ${settings.temporal.port} can still run commands on your workers; --tls-client-ca lets in only clients with a certificate from that CA (docs/scale-out.md)`);
   }
+  if (tls) io.out(`TLS on the frontend (certificate for ${tls.serverName}${tls.clientCa ? ', clients must show a certificate signed by --tls-client-ca' : ''}); the Web UI stays on this machine (ssh -L ${new URL(server.uiUrl).port}:127.0.0.1:${new URL(server.uiUrl).port} to reach it from elsewhere)`);
   io.out(`Web UI: ${server.uiUrl}`);
   let runtime: EvalRuntime | null = null;
   try {
     if (options.worker) {
-      const served: Settings = { ...settings, temporal: { ...settings.temporal, address: server.address } };
+      const served: Settings = { ...settings, temporal: { ...settings.temporal, address: server.address, ...(tls ? { connection: localConnection(settings, tls) } : {}) } };
       // Loaded only here: the worker's native engine has no business in a server-only process.
       const { openRuntime } = await import('../cli/runtime.js');
       runtime = await openRuntime(served, io, { worker: true });
@@ -77,4 +86,26 @@ export async function run(options: ServerOptions, io: CommandIo): Promise<number
     await server.stop();
   }
   return 0;
+}
+
+/** `--tls-*`: absolute paths (the server runs in its own folder), checked now; team mode only. */
+function teamTlsOf(options: ServerOptions, cwd: string): TeamTls | undefined {
+  const given = [options.tlsCert && '--tls-cert', options.tlsKey && '--tls-key', options.tlsCa && '--tls-ca', options.tlsClientCa && '--tls-client-ca'].filter(Boolean);
+  if (given.length === 0) return undefined;
+  if (options.persistence !== 'postgres') throw new UsageError(`${given[0]}: TLS is for the team server; use it with --persistence postgres (the dev server speaks plain gRPC only)`);
+  if (!options.tlsCert || !options.tlsKey) throw new UsageError(`${given[0]}: TLS needs both --tls-cert and --tls-key`);
+  const path = (file: string | undefined) => (file ? resolve(cwd, file) : undefined);
+  return resolveTeamTls({ cert: path(options.tlsCert)!, key: path(options.tlsKey)!, ca: path(options.tlsCa), clientCa: path(options.tlsClientCa) });
+}
+
+/** The in-process worker reaches the server as a client on this machine would. */
+function localConnection(settings: Settings, tls: TeamTls): Settings['temporal']['connection'] {
+  return {
+    ...settings.temporal.connection,
+    tls: {
+      ...(tls.ca ? { server_ca_cert_path: tls.ca } : {}),
+      server_name: tls.serverName,
+      ...(tls.clientCa ? { client_cert_path: tls.cert, client_key_path: tls.key } : {}),
+    },
+  };
 }

@@ -7,6 +7,7 @@ import { locateTemporalBinary } from './binary.js';
 import { installQuietRuntime } from './runtime.js';
 import { isPortOpen, startDevServer, type DevServer } from './devServer.js';
 import { isUnreachable } from './unreachable.js';
+import { speaksTls } from './tlsProbe.js';
 import { connectionOptionsOf, type BuiltConnectionOptions } from './connectionOptions.js';
 import type { TemporalSettings } from '../temporalSettings.js';
 import { ConfigError } from '../errors.js';
@@ -76,7 +77,7 @@ export async function connectTemporal(settings: { temporal: TemporalSettings }, 
     await nativeConnection?.close().catch(() => undefined);
     await connection?.close().catch(() => undefined);
     await devServer?.stop();
-    if (isUnreachable(err)) throw unreachable(address, mode, settings, err);
+    if (isUnreachable(err)) throw await unreachable(address, mode, settings, err);
     const refused = refusal(err, settings);
     if (refused) throw refused;
     throw err;
@@ -96,8 +97,11 @@ export async function connectTemporal(settings: { temporal: TemporalSettings }, 
   };
 }
 
-function unreachable(address: string, mode: TemporalHandle['mode'], settings: { temporal: TemporalSettings }, cause: unknown): TemporalUnreachableError {
+async function unreachable(address: string, mode: TemporalHandle['mode'], settings: { temporal: TemporalSettings }, cause: unknown): Promise<TemporalUnreachableError> {
   const from = settings.temporal.connection.sources.address ?? 'TEMPORAL_ADDRESS';
+  if (mode === 'cluster' && !settings.temporal.connection.tls && (await speaksTls(address))) {
+    return new TemporalUnreachableError(`Temporal at ${address} (${from}) speaks TLS and this client does not: set TEMPORAL_TLS_SERVER_CA_CERT_PATH to the CA that signed its certificate (TEMPORAL_TLS=true for a public CA; docs/scale-out.md)`, address, { cause });
+  }
   const tlsHint = settings.temporal.connection.tls ? ' (TLS is on: check the server speaks TLS and its certificate matches tls.server_ca_cert_path / tls.server_name)' : '';
   const what =
     mode === 'cluster'

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import net from 'node:net';
 import { dirname } from 'node:path';
-import { Connection } from '@temporalio/client';
+import { Connection, type TLSConfig } from '@temporalio/client';
 import { ConfigError } from '../errors.js';
 import { allSearchAttributeKeys } from './names.js';
 
@@ -109,7 +109,7 @@ function searchAttributeTypeName(type: string): string {
   return lower === 'keyword_list' ? 'KeywordList' : lower.charAt(0).toUpperCase() + lower.slice(1);
 }
 
-export async function waitUntilHealthy(address: string, child: ChildProcess, exited: Promise<number | null>, timeoutMs: number): Promise<void> {
+export async function waitUntilHealthy(address: string, child: ChildProcess, exited: Promise<number | null>, timeoutMs: number, tls?: TLSConfig): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let exitCode: number | null | undefined;
   void exited.then((code) => (exitCode = code));
@@ -118,7 +118,7 @@ export async function waitUntilHealthy(address: string, child: ChildProcess, exi
     const [host, port] = address.split(':');
     if (await isPortOpen(host!, Number(port))) {
       try {
-        const connection = await Connection.connect({ address, connectTimeout: 2_000 });
+        const connection = await Connection.connect({ address, connectTimeout: 2_000, ...(tls ? { tls } : {}) });
         try {
           await connection.healthService.check({});
           return;

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { openSync } from 'node:fs';
 import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Connection } from '@temporalio/client';
+import { Connection, type TLSConfig } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time.js';
 import { execa } from 'execa';
 import { stringify } from 'yaml';
@@ -12,6 +12,7 @@ import { ensureSearchAttributes } from './connection.js';
 import { isPortOpen, stopChild, waitUntilHealthy } from './devServer.js';
 import { prepareTeamSchemas, type TeamDatabase } from './teamSchema.js';
 import { advertisedAddress, isWildcard, teamPortsOf, type TeamPorts } from './teamPorts.js';
+import { localClientTls, serverTlsSection, uiTlsSection, type TeamTls } from './teamTls.js';
 
 /** The server reads the database password from here (its config is a template), never from a file. */
 const PASSWORD_ENV = 'EVALFLOW_TEAM_DB_PASSWORD';
@@ -51,6 +52,8 @@ export interface TeamServerOptions {
   /** The address every service binds (default 127.0.0.1: this machine only). */
   bind?: string;
   namespace: string;
+  /** Checked certificate files (resolveTeamTls): the frontend and every service inside speak TLS. */
+  tls?: TeamTls | undefined;
   say: (line: string) => void;
   /** Days closed workflows stay in the history (the store keeps results forever anyway). */
   retentionDays?: number;
@@ -86,14 +89,16 @@ export async function startTeamServer(options: TeamServerOptions): Promise<TeamS
   const serverEnv = { ...process.env, [PASSWORD_ENV]: options.database.password };
   const startServer = () => startProcess(options.binaries.server, ['--root', options.dir, '--config', 'config', '--env', 'development', '--allow-no-auth', 'start'], options.dir, join(options.dir, 'server.log'), serverEnv);
   let server = await startServer();
-  await healthy(address, server, 'the Temporal server', join(options.dir, 'server.log'));
-  await registerNamespace(address, options.namespace, options.retentionDays ?? 30);
+  const tls = options.tls ? localClientTls(options.tls) : undefined;
+  await healthy(address, server, 'the Temporal server', join(options.dir, 'server.log'), tls);
+  await registerNamespace(address, tls, options.namespace, options.retentionDays ?? 30);
   const ui = await startProcess(options.binaries.ui, ['--root', join(options.dir, 'ui'), '--env', 'development', 'start'], options.dir, join(options.dir, 'ui.log'));
-  await waitForHttp(`http://${local}:${ports.ui}/`, ui.child);
+  const uiHost = uiHostOf(bind, options.tls);
+  await waitForHttp(`http://${uiHost}:${ports.ui}/`, ui.child);
   return {
     address,
     ports,
-    uiUrl: `http://${local}:${ports.ui}`,
+    uiUrl: `http://${uiHost}:${ports.ui}`,
     namespace: options.namespace,
     get pid() {
       return server.child.pid!;
@@ -101,7 +106,7 @@ export async function startTeamServer(options: TeamServerOptions): Promise<TeamS
     async restart() {
       if (server.child.exitCode === null && server.child.signalCode === null) return;
       server = await startServer();
-      await healthy(address, server, 'the Temporal server', join(options.dir, 'server.log'));
+      await healthy(address, server, 'the Temporal server', join(options.dir, 'server.log'), tls);
     },
     async stop() {
       await stopChild(ui.child, ui.exited);
@@ -109,6 +114,12 @@ export async function startTeamServer(options: TeamServerOptions): Promise<TeamS
     },
   };
 }
+
+/**
+ * With TLS the UI stays on this machine: it serves plain HTTP and acts on the server with the
+ * server's own certificate, so reaching it from elsewhere would bypass the TLS of the frontend.
+ */
+const uiHostOf = (bind: string, tls: TeamTls | undefined) => (tls || isWildcard(bind) ? '127.0.0.1' : bind);
 
 async function writeConfigs(options: TeamServerOptions, ports: TeamPorts, bind: string): Promise<void> {
   const { database: db } = options;
@@ -125,7 +136,11 @@ async function writeConfigs(options: TeamServerOptions, ports: TeamPorts, bind: 
       numHistoryShards: 4,
       datastores: { 'postgres-default': store(db.database, 20), 'postgres-visibility': store(db.visibility, 4) },
     },
-    global: { membership: { maxJoinDuration: '30s', broadcastAddress: advertised }, metrics: { prometheus: { framework: 'tally', listenAddress: `${bind}:${ports.metrics}` } } },
+    global: {
+      membership: { maxJoinDuration: '30s', broadcastAddress: advertised },
+      metrics: { prometheus: { framework: 'tally', listenAddress: `${bind}:${ports.metrics}` } },
+      ...(options.tls ? { tls: serverTlsSection(options.tls) } : {}),
+    },
     services: {
       frontend: service(ports.frontend, ports.frontend_membership, { httpPort: ports.http }),
       history: service(ports.history, ports.history_membership),
@@ -148,7 +163,16 @@ async function writeConfigs(options: TeamServerOptions, ports: TeamPorts, bind: 
   await writeFile(join(options.dir, 'config', 'development.yaml'), `# enable-template\n${stringify(config).replaceAll(PASSWORD_PLACEHOLDER, `{{ env "${PASSWORD_ENV}" }}`)}`, { mode: 0o600 });
   // The same dynamic config as docker-compose.yml's server.
   await copyFile(DYNAMIC_CONFIG, join(options.dir, 'config', 'dynamicconfig.yaml'));
-  await writeFile(join(options.dir, 'ui', 'config', 'development.yaml'), stringify({ temporalGrpcAddress: `${isWildcard(bind) ? '127.0.0.1' : bind}:${ports.frontend}`, host: bind, port: ports.ui, enableUi: true, defaultNamespace: options.namespace, cors: { allowOrigins: [`http://${advertised}:${ports.ui}`, `http://127.0.0.1:${ports.ui}`] } }));
+  const ui = {
+    temporalGrpcAddress: `${isWildcard(bind) ? '127.0.0.1' : bind}:${ports.frontend}`,
+    host: options.tls ? '127.0.0.1' : bind,
+    port: ports.ui,
+    enableUi: true,
+    defaultNamespace: options.namespace,
+    cors: { allowOrigins: [`http://${advertised}:${ports.ui}`, `http://127.0.0.1:${ports.ui}`] },
+    ...(options.tls ? { tls: uiTlsSection(options.tls) } : {}),
+  };
+  await writeFile(join(options.dir, 'ui', 'config', 'development.yaml'), stringify(ui));
 }
 
 interface Process {
@@ -165,9 +189,9 @@ async function startProcess(binary: string, args: string[], cwd: string, logFile
   return { child, exited };
 }
 
-async function healthy(address: string, server: Process, what: string, logFile: string): Promise<void> {
+async function healthy(address: string, server: Process, what: string, logFile: string, tls: TLSConfig | undefined): Promise<void> {
   try {
-    await waitUntilHealthy(address, server.child, server.exited, 90_000);
+    await waitUntilHealthy(address, server.child, server.exited, 90_000, tls);
   } catch (err) {
     server.child.kill('SIGKILL');
     const tail = (await execa('tail', ['-n', '2', logFile], { reject: false })).stdout.split('\n').map((l) => l.slice(0, 400)).join('\n');
@@ -176,8 +200,8 @@ async function healthy(address: string, server: Process, what: string, logFile: 
 }
 
 /** The namespace and evalflow's search attributes; both are kept when they exist already. */
-async function registerNamespace(address: string, namespace: string, retentionDays: number): Promise<void> {
-  const connection = await Connection.connect({ address });
+async function registerNamespace(address: string, tls: TLSConfig | undefined, namespace: string, retentionDays: number): Promise<void> {
+  const connection = await Connection.connect({ address, ...(tls ? { tls } : {}) });
   try {
     try {
       await connection.workflowService.registerNamespace({ namespace, workflowExecutionRetentionPeriod: msToTs(retentionDays * 86_400_000) });

@@ -14,7 +14,7 @@ import { hostOfQueue, hostTaskQueue, searchAttributes } from '../temporal/names.
 import { runProgressQuery } from './definitions.js';
 import { dialogue } from './dialogue.js';
 import { describeFailure } from './failureText.js';
-import { outcomeAttributes, upsertVerdictMemo } from './outcomeAttributes.js';
+import { attemptHosts, outcomeAttributes, upsertVerdictMemo } from './outcomeAttributes.js';
 import { candidateProfile, hostProfile, modelProfile } from './profiles.js';
 import { runDisplay, said, type StageMove, type Tell } from './runDisplay.js';
 import { claimHost, type Host, hostStage } from './runHost.js';
@@ -128,7 +128,7 @@ export async function evalRunWorkflow(spec: RunSpec): Promise<RunOutcome> {
   }
   const reviewed = outcome !== recorded.outcome;
   stage('done', outcomeAttributes(outcome));
-  if (patched(runPatch.verdictMemo)) upsertVerdictMemo(spec.runId, outcome);
+  if (patched(runPatch.verdictMemo)) upsertVerdictMemo(spec.runId, outcome, attemptHosts(ledger.anomalies, host.queue));
   if (!reviewed) setCurrentDetails(runEnded(outcome));
   if (status === 'cancelled') throw ApplicationFailure.nonRetryable('the run was cancelled', 'RunCancelled', outcome);
   return outcome;

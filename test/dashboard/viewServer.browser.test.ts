@@ -28,6 +28,9 @@ describe('evalflow view in a real browser', () => {
     await writeFile(join(runsDir, SEEDED_RUN, 'review.md'), `# Review of ${SEEDED_RUN}\n\nThe tests ran. ${HOSTILE}\n`);
     await writeFile(join(runsDir, SEEDED_RUN, 'workflow', 'skills', 'testing.md'), 'run the tests\n');
     await store.updateRun(UNCONTAINED_RUN, { spec: { candidate: { isolation: 'none' } }, config: { candidate: { isolation: 'none' } } });
+    // The seeded run lost its first host and ran again on another.
+    await store.saveRunHost({ run_id: SEEDED_RUN, generation: 0, host_id: 'host-a', claimed_at: '2026-01-03T00:00:01.000Z' });
+    await store.saveRunHost({ run_id: SEEDED_RUN, generation: 1, host_id: 'host-b', claimed_at: '2026-01-03T00:01:00.000Z' });
     ({ server, url: base } = await startViewServer({ store, prices: DASHBOARD_PRICES, host: '127.0.0.1', port: 0, temporalUi: { url: 'http://127.0.0.1:8233', namespace: 'default' } }));
     shots = await outputDir('view');
     browser = await launchChromium();
@@ -75,6 +78,7 @@ describe('evalflow view in a real browser', () => {
     expect(await page.locator('#score .scores').textContent()).toBe('result pass · overall 4 · compliance 4 · execution 4');
     expect(await page.locator('[data-field="isolation"]').textContent()).toBe('sandbox');
     expect(await page.locator('#run-uncontained').count()).toBe(0);
+    expect(await page.locator('#run-hosts').textContent()).toBe('host-a (attempt 1, from 2026-01-03T00:00:01.000Z), host-b (attempt 2, from 2026-01-03T00:01:00.000Z)');
     expect(await page.locator('#hard-requirements li').textContent()).toContain('✓ met: runs the tests');
     expect(await page.locator('#review .review').textContent()).toContain(`The tests ran. ${HOSTILE}`);
     expect(await page.locator('#snapshot li').allTextContents()).toEqual(['skills/testing.md']);
@@ -126,7 +130,16 @@ describe('evalflow view in a real browser', () => {
     await page.waitForSelector('#facts dl');
     expect(await page.locator('#run-uncontained').textContent()).toBe('⚠ uncontained (isolation: none): the candidate ran outside a sandbox');
     expect(await page.locator('[data-field="isolation"]').textContent()).toBe('none');
+    expect(await page.locator('#run-hosts').textContent()).toBe('– (no host recorded)');
     expect(watch.errors).toEqual([]);
+  });
+
+  it("a run's JSON names the host of each attempt", async () => {
+    const detail = (await (await fetch(`${base}/api/runs/${encodeURIComponent(SEEDED_RUN)}`)).json()) as { hosts: unknown };
+    expect(detail.hosts).toEqual([
+      { attempt: 1, host_id: 'host-a', claimed_at: '2026-01-03T00:00:01.000Z' },
+      { attempt: 2, host_id: 'host-b', claimed_at: '2026-01-03T00:01:00.000Z' },
+    ]);
   });
 
   it('is read-only: anything but GET is 405', async () => {

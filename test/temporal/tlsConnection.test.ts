@@ -66,7 +66,8 @@ describe('a TLS-secured Temporal', () => {
     await expect(connectTemporal(await settingsWith({ TEMPORAL_TLS: 'true' }), () => undefined, { startEmbedded: false })).rejects.toBeInstanceOf(TemporalUnreachableError);
     const plain = connectTemporal(await settingsWith({}), () => undefined, { startEmbedded: false });
     await expect(plain).rejects.toBeInstanceOf(TemporalUnreachableError);
-    await expect(plain).rejects.toThrow(/^Temporal at 127\.0\.0\.1:\d+ \(TEMPORAL_ADDRESS\) is unreachable/);
+    // The client says why: the server answers TLS, which it was not told to speak.
+    await expect(plain).rejects.toThrow(/^Temporal at 127\.0\.0\.1:\d+ \(TEMPORAL_ADDRESS\) speaks TLS and this client does not: set TEMPORAL_TLS_SERVER_CA_CERT_PATH/);
   }, 120_000);
 
   it('names the CA setting when the server certificate is not trusted', async () => {

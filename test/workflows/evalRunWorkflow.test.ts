@@ -159,9 +159,11 @@ describe.each<Backend>(['pglite', 'postgres'])('evalRunWorkflow on the real dev 
       if (!found.includes(spec.runId)) await new Promise((r) => setTimeout(r, 200));
     }
     expect(found).toContain(spec.runId);
-    // The verdict and the viewer's link are in the memo: the Web UI shows them with no worker running.
+    // The verdict, the host and the viewer's link are in the memo: the Web UI shows them with no worker running.
     const { memo } = await harness.client.workflow.getHandle(spec.runId).describe();
-    expect(memo).toEqual({ verdict: 'pass, overall 4/5 (status completed)', evalflow_view: `http://127.0.0.1:8300/runs/${encodeURIComponent(spec.runId)}` });
+    const hosts = await harness.store.getRunHosts([spec.runId]);
+    expect(hosts).toHaveLength(1);
+    expect(memo).toEqual({ verdict: 'pass, overall 4/5 (status completed)', host: hosts[0]!.host_id, evalflow_view: `http://127.0.0.1:8300/runs/${encodeURIComponent(spec.runId)}` });
   });
 
   it('runs a contained command candidate whose stream-json output is normalised', async () => {

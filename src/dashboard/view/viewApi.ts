@@ -65,6 +65,8 @@ export interface RunDetail {
   review: string | null;
   snapshotFiles: string[];
   temporalUrl: string | null;
+  /** The host of each attempt (a run restarts on another host when its own is lost), first attempt first. */
+  hosts: { attempt: number; host_id: string; claimed_at: string }[];
   turns: number[];
   /** The same case's other runs in the batch (other arms, other attempts), and the runs before and after it in reading order. */
   related: { case: CaseRun[]; previous: string | null; next: string | null };
@@ -89,6 +91,7 @@ export async function runDetail(store: Store, runId: string, temporalUi: { url: 
       temporalUi && run.temporal_workflow_id
         ? `${temporalUi.url}/namespaces/${encodeURIComponent(temporalUi.namespace)}/workflows/${encodeURIComponent(run.temporal_workflow_id)}${run.temporal_run_id ? `/${encodeURIComponent(run.temporal_run_id)}` : ''}`
         : null,
+    hosts: (await store.getRunHosts([runId])).map((h) => ({ attempt: h.generation + 1, host_id: h.host_id, claimed_at: h.claimed_at })),
     turns: [...new Set(transcript.map((e) => e.turn))],
     related: await relatedRuns(store, run.batch_id, run.run_id, run.case_id),
   };

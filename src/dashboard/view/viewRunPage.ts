@@ -104,6 +104,7 @@ export function runPageScript(doc: Document, input: Record<string, string>): voi
       review: string | null;
       snapshotFiles: string[];
       temporalUrl: string | null;
+      hosts: { attempt: number; host_id: string; claimed_at: string }[];
       turns: number[];
       related: { case: { run_id: string; arm: string | null; attempt_index: number | null; status: string; result: string | null }[]; previous: string | null; next: string | null };
     };
@@ -113,6 +114,9 @@ export function runPageScript(doc: Document, input: Record<string, string>): voi
     for (const key of ['run_id', 'case_id', 'candidate', 'isolation', 'status', 'result', 'workflow_rev', 'arm', 'started_at', 'finished_at', 'error']) {
       list.append(el('dt', {}, key), el('dd', { 'data-field': key }, detail.run[key] === null || detail.run[key] === undefined ? '–' : String(detail.run[key])));
     }
+    // Which host ran each attempt: a run restarts from prepare on another host when its own is lost.
+    const hosts = detail.hosts.map((h) => (detail.hosts.length > 1 ? `${h.host_id} (attempt ${h.attempt}, from ${h.claimed_at})` : `${h.host_id} (from ${h.claimed_at})`));
+    list.append(el('dt', {}, 'host'), el('dd', { 'data-field': 'host', id: 'run-hosts' }, hosts.length === 0 ? '– (no host recorded)' : hosts.join(', ')));
     facts.appendChild(list);
     const runLink = (runId: string, text: string, attributes: Record<string, string> = {}) => el('a', { href: `/runs/${encodeURIComponent(runId)}`, ...attributes }, text);
     const nav = el('nav', { class: 'related', id: 'run-links' });
