@@ -79,7 +79,7 @@ function gateSuite(checks: readonly GateCheck[]): Suite {
     const open = `    <testcase classname="${xml(c.arm === null ? 'gate' : `gate.${c.arm}`)}" name="${xml(c.name)}" time="0">`;
     if (c.met) return `${open}</testcase>`;
     const tag = c.infrastructure ? 'error' : 'failure';
-    return `${open}\n      <${tag} message="${xml(c.detail)}" type="${c.infrastructure ? 'gate_infrastructure' : 'gate'}">${xml(c.detail)}</${tag}>\n    </testcase>`;
+    return `${open}\n      <${tag} message="${xml(`${c.name}: ${c.detail}`)}" type="${c.infrastructure ? 'gate_infrastructure' : 'gate'}">${xml(c.detail)}</${tag}>\n    </testcase>`;
   });
   return { tests: checks.length, failures, errors, skipped: 0, lines: [`  <testsuite name="gate" tests="${checks.length}" failures="${failures}" errors="${errors}" skipped="0">`, ...cases, '  </testsuite>'] };
 }
