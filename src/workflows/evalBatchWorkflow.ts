@@ -23,7 +23,7 @@ import type { RunSpec } from '../run/runSpec.js';
 import { batchPosition, runDetails, runSummary } from '../run/story.js';
 import type { BatchStatus } from '../store/index.js';
 import { SHARED_TASK_QUEUE, searchAttributes } from '../temporal/names.js';
-import { viewerRunUrl } from '../vocabulary/viewer.js';
+import { viewerDetailsLine } from '../vocabulary/viewer.js';
 import { batchProgressQuery } from './definitions.js';
 import { evalRunWorkflow } from './evalRunWorkflow.js';
 import { localProfile, sharedProfile } from './profiles.js';
@@ -179,7 +179,7 @@ function startRun(spec: RunSpec, input: BatchInput) {
     taskQueue: SHARED_TASK_QUEUE,
     args: [spec],
     staticSummary: runSummary(spec, input.selection.runsPerCase),
-    staticDetails: armed ? `${runDetails(spec)}\n- in evalflow view: [${viewerRunUrl(spec.runId)}](${viewerRunUrl(spec.runId)})` : runDetails(spec),
+    staticDetails: armed ? `${runDetails(spec)}${viewerDetailsLine(spec)}` : runDetails(spec),
     // Cancelling the batch cancels its runs, which still record and clean up.
     parentClosePolicy: ParentClosePolicy.REQUEST_CANCEL,
     typedSearchAttributes: [

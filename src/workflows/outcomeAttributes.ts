@@ -19,14 +19,15 @@ export function upsertOutcomeAttributes(outcome: RunOutcome): void {
 
 /**
  * What a finished run's memo says in the Web UI: its verdict in words and its page in the
- * viewer. A memo is stored with the run, so the UI shows it with no worker running (current
- * details need a worker to answer a query).
+ * viewer (at the address the config gives, `spec.viewerUrl`; none when it is unknown). A memo is
+ * stored with the run, so the UI shows it with no worker running (current details need a worker
+ * to answer a query).
  */
-export function verdictMemo(runId: string, outcome: RunOutcome): Record<string, string> {
+export function verdictMemo(spec: { runId: string; viewerUrl?: string | undefined }, outcome: RunOutcome): Record<string, string> {
   const verdict = outcome.result ? `${outcome.result}${outcome.overall !== null ? `, overall ${outcome.overall}/5` : ''}` : outcome.status;
-  return { verdict: `${verdict} (status ${outcome.status})`, evalflow_view: viewerRunUrl(runId) };
+  return { verdict: `${verdict} (status ${outcome.status})`, ...(spec.viewerUrl ? { evalflow_view: viewerRunUrl(spec.runId, spec.viewerUrl) } : {}) };
 }
 
-export function upsertVerdictMemo(runId: string, outcome: RunOutcome): void {
-  upsertMemo(verdictMemo(runId, outcome));
+export function upsertVerdictMemo(spec: { runId: string; viewerUrl?: string | undefined }, outcome: RunOutcome): void {
+  upsertMemo(verdictMemo(spec, outcome));
 }
