@@ -1,4 +1,6 @@
+import * as z from 'zod';
 import type { Batch, RunWithVerdict } from '../store/index.js';
+import { baselineFirst } from '../vocabulary/armOrder.js';
 import { batchArms } from './latestStats.js';
 
 /** One arm of a batch with its runs. */
@@ -8,9 +10,20 @@ export interface ArmGroup {
   entries: RunWithVerdict[];
 }
 
-/** A batch's runs by arm, baseline arm first (`baselineFirst`); none for a batch without arms. */
+/** The arms a batch was started with, as its row keeps them. */
+const SpecArmsSchema = z.object({ arms: z.array(z.object({ name: z.string(), change: z.string(), noWorkflow: z.boolean().optional() })) });
+
+/**
+ * A batch's runs by arm, baseline arm first (`baselineFirst`); none for a batch without arms. An
+ * arm the batch was started with but that recorded no run is there too, with no runs: a gate
+ * must see it measured nothing, not lose it.
+ */
 export function armGroups(batch: Pick<Batch, 'spec'> | null, entries: readonly RunWithVerdict[]): ArmGroup[] {
-  return batchArms(batch ?? { spec: {} }, entries).map((arm) => ({ ...arm, entries: entries.filter((e) => e.run.arm === arm.name) }));
+  const ran = batchArms(batch ?? { spec: {} }, entries);
+  if (ran.length === 0) return [];
+  const given = SpecArmsSchema.safeParse(batch?.spec);
+  const silent = given.success ? given.data.arms.filter((a) => !ran.some((r) => r.name === a.name)).map((a) => ({ name: a.name, change: a.change })) : [];
+  return baselineFirst([...ran, ...silent]).map((arm) => ({ ...arm, entries: entries.filter((e) => e.run.arm === arm.name) }));
 }
 
 /** The distinct arms the runs ran in (null for runs outside an experiment), in first-seen order. */

@@ -90,13 +90,17 @@ export function evaluateBatchGate(input: BatchGateInput): BatchGate {
       else checks.push(regressionCheck(null, input.baseline, input.entries));
     }
   } else {
-    const [base, ...tested] = input.arms as [ArmGroup, ...ArmGroup[]];
-    const baseValues = evaluateGate(input.conditions, stats.get(base.name)!).map((r) => `${r.condition.metric} ${r.value === null ? 'no value' : Number(r.value.toFixed(4))}`);
-    notes.push(`arm ${base.name} is the baseline arm: the reference the other arms are measured against, not gated${baseValues.length ? ` (${baseValues.join(', ')})` : ''}`);
+    const [base, ...others] = input.arms as [ArmGroup, ...ArmGroup[]];
+    // A batch of one arm has no reference within it: that arm is gated, never passed vacuously.
+    const tested = others.length > 0 ? others : [base];
+    if (others.length > 0) {
+      const baseValues = evaluateGate(input.conditions, stats.get(base.name)!).map((r) => `${r.condition.metric} ${r.value === null ? 'no value' : Number(r.value.toFixed(4))}`);
+      notes.push(`arm ${base.name} is the baseline arm: the reference the other arms are measured against, not gated${baseValues.length ? ` (${baseValues.join(', ')})` : ''}`);
+    }
     const oneGroup = input.baseline ? armsOf(input.baseline.entries).length <= 1 : false;
     for (const arm of tested) {
       checks.push(...conditionChecks(arm.name, stats.get(arm.name)!));
-      checks.push(regressionCheck(arm.name, { label: `the baseline arm ${base.name}`, entries: base.entries }, arm.entries, false));
+      if (arm !== base) checks.push(regressionCheck(arm.name, { label: `the baseline arm ${base.name}`, entries: base.entries }, arm.entries, false));
       if (!input.baseline) continue;
       const same = sameArm(arm.name, input.baseline.entries);
       if (same) checks.push(regressionCheck(arm.name, { label: armLabel(input.baseline.label, arm.name), entries: same }, arm.entries));

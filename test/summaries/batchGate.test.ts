@@ -75,6 +75,14 @@ describe('the gate of an A/B batch is per arm, never pooled', () => {
     expect(gate.outcome).toBe('infrastructure');
     expect(gate.checks).toEqual([expect.objectContaining({ arm: 'pr', detail: 'arm pr measured nothing (0 of 2 runs judged)', infrastructure: true })]);
 
+    // An arm the batch was started with but that recorded no run is not lost: it measured nothing.
+    const silent = gateOf(spec, arm('main', { c1: PASS5 }), 'pass_rate>=0.5');
+    expect(silent.outcome).toBe('infrastructure');
+    expect(silent.checks.map((c) => c.detail)).toEqual(['arm pr measured nothing (0 of 0 runs judged)']);
+    // A batch of one arm has no reference in it: that arm is gated, not passed vacuously.
+    const alone = gateOf([{ name: 'only', change: 'base' }], arm('only', { c1: FAIL5 }), 'pass_rate>=0.5');
+    expect(alone.checks.map(line)).toEqual(['only FAILED pass_rate>=0.5']);
+
     const two = [...arm('main', { c1: PASS5 }, 'batch-ab'), ...arm('pr', { c1: PASS5 }, 'batch-ab')];
     const plain = evaluateBatchGate({ conditions: parseGate('pass_rate>=0.5'), entries: attempts('c1', PASS5), arms: [], prices: {}, baseline: { label: 'batch-ab', entries: two } });
     expect(plain.checks.map(line)).toEqual(['- met pass_rate>=0.5', '- FAILED no regression against batch-ab']);
