@@ -9,7 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore } from '../src/store/index.js';
-import { writeSummaries } from '../src/reports/writeSummaries.js';
+import { writeSummaries } from '../src/dashboard/writeSummaries.js';
 import { pagesOfRunsWithVerdicts } from '../src/summaries/loadRuns.js';
 import { aHistoryRun, statusOf, type Outcome } from '../test/support/historyRun.js';
 import { row, writeResult } from './support/benchResult.js';

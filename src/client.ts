@@ -1,7 +1,7 @@
 import { Command, Option, type CommanderError } from 'commander';
 import * as flag from './cli/flagValues.js';
 import { DESCRIBE_ONLY } from './cliReference.js';
-import { COMMAND_MODULES, type CommandName } from './commandModules.js';
+import { COMMAND_MODULES, type CommandName } from './commands/index.js';
 import { EXIT } from './cli/exitCodes.js';
 import { INTERRUPT_MODES } from './cli/batch/interrupts.js';
 import { processIo, type CommandIo } from './cli/io.js';

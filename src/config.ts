@@ -12,7 +12,7 @@ import type { CandidateSpec, JudgingPolicy, ModelEndpoint, Recovery } from './ru
 import { ConfigError, FormatError } from './errors.js';
 import { parseOrThrow } from './format.js';
 import { isSecretName } from './transcript/redact.js';
-import { resolveTemporalConnection, TemporalTlsSchema, type TemporalConnection } from './temporalSettings.js';
+import { resolveTemporalConnection, TemporalTlsSchema, type TemporalSettings } from './temporalSettings.js';
 import { IsolationSchema, type Isolation } from './vocabulary/isolation.js';
 import { PricesSchema, type Prices } from './vocabulary/prices.js';
 import { DEFAULT_VIEW_HOST, DEFAULT_VIEW_PORT, viewerBaseUrl } from './vocabulary/viewer.js';
@@ -150,7 +150,7 @@ export interface Settings {
   databaseUrl: string | undefined;
   pgliteDir: string;
   storeSchema: string | undefined;
-  temporal: { address: string | undefined; namespace: string; dbFilename: string; port: number; uiPort: number; connection: TemporalConnection };
+  temporal: TemporalSettings;
   /** Where `evalflow view` listens by default (`view.host`, `view.port`). */
   view: { host: string; port: number };
   /** The viewer's address runs link to from the Web UI (`viewerBaseUrl`); null when unknown. */

@@ -52,6 +52,16 @@ export interface TemporalConnection {
   sources: Record<string, string>;
 }
 
+/** Where this process finds Temporal: the `temporal` part of `Settings`, all `connectTemporal` reads. */
+export interface TemporalSettings {
+  address: string | undefined;
+  namespace: string;
+  dbFilename: string;
+  port: number;
+  uiPort: number;
+  connection: TemporalConnection;
+}
+
 /** The TOML file the `temporal` CLI reads: TEMPORAL_CONFIG_FILE, else temporalio/temporal.toml in the user's config dir. */
 export function temporalConfigFile(env: NodeJS.ProcessEnv): string {
   if (env.TEMPORAL_CONFIG_FILE) return env.TEMPORAL_CONFIG_FILE;

@@ -1,4 +1,4 @@
-import { writeSummaries, type SummariesReport } from '../reports/writeSummaries.js';
+import { writeSummaries, type SummariesReport } from '../dashboard/writeSummaries.js';
 import type { ActivityDeps } from './deps.js';
 import type { Prices } from '../vocabulary/prices.js';
 

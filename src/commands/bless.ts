@@ -47,7 +47,7 @@ async function checkScheduleKnown(store: Store, schedule: string, settings: Sett
   if ((await store.getBaseline(schedule)) || (await store.listScheduledBatches(schedule, 1)).length > 0) return;
   const refused = new UsageError(`--schedule '${schedule}': expected a schedule that exists; none of that name in the store or on Temporal (\`evalflow schedule list\` lists them)`);
   const { connectTemporal } = await import('../temporal/connection.js');
-  const { ScheduleNotFoundError } = await import('@temporalio/client');
+  const { findSchedule } = await import('../temporal/findSchedule.js');
   let temporal;
   try {
     temporal = await connectTemporal(settings, () => undefined, { startEmbedded: false });
@@ -57,10 +57,7 @@ async function checkScheduleKnown(store: Store, schedule: string, settings: Sett
     return;
   }
   try {
-    await temporal.client.schedule.getHandle(schedule).describe();
-  } catch (err) {
-    if (err instanceof ScheduleNotFoundError) throw refused;
-    throw err;
+    if (!(await findSchedule(temporal, schedule))) throw refused;
   } finally {
     await temporal.close();
   }

@@ -1,4 +1,4 @@
-import { ScheduleAlreadyRunning, ScheduleNotFoundError, ScheduleOverlapPolicy, type ScheduleDescription } from '@temporalio/client';
+import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type ScheduleDescription } from '@temporalio/client';
 import { knownAdapterNames } from '../candidates/index.js';
 import { loadSettings, resolveCandidate, type Settings } from '../config.js';
 import { ConfigError } from '../errors.js';
@@ -7,6 +7,7 @@ import { describeTiming, parseEvery, timingOf, type ScheduleTiming } from '../sc
 import { openStore, type Store } from '../store/index.js';
 import { connectTemporal, type TemporalHandle } from '../temporal/connection.js';
 import { SHARED_TASK_QUEUE } from '../temporal/names.js';
+import { findSchedule } from '../temporal/findSchedule.js';
 import { runTemplateOf } from '../cli/batch/start.js';
 import type { CommandIo } from '../cli/io.js';
 import { storeOptions } from '../cli/storeOptions.js';
@@ -160,12 +161,9 @@ function specOf(timing: ScheduleTiming) {
 
 /** The schedule's description; an unknown name is a ConfigError that says how to find the right one. */
 async function known(temporal: TemporalHandle, name: string): Promise<ScheduleDescription> {
-  try {
-    return await temporal.client.schedule.getHandle(name).describe();
-  } catch (err) {
-    if (err instanceof ScheduleNotFoundError) throw new ConfigError(`no schedule ${name} on ${temporal.address} (\`evalflow schedule list\` shows them)`);
-    throw err;
-  }
+  const description = await findSchedule(temporal, name);
+  if (!description) throw new ConfigError(`no schedule ${name} on ${temporal.address} (\`evalflow schedule list\` shows them)`);
+  return description;
 }
 
 function inputOf(description: ScheduleDescription): ScheduledBatchInput | null {

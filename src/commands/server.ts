@@ -7,7 +7,7 @@ import { teamDatabaseOf } from '../temporal/teamSchema.js';
 import { locateTeamBinaries, startTeamServer } from '../temporal/teamServer.js';
 import { advertisedAddress, describeTeamPorts, isLoopback, parsePortsFlag } from '../temporal/teamPorts.js';
 import type { CommandIo } from '../cli/io.js';
-import { openRuntime, type EvalRuntime } from '../cli/runtime.js';
+import type { EvalRuntime } from '../cli/runtime.js';
 
 export interface ServerOptions {
   config?: string;
@@ -61,6 +61,8 @@ export async function run(options: ServerOptions, io: CommandIo): Promise<number
   try {
     if (options.worker) {
       const served: Settings = { ...settings, temporal: { ...settings.temporal, address: server.address } };
+      // Loaded only here: the worker's native engine has no business in a server-only process.
+      const { openRuntime } = await import('../cli/runtime.js');
       runtime = await openRuntime(served, io, { worker: true });
       io.out('a worker runs here too: batches and schedules run while this process does');
     }

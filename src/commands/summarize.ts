@@ -2,7 +2,7 @@ import { join, relative } from 'node:path';
 import { loadSettings } from '../config.js';
 import { ConfigError } from '../errors.js';
 import { openStore } from '../store/index.js';
-import { writeSummaries } from '../reports/writeSummaries.js';
+import { writeSummaries } from '../dashboard/writeSummaries.js';
 import type { CommandIo } from '../cli/io.js';
 import { storeOptions } from '../cli/storeOptions.js';
 

@@ -1,7 +1,6 @@
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import proto from '@temporalio/proto';
-import type { Settings } from '../config.js';
 import { TemporalUnreachableError } from '../errors.js';
 import { allSearchAttributeKeys } from './names.js';
 import { locateTemporalBinary } from './binary.js';
@@ -9,6 +8,7 @@ import { installQuietRuntime } from './runtime.js';
 import { isPortOpen, startDevServer, type DevServer } from './devServer.js';
 import { isUnreachable } from './unreachable.js';
 import { connectionOptionsOf, type BuiltConnectionOptions } from './connectionOptions.js';
+import type { TemporalSettings } from '../temporalSettings.js';
 import { ConfigError } from '../errors.js';
 
 /**
@@ -36,7 +36,7 @@ export interface TemporalHandle {
  * no server running is a TemporalUnreachableError too). A server that does not answer is a
  * TemporalUnreachableError naming the address and what to do.
  */
-export async function connectTemporal(settings: Settings, log: (line: string) => void, options: { startEmbedded?: boolean } = {}): Promise<TemporalHandle> {
+export async function connectTemporal(settings: { temporal: TemporalSettings }, log: (line: string) => void, options: { startEmbedded?: boolean } = {}): Promise<TemporalHandle> {
   const { namespace } = settings.temporal;
   let address = settings.temporal.address;
   let devServer: DevServer | null = null;
@@ -96,7 +96,7 @@ export async function connectTemporal(settings: Settings, log: (line: string) =>
   };
 }
 
-function unreachable(address: string, mode: TemporalHandle['mode'], settings: Settings, cause: unknown): TemporalUnreachableError {
+function unreachable(address: string, mode: TemporalHandle['mode'], settings: { temporal: TemporalSettings }, cause: unknown): TemporalUnreachableError {
   const from = settings.temporal.connection.sources.address ?? 'TEMPORAL_ADDRESS';
   const tlsHint = settings.temporal.connection.tls ? ' (TLS is on: check the server speaks TLS and its certificate matches tls.server_ca_cert_path / tls.server_name)' : '';
   const what =
@@ -115,7 +115,7 @@ const NOT_FOUND = 5;
 const grpcCode = (err: unknown): number | undefined => (err as { code?: number }).code;
 
 /** A wrong API key, a certificate the server refuses, a namespace that does not exist: one line saying which setting. */
-function refusal(err: unknown, settings: Settings): ConfigError | undefined {
+function refusal(err: unknown, settings: { temporal: TemporalSettings }): ConfigError | undefined {
   const { connection, namespace } = settings.temporal;
   const code = grpcCode(err);
   const detail = ((err as Error).message ?? '').split('\n')[0] ?? '';

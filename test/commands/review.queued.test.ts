@@ -2,12 +2,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryIo } from '../../src/cli/io.js';
 import { run as review } from '../../src/commands/review.js';
-import type { MockRequest } from '../../src/llm/mock/types.js';
 import type { RunOutcome } from '../../src/run/runOutcome.js';
 import { searchAttributes, SHARED_TASK_QUEUE } from '../../src/temporal/names.js';
-import { builtinCandidate, createEvalHarness, type EvalHarness } from '../support/evalHarness.js';
+import { builtinCandidate, type EvalHarness } from '../support/evalHarness.js';
 import { startRestartableTemporal, type RestartableTemporal } from '../support/temporalServer.js';
-import { REVIEW_CASE, UNASSESSED_PASS } from '../support/reviewCase.js';
+import { createReviewHarness } from '../support/reviewCase.js';
 
 const WAIT = { judging: { samples: 1, review: 'wait' as const, allowSelfJudge: false } };
 
@@ -18,16 +17,7 @@ describe('evalflow review with no worker running: the decision is queued, not wa
 
   beforeAll(async () => {
     temporal = await startRestartableTemporal();
-    harness = await createEvalHarness({
-      backend: 'postgres',
-      temporal: { address: temporal.address, namespace: 'default' },
-      script: (request: MockRequest) => {
-        if (request.model === 'test-examiner') return { text: '<<END>>' };
-        if (request.model === 'test-judge') return { text: UNASSESSED_PASS };
-        return request.messages.some((m) => m.role === 'tool') ? { text: 'Created greeting.txt.' } : { toolCalls: [{ name: 'write_file', arguments: { path: 'greeting.txt', content: 'hello\n' } }] };
-      },
-    });
-    await harness.writeCase('write-greeting', REVIEW_CASE);
+    harness = await createReviewHarness({ address: temporal.address, namespace: 'default' });
     env = {
       PATH: process.env.PATH,
       HOME: process.env.HOME,

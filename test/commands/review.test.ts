@@ -4,14 +4,13 @@ import { WorkflowUpdateStage } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryIo } from '../../src/cli/io.js';
 import { run as review } from '../../src/commands/review.js';
-import type { MockRequest } from '../../src/llm/mock/types.js';
 import type { RunOutcome } from '../../src/run/runOutcome.js';
 import type { RunSpec } from '../../src/run/runSpec.js';
 import { SHARED_TASK_QUEUE } from '../../src/temporal/names.js';
 import { reviewRunUpdate } from '../../src/workflows/definitions.js';
-import { builtinCandidate, createEvalHarness, type EvalHarness } from '../support/evalHarness.js';
+import { builtinCandidate, type EvalHarness } from '../support/evalHarness.js';
 import { startTestTemporal, type TestTemporal } from '../support/temporalServer.js';
-import { REVIEW_CASE as greeting, UNASSESSED_PASS as SHORT_ANSWER } from '../support/reviewCase.js';
+import { createReviewHarness } from '../support/reviewCase.js';
 
 const WAIT = { judging: { samples: 1, review: 'wait' as const, allowSelfJudge: false } };
 
@@ -22,16 +21,7 @@ describe('evalflow review, with runs waiting in their workflow and runs recorded
 
   beforeAll(async () => {
     temporal = await startTestTemporal();
-    harness = await createEvalHarness({
-      backend: 'postgres',
-      temporal,
-      script: (request: MockRequest) => {
-        if (request.model === 'test-examiner') return { text: '<<END>>' };
-        if (request.model === 'test-judge') return { text: SHORT_ANSWER };
-        return request.messages.some((m) => m.role === 'tool') ? { text: 'Created greeting.txt.' } : { toolCalls: [{ name: 'write_file', arguments: { path: 'greeting.txt', content: 'hello\n' } }] };
-      },
-    });
-    await harness.writeCase('write-greeting', greeting);
+    harness = await createReviewHarness(temporal);
     env = {
       PATH: process.env.PATH,
       HOME: process.env.HOME,

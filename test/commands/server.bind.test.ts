@@ -47,6 +47,7 @@ describe('evalflow server --bind', () => {
     expect(cli.stdout.some((line) => line.startsWith('reachable from this machine only (--bind 127.0.0.1)'))).toBe(true);
     expect(cli.lines.some((line) => line.includes('warning: bound to'))).toBe(false);
     cli.kill('SIGINT');
-    expect(await cli.exited).toBe(0);
+    const code = await cli.exited;
+    expect({ code, signal: cli.exitSignal, tail: code === 0 ? [] : cli.lines.slice(-20) }).toEqual({ code: 0, signal: null, tail: [] });
   });
 });

@@ -1,13 +1,12 @@
-import { Client, Connection } from '@temporalio/client';
+import { Client, type Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BatchResult } from '../../src/run/batchInput.js';
 import { hostLines } from '../../src/cli/batch/hosts.js';
-import { openStore, type Store } from '../../src/store/index.js';
+import type { Store } from '../../src/store/index.js';
 import { SHARED_TASK_QUEUE } from '../../src/temporal/names.js';
 import type { CliProcess } from '../support/cliProcess.js';
-import { createCrashFixture, type CrashFixture } from '../support/crashFixture.js';
-import { dropSchema, randomSchema } from '../support/postgres.js';
-import { startTestTemporal, type TestTemporal } from '../support/temporalServer.js';
+import type { CrashFixture } from '../support/crashFixture.js';
+import { startCrashHarness, type CrashHarness } from '../support/crashHarness.js';
 
 const RUNS = 5;
 
@@ -30,19 +29,13 @@ function mostAtOnce(log: string[], host: string): number {
  * finishes the run it holds, takes no new one and exits, while the others take the rest.
  */
 describe('evalflow worker --slots and drain', () => {
-  let temporal: TestTemporal;
+  let harness: CrashHarness;
   let fixture: CrashFixture;
-  let schema: string;
   let store: Store;
   let connection: Connection;
-  const workers: CliProcess[] = [];
 
   beforeAll(async () => {
-    temporal = await startTestTemporal();
-    schema = randomSchema();
-    fixture = await createCrashFixture({
-      temporalAddress: temporal.address,
-      schema,
+    harness = await startCrashHarness({
       models: { examiner: 'slots-examiner', judge: 'slots-judge' },
       modelDelayMs: 0,
       agentTurn: [
@@ -54,24 +47,15 @@ describe('evalflow worker --slots and drain', () => {
       ],
       progressPostcondition: false,
     });
-    store = await openStore({ databaseUrl: fixture.env.DATABASE_URL!, schema });
-    connection = await Connection.connect({ address: temporal.address });
+    ({ fixture, store, connection } = harness);
   }, 180_000);
 
   afterAll(async () => {
-    for (const worker of workers) worker.kill('SIGKILL');
-    await Promise.all(workers.map((w) => w.exited));
-    await connection?.close();
-    await store?.close();
-    await fixture?.close();
-    await temporal?.stop();
-    if (schema) await dropSchema(schema);
+    await harness?.close();
   });
 
   async function startWorker(hostId: string, slots: number): Promise<CliProcess> {
-    const worker = await fixture.startWorker(hostId, ['--slots', String(slots)]);
-    workers.push(worker);
-    return worker;
+    return harness.startWorker(hostId, ['--slots', String(slots)]);
   }
 
   it('holds at most its slots, shares with a host that joins, and drains without a restart', async () => {

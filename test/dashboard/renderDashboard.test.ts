@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildDashboard, DashboardSchema, fileLinks, renderDashboard, scriptJson } from '../../src/dashboard/index.js';
 import { openStore } from '../../src/store/index.js';
-import { writeSummaries } from '../../src/reports/writeSummaries.js';
+import { writeSummaries } from '../../src/dashboard/writeSummaries.js';
 import { tempDir } from '../sandbox/sandboxFixture.js';
 import { DASHBOARD_PRICES, fillDashboardStore, HOSTILE, markUncontained } from '../support/dashboardFixture.js';
 

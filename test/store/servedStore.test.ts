@@ -1,18 +1,15 @@
 import { spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { writeFile, mkdir } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storeOptions } from '../../src/cli/storeOptions.js';
 import { loadSettings } from '../../src/config.js';
 import { StoreError } from '../../src/errors.js';
 import { openStore } from '../../src/store/index.js';
 import { tempDir } from '../sandbox/sandboxFixture.js';
-import { startCli, type CliProcess } from '../support/cliProcess.js';
+import { startCli, startTsProcess, type CliProcess } from '../support/cliProcess.js';
 
-const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 const HOLDER = resolve(import.meta.dirname, '../support/holdStore.ts');
 
 /** `evalflow <args>` to its end: exit code and output. */
@@ -23,29 +20,7 @@ async function evalflow(args: string[], cwd: string, env: NodeJS.ProcessEnv): Pr
 }
 
 function startHolder(cwd: string, env: NodeJS.ProcessEnv): CliProcess {
-  // Reuses the CLI harness's line collection for a process that is not the CLI.
-  const child = spawn(process.execPath, ['--import', TSX, HOLDER], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  const lines: string[] = [];
-  for (const stream of [child.stdout, child.stderr]) stream.on('data', (chunk: Buffer) => lines.push(...chunk.toString('utf8').split('\n').filter(Boolean)));
-  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
-  return {
-    child,
-    pid: child.pid!,
-    lines,
-    stdout: lines,
-    stderr: lines,
-    exited,
-    kill: (signal) => child.kill(signal),
-    waitForLine: async (pattern, timeoutMs = 120_000) => {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const seen = lines.find((line) => pattern.test(line));
-        if (seen !== undefined) return seen;
-        if (Date.now() > deadline || child.exitCode !== null) throw new Error(`holder: no line matching ${pattern}; got:\n${lines.join('\n')}`);
-        await new Promise((wait) => setTimeout(wait, 100));
-      }
-    },
-  };
+  return startTsProcess(HOLDER, [], { cwd, env });
 }
 
 /**

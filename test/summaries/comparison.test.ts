@@ -1,53 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import type { Run, RunWithVerdict, ScoreRow } from '../../src/store/index.js';
+import type { Run, RunWithVerdict } from '../../src/store/index.js';
 import { caseStability, compareSides, comparisonLines, comparisonMarkdown, evaluateGate, groupStats, parseGate, renderJunit, revHistory } from '../../src/summaries/index.js';
 import { compareExitCode } from '../../src/commands/compare.js';
 import { snakeCaseKeys } from '../../src/cli/snakeCaseJson.js';
+import { aRunWithVerdict } from '../support/runWithVerdict.js';
 
-let made = 0;
-/** A run of `caseId` with the given outcome; builders fill the rest. */
+/**
+ * The shared builder, with what these tests read besides: why a run that was not judged
+ * stopped, and a failure at overall 1 whose review needs escaping in JUnit.
+ */
 function aRun(caseId: string, outcome: 'pass' | 'fail' | Run['status'], overrides: Partial<Run> = {}): RunWithVerdict {
-  made += 1;
   const judged = outcome === 'pass' || outcome === 'fail';
-  const run: Run = {
-    run_id: `run-${caseId}-x@20260101T000000-${made}`,
-    batch_id: 'b',
-    case_id: caseId,
-    case_version: 'v1',
-    case_hash: `h-${caseId}`,
-    candidate: 'x',
-    candidate_adapter: 'command',
-    models: {},
-    workflow_rev: 'rev1',
-    status: judged ? 'completed' : (outcome as Run['status']),
-    result: judged ? (outcome as 'pass' | 'fail') : null,
-    overall: judged ? (outcome === 'pass' ? 4 : 1) : null,
-    run_dir: `/runs/run-${made}`,
-    temporal_workflow_id: null,
-    temporal_run_id: null,
-    config: {},
-    spec: null,
-    judge_input: null,
-    anomalies: [],
-    error: judged ? null : 'the examiner endpoint was down',
-    parked_host: null,
-    project_rev: null,
-    candidate_cli_version: null,
-    workflow_dirty: null,
-    workflow_hash: null,
-    arm: null,
-    attempt_index: null,
-    tokens: null,
-    started_at: '2026-01-01T00:00:00.000Z',
-    finished_at: '2026-01-01T00:00:02.500Z',
-    created_at: `2026-01-01T00:00:${String(made % 60).padStart(2, '0')}.000Z`,
-    updated_at: '2026-01-01T00:00:00.000Z',
-    ...overrides,
-  };
-  const verdict: ScoreRow | null = judged
-    ? { run_id: run.run_id, result: outcome as 'pass' | 'fail', compliance: 4, execution_quality: 4, overall: run.overall, summary: outcome === 'fail' ? 'It broke the <tests> & "did not" notice.' : 'ok', hard_requirements: [], suggestions: [], judge_model: 'j', judged_at: '2026-01-01T00:00:00.000Z', raw: '', salvaged: false }
-    : null;
-  return { run, verdict };
+  const stopped = judged ? {} : { error: 'the examiner endpoint was down' };
+  const failed = outcome === 'fail' ? { overall: 1 } : {};
+  return aRunWithVerdict(caseId, outcome, { batch_id: 'b', ...stopped, ...failed, ...overrides }, outcome === 'fail' ? { summary: 'It broke the <tests> & "did not" notice.' } : {});
 }
 const many = (caseId: string, outcomes: ('pass' | 'fail' | Run['status'])[], overrides: Partial<Run> = {}) => outcomes.map((o, i) => aRun(caseId, o, { attempt_index: i + 1, ...overrides }));
 

@@ -19,6 +19,8 @@ export interface CliProcess {
   waitForLine(pattern: RegExp, timeoutMs?: number): Promise<string>;
   /** Resolves with the exit code (null when killed by a signal). */
   exited: Promise<number | null>;
+  /** The signal that ended the process, once it has ended by one. */
+  exitSignal: NodeJS.Signals | null;
   kill(signal?: NodeJS.Signals): void;
 }
 
@@ -27,7 +29,12 @@ export interface CliProcess {
  * runs it, so a test can kill it with SIGKILL or SIGINT mid-way and start it again.
  */
 export function startCli(args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): CliProcess {
-  const child = spawn(process.execPath, ['--import', TSX, CLIENT, ...args], {
+  return startTsProcess(CLIENT, args, options);
+}
+
+/** Any TypeScript entry point as its own process, with the same line collection as the CLI's. */
+export function startTsProcess(script: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): CliProcess {
+  const child = spawn(process.execPath, ['--import', TSX, script, ...args], {
     cwd: options.cwd,
     env: options.env,
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -58,8 +65,17 @@ export function startCli(args: string[], options: { cwd: string; env: NodeJS.Pro
   };
   child.stdout!.on('data', collect(stdout));
   child.stderr!.on('data', collect(stderr));
-  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  let exitSignal: NodeJS.Signals | null = null;
+  const exited = new Promise<number | null>((done) =>
+    child.once('exit', (code, signal) => {
+      exitSignal = signal;
+      done(code);
+    }),
+  );
   return {
+    get exitSignal() {
+      return exitSignal;
+    },
     child,
     pid: child.pid!,
     lines,

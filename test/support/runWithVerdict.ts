@@ -4,9 +4,10 @@ let made = 0;
 
 /**
  * A run of `caseId` as the summaries read it from the store, with its verdict: judged `pass`
- * (overall 4) or `fail` (overall 1.5), or stopped in a status unjudged. `overrides` win.
+ * (overall 4) or `fail` (overall 1.5), or stopped in a status unjudged. `overrides` win, and
+ * `verdictOverrides` win in the verdict of a judged run.
  */
-export function aRunWithVerdict(caseId: string, outcome: 'pass' | 'fail' | Run['status'], overrides: Partial<Run> = {}): RunWithVerdict {
+export function aRunWithVerdict(caseId: string, outcome: 'pass' | 'fail' | Run['status'], overrides: Partial<Run> = {}, verdictOverrides: Partial<ScoreRow> = {}): RunWithVerdict {
   made += 1;
   const judged = outcome === 'pass' || outcome === 'fail';
   const run: Run = {
@@ -45,7 +46,7 @@ export function aRunWithVerdict(caseId: string, outcome: 'pass' | 'fail' | Run['
     ...overrides,
   };
   const verdict: ScoreRow | null = judged
-    ? { run_id: run.run_id, result: outcome as 'pass' | 'fail', compliance: 4, execution_quality: 4, overall: run.overall, summary: 'ok', hard_requirements: [], suggestions: [], judge_model: 'j', judged_at: '2026-01-01T00:00:00.000Z', raw: '', salvaged: false }
+    ? { run_id: run.run_id, result: outcome as 'pass' | 'fail', compliance: 4, execution_quality: 4, overall: run.overall, summary: 'ok', hard_requirements: [], suggestions: [], judge_model: 'j', judged_at: '2026-01-01T00:00:00.000Z', raw: '', salvaged: false, ...verdictOverrides }
     : null;
   return { run, verdict };
 }

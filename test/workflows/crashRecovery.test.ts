@@ -1,16 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { Client, Connection } from '@temporalio/client';
+import { Client, type Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunAnomaly } from '../../src/vocabulary/anomaly.js';
 import type { BatchResult } from '../../src/run/batchInput.js';
-import { openStore, type Store } from '../../src/store/index.js';
+import type { Store } from '../../src/store/index.js';
 import { SHARED_TASK_QUEUE } from '../../src/temporal/names.js';
 import type { CliProcess } from '../support/cliProcess.js';
-import { createCrashFixture, type CrashFixture } from '../support/crashFixture.js';
-import { dropSchema, randomSchema } from '../support/postgres.js';
-import { startTestTemporal, type TestTemporal } from '../support/temporalServer.js';
+import type { CrashFixture } from '../support/crashFixture.js';
+import { startCrashHarness, type CrashHarness } from '../support/crashHarness.js';
 
 const RUNS = 30;
 const PARALLELISM = 8;
@@ -25,20 +24,15 @@ const TURN_S = 6;
  * 100 ms latency.
  */
 describe('a batch whose worker is killed twice', () => {
-  let temporal: TestTemporal;
+  let harness: CrashHarness;
   let fixture: CrashFixture;
-  let schema: string;
   let store: Store;
   let connection: Connection;
   let client: Client;
   let worker: CliProcess | undefined;
 
   beforeAll(async () => {
-    temporal = await startTestTemporal();
-    schema = randomSchema();
-    fixture = await createCrashFixture({
-      temporalAddress: temporal.address,
-      schema,
+    harness = await startCrashHarness({
       models: { examiner: 'crash-examiner', judge: 'crash-judge' },
       modelDelayMs: 100,
       // The agent logs each turn's start and end with its pid, and says so if an earlier
@@ -55,20 +49,13 @@ describe('a batch whose worker is killed twice', () => {
       ],
       progressPostcondition: true,
     });
+    ({ fixture, store, connection } = harness);
     await writeFile(join(fixture.root, 'evalflow.config.yaml'), `candidates:\n  agent:\n    adapter: command\n    args: [./agent.sh]\n`);
-    store = await openStore({ databaseUrl: fixture.env.DATABASE_URL!, schema });
-    connection = await Connection.connect({ address: temporal.address });
     client = new Client({ connection });
   });
 
   afterAll(async () => {
-    worker?.kill('SIGKILL');
-    await worker?.exited;
-    await connection?.close();
-    await store?.close();
-    await fixture?.close();
-    await temporal?.stop();
-    if (schema) await dropSchema(schema);
+    await harness?.close();
   });
 
   async function until(condition: () => boolean, what: string, timeoutMs = 120_000): Promise<void> {
@@ -96,7 +83,7 @@ describe('a batch whose worker is killed twice', () => {
     const stamp = name === 'baseline' ? '20260301T000001' : '20260301T000002';
     const input = fixture.batchInput({ name, stamp, runsPerCase: RUNS, parallelism: PARALLELISM, turnTimeoutS: 120 });
     const { batchId } = input;
-    worker = await fixture.startWorker();
+    worker = await harness.startWorker();
     const started = Date.now();
     const handle = await client.workflow.start('evalBatchWorkflow', { workflowId: batchId, taskQueue: SHARED_TASK_QUEUE, args: [input] });
     const killedAttempts: string[] = [];
@@ -113,7 +100,7 @@ describe('a batch whose worker is killed twice', () => {
       // What was in flight: every agent that logged its start and never its end (they die with the worker).
       await new Promise((r) => setTimeout(r, 200));
       killedAttempts.push(...turnsInFlight().filter((t) => t.includes(stamp) && !killedAttempts.includes(t)));
-      worker = await fixture.startWorker();
+      worker = await harness.startWorker();
       restartedAt.push(Date.now());
     }
     const result = (await handle.result()) as BatchResult;

@@ -1,16 +1,15 @@
 import { resolve } from 'node:path';
-import { Client, Connection } from '@temporalio/client';
+import { Client, type Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BatchResult } from '../../src/run/batchInput.js';
 import { readEnvChecklist } from '../../src/run/runFiles.js';
 import { RUN_STATUSES } from '../../src/vocabulary/runStates.js';
-import { openStore, type Store } from '../../src/store/index.js';
+import type { Store } from '../../src/store/index.js';
 import { SHARED_TASK_QUEUE } from '../../src/temporal/names.js';
 import { generationOf } from '../../src/transcript/attempts.js';
 import type { CliProcess } from '../support/cliProcess.js';
-import { createCrashFixture, type CrashFixture } from '../support/crashFixture.js';
-import { dropSchema, randomSchema } from '../support/postgres.js';
-import { startTestTemporal, type TestTemporal } from '../support/temporalServer.js';
+import type { CrashFixture } from '../support/crashFixture.js';
+import { startCrashHarness, type CrashHarness } from '../support/crashHarness.js';
 
 const RUNS = 8;
 
@@ -20,19 +19,13 @@ const RUNS = 8;
  * host: at most twice, recorded, never two live attempts of one run.
  */
 describe('a batch that loses a host', () => {
-  let temporal: TestTemporal;
+  let harness: CrashHarness;
   let fixture: CrashFixture;
-  let schema: string;
   let store: Store;
   let connection: Connection;
-  const workers: CliProcess[] = [];
 
   beforeAll(async () => {
-    temporal = await startTestTemporal();
-    schema = randomSchema();
-    fixture = await createCrashFixture({
-      temporalAddress: temporal.address,
-      schema,
+    harness = await startCrashHarness({
       models: { examiner: 'lost-examiner', judge: 'lost-judge' },
       modelDelayMs: 0,
       // The agent logs each turn's start (with its sandbox) and end, and says so if an earlier
@@ -49,25 +42,16 @@ describe('a batch that loses a host', () => {
       ],
       progressPostcondition: true,
     });
-    store = await openStore({ databaseUrl: fixture.env.DATABASE_URL!, schema });
-    connection = await Connection.connect({ address: temporal.address });
+    ({ fixture, store, connection } = harness);
   });
 
   afterAll(async () => {
-    for (const worker of workers) worker.kill('SIGKILL');
-    await Promise.all(workers.map((w) => w.exited));
-    await connection?.close();
-    await store?.close();
-    await fixture?.close();
-    await temporal?.stop();
-    if (schema) await dropSchema(schema);
+    await harness?.close();
   });
 
   async function startWorker(hostId: string): Promise<CliProcess> {
     // Slots for the whole window: the default (the machine's cores) would hold runs back from host A.
-    const worker = await fixture.startWorker(hostId, ['--slots', '6']);
-    workers.push(worker);
-    return worker;
+    return harness.startWorker(hostId, ['--slots', '6']);
   }
 
   it("restarts the lost host's runs on the other host, from prepare, once each, with the loss recorded", async () => {

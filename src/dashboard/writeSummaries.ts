@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { buildDashboard, fileLinks, renderDashboard } from '../dashboard/index.js';
+import { buildDashboard, fileLinks, renderDashboard } from './index.js';
 import type { Store } from '../store/index.js';
 import { loadRunsWithVerdicts, pagesOfRunsWithVerdicts } from '../summaries/loadRuns.js';
 import { renderBatchInsights } from '../summaries/batchInsights.js';

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { openStore, type Store } from '../../src/store/index.js';
-import { writeSummaries } from '../../src/reports/writeSummaries.js';
+import { writeSummaries } from '../../src/dashboard/writeSummaries.js';
 import { tempDir } from '../sandbox/sandboxFixture.js';
 import { aHistoryRun, statusOf, type Outcome } from '../support/historyRun.js';
 
