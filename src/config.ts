@@ -15,6 +15,7 @@ import { isSecretName } from './transcript/redact.js';
 import { resolveTemporalConnection, TemporalTlsSchema, type TemporalSettings } from './temporalSettings.js';
 import { IsolationSchema, type Isolation } from './vocabulary/isolation.js';
 import { PricesSchema, type Prices } from './vocabulary/prices.js';
+import { DEFAULT_VIEW_HOST, DEFAULT_VIEW_PORT, viewerBaseUrl } from './vocabulary/viewer.js';
 
 export const CONFIG_FILE = 'evalflow.config.yaml';
 
@@ -90,6 +91,14 @@ export const ConfigFileSchema = z
       })
       .strict()
       .default({ database_url_env: 'DATABASE_URL' }),
+    view: z
+      .object({
+        host: z.string().min(1).optional().describe('Where `evalflow view` listens unless --host says otherwise (default 127.0.0.1)'),
+        port: z.number().int().min(1).max(65535).optional().describe('Its port unless --port says otherwise (default 8300)'),
+        url: z.string().url().optional().describe('The address people open the viewer at, when it is not http://HOST:PORT (a proxy, another machine): runs link to it from the Web UI'),
+      })
+      .strict()
+      .default({}),
     temporal: z
       .object({
         address: z.string().optional(),
@@ -142,6 +151,10 @@ export interface Settings {
   pgliteDir: string;
   storeSchema: string | undefined;
   temporal: TemporalSettings;
+  /** Where `evalflow view` listens by default (`view.host`, `view.port`). */
+  view: { host: string; port: number };
+  /** The viewer's address runs link to from the Web UI (`viewerBaseUrl`); null when unknown. */
+  viewerUrl: string | null;
   /** --candidate-model: replaces the model of the selected candidate for this invocation. */
   candidateModelOverride?: string;
 }
@@ -281,6 +294,8 @@ export async function loadSettings(cwd: string, env: NodeJS.ProcessEnv, override
       uiPort: portFromEnv(env, 'EVALFLOW_TEMPORAL_UI_PORT') ?? file.temporal.ui_port ?? 8233,
       connection,
     },
+    view: { host: file.view.host ?? DEFAULT_VIEW_HOST, port: file.view.port ?? DEFAULT_VIEW_PORT },
+    viewerUrl: viewerBaseUrl(file.view),
   };
   if (overrides.candidateModel) settings.candidateModelOverride = overrides.candidateModel;
   return settings;

@@ -10,8 +10,8 @@ import { loadEvalBank } from '../evalset/index.js';
 import { selectionDigest } from '../run/batchPlan.js';
 import { makeBatchId, makeRunId, runStamp } from '../run/runId.js';
 import type { ScheduledBatchInput } from '../schedules/scheduleInput.js';
-import { headlineOf, reportComparison, reportMarkdown, verdictOf, type ReportComparison, type ScheduleReport } from '../schedules/scheduleReport.js';
-import { compareSides } from '../summaries/comparison.js';
+import { compareScheduled } from '../schedules/scheduleComparison.js';
+import { headlineOf, reportMarkdown, verdictOf, type ReportComparison, type ScheduleReport } from '../schedules/scheduleReport.js';
 import { selectSide } from '../summaries/selectSide.js';
 import type { ActivityDeps } from './deps.js';
 
@@ -66,7 +66,8 @@ export function scheduleActivities(deps: ActivityDeps) {
 
     /**
      * A firing's last step: the batch compared with the schedule's previous batch and with its
-     * baseline (the blessed one, else the one given at creation), its verdict, the report kept
+     * baseline (the blessed one, else the one given at creation; arm by arm, like for like, when
+     * it has arms: `compareScheduled`), its verdict, the report kept
      * in the store and written to summaries/schedules/NAME.{md,json}. A batch that never got
      * to run is recorded as a failed batch, so it is seen.
      */
@@ -83,7 +84,9 @@ export function scheduleActivities(deps: ActivityDeps) {
         try {
           const [then, now] = [await selectSide(deps.store, against), await selectSide(deps.store, batchId)];
           const judgings = await deps.store.getJudgings([...then.entries, ...now.entries].map((e) => e.run.run_id));
-          return reportComparison(against, compareSides(then, now, { judgings }));
+          const compared = compareScheduled(against, then.entries, { batchId, batch, entries: now.entries }, judgings);
+          problems.push(...compared.problems);
+          return compared.comparison;
         } catch (err) {
           problems.push(`no comparison with ${against}: ${(err as Error).message}`);
           return null;

@@ -1,6 +1,5 @@
 import { loadSettings } from '../config.js';
 import { startViewServer } from '../dashboard/index.js';
-import { DEFAULT_VIEW_HOST, DEFAULT_VIEW_PORT } from '../vocabulary/viewer.js';
 import { StoreError } from '../errors.js';
 import type { BatchProgress } from '../run/progress.js';
 import { openStore } from '../store/index.js';
@@ -34,8 +33,8 @@ export async function run(options: { port?: number; host?: string; config?: stri
     const { server, url } = await startViewServer({
       store,
       prices: settings.prices,
-      host: options.host ?? DEFAULT_VIEW_HOST,
-      port: options.port ?? DEFAULT_VIEW_PORT,
+      host: options.host ?? settings.view.host,
+      port: options.port ?? settings.view.port,
       summariesDir: settings.summariesDir,
       temporalUi: settings.temporal.address ? null : { url: `http://127.0.0.1:${settings.temporal.uiPort}`, namespace: settings.temporal.namespace },
       batchProgress: async (batchId) => {

@@ -113,6 +113,8 @@ export const RunTemplateSchema = z.object({
    * scheduled batch pins the rev it started with, an A/B arm its own.
    */
   workflowRev: z.string().optional(),
+  /** The viewer's address from the config (`view`), for the run's link in the Web UI; absent when unknown. */
+  viewerUrl: z.string().optional(),
 });
 export type RunTemplate = z.infer<typeof RunTemplateSchema>;
 

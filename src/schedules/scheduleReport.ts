@@ -4,7 +4,23 @@ import { BatchCountsSchema, type BatchCounts } from '../run/batchInput.js';
 import { ScheduleVerdictSchema, type ScheduleVerdict } from '../store/scheduleSchema.js';
 import type { Comparison } from '../summaries/comparison.js';
 
-/** One comparison of a scheduled batch, as the report and `--notify` carry it. */
+/** One arm's comparison: arm X of the other batch with arm X of this one. */
+export const ArmComparisonSchema = z.object({
+  arm: z.string(),
+  pass_rate_then: z.number().nullable(),
+  pass_rate_now: z.number().nullable(),
+  regressions: z.array(z.string()),
+  improvements: z.array(z.string()),
+  not_comparable: z.array(z.string()),
+});
+export type ArmComparison = z.infer<typeof ArmComparisonSchema>;
+
+/**
+ * One comparison of a scheduled batch, as the report and `--notify` carry it. For a batch with
+ * arms the arms are never pooled: `arms` holds each arm against the same arm of the other batch,
+ * the pass rates above are null, and the case lists name `ARM:CASE` (so a check of
+ * `regressions` still sees every arm's).
+ */
 export const ReportComparisonSchema = z.object({
   /** The other batch (the previous firing, or the baseline). */
   against: z.string(),
@@ -13,6 +29,7 @@ export const ReportComparisonSchema = z.object({
   regressions: z.array(z.string()),
   improvements: z.array(z.string()),
   not_comparable: z.array(z.string()),
+  arms: z.array(ArmComparisonSchema).optional(),
 });
 export type ReportComparison = z.infer<typeof ReportComparisonSchema>;
 
@@ -40,9 +57,27 @@ export const ScheduleReportSchema = z.object({
 export type ScheduleReport = z.infer<typeof ScheduleReportSchema>;
 
 export function reportComparison(against: string, comparison: Comparison): ReportComparison {
-  const named = (label: string) => comparison.cases.filter((c) => c.label === label).map((c) => c.caseId);
+  return { against, ...ratesAndCases(comparison) };
+}
+
+/** The comparison of a batch with arms: per arm, like for like; the pooled rates left out. */
+export function reportArmComparisons(against: string, arms: readonly { arm: string; comparison: Comparison }[]): ReportComparison {
+  const each = arms.map(({ arm, comparison }) => ({ arm, ...ratesAndCases(comparison) }));
+  const named = (pick: (a: ArmComparison) => string[]) => each.flatMap((a) => pick(a).map((caseId) => `${a.arm}:${caseId}`));
   return {
     against,
+    pass_rate_then: null,
+    pass_rate_now: null,
+    regressions: named((a) => a.regressions),
+    improvements: named((a) => a.improvements),
+    not_comparable: named((a) => a.not_comparable),
+    arms: each,
+  };
+}
+
+function ratesAndCases(comparison: Comparison): Omit<ArmComparison, 'arm'> {
+  const named = (label: string) => comparison.cases.filter((c) => c.label === label).map((c) => c.caseId);
+  return {
     pass_rate_then: comparison.a.rate?.rate ?? null,
     pass_rate_now: comparison.b.rate?.rate ?? null,
     regressions: named('regression'),
@@ -69,7 +104,7 @@ export function headlineOf(report: Omit<ScheduleReport, 'headline'>): string {
     return `${start} FAILED: ${judged} of ${total} runs completed${report.problems[0] ? ` (${report.problems[0]})` : ''}; nothing was measured`;
   }
   const rate = (c: ReportComparison | null, what: string) =>
-    c ? `${what} ${c.against}: ${percent(c.pass_rate_then)} → ${percent(c.pass_rate_now)}${c.regressions.length ? `, regressed: ${c.regressions.join(', ')}` : ''}` : `no ${what} to compare with`;
+    c ? `${what} ${c.against}: ${ratesOf(c)}${c.regressions.length ? `, regressed: ${c.regressions.join(', ')}` : ''}` : `no ${what} to compare with`;
   return `${start} ${report.verdict === 'regression' ? 'REGRESSED' : 'ok'}: ${report.counts.passed} pass, ${report.counts.failed} fail of ${total}; ${rate(report.previous, 'previous')}; ${rate(report.baseline, 'baseline')}`;
 }
 
@@ -80,7 +115,8 @@ export function reportMarkdown(report: ScheduleReport): string {
       ? [
           `## ${title}: ${c.against}`,
           '',
-          `- pass rate: ${percent(c.pass_rate_then)} → ${percent(c.pass_rate_now)}`,
+          ...(c.arms ? ['Each arm against the same arm of that batch (arms are never pooled):', ''] : []),
+          `- pass rate: ${ratesOf(c)}`,
           `- regressed: ${c.regressions.join(', ') || 'none'}`,
           `- improved: ${c.improvements.join(', ') || 'none'}`,
           ...(c.not_comparable.length ? [`- not comparable: ${c.not_comparable.join(', ')}`] : []),
@@ -99,6 +135,12 @@ export function reportMarkdown(report: ScheduleReport): string {
     ...section('Against the previous scheduled batch', report.previous),
     ...section('Against the baseline', report.baseline),
   ].join('\n');
+}
+
+/** `80% → 60%`; per arm, `main 80% → 80%, pr 80% → 60%`. */
+function ratesOf(c: ReportComparison): string {
+  if (c.arms) return c.arms.map((a) => `${a.arm} ${percent(a.pass_rate_then)} → ${percent(a.pass_rate_now)}`).join(', ') || 'no arm compared';
+  return `${percent(c.pass_rate_then)} → ${percent(c.pass_rate_now)}`;
 }
 
 function percent(rate: number | null): string {

@@ -24,7 +24,7 @@ import { batchPosition, runDetails, runSummary } from '../run/story.js';
 import type { RoundsState } from '../run/untilDecided.js';
 import type { BatchStatus } from '../store/index.js';
 import { SHARED_TASK_QUEUE, searchAttributes } from '../temporal/names.js';
-import { viewerRunUrl } from '../vocabulary/viewer.js';
+import { viewerDetailsLine } from '../vocabulary/viewer.js';
 import { decideRounds } from './decideRounds.js';
 import { batchProgressQuery } from './definitions.js';
 import { evalRunWorkflow } from './evalRunWorkflow.js';
@@ -211,7 +211,7 @@ function startRun(spec: RunSpec, input: BatchInput) {
     taskQueue: SHARED_TASK_QUEUE,
     args: [spec],
     staticSummary: runSummary(spec, input.selection.runsPerCase),
-    staticDetails: armed ? `${runDetails(spec)}\n- in evalflow view: [${viewerRunUrl(spec.runId)}](${viewerRunUrl(spec.runId)})` : runDetails(spec),
+    staticDetails: armed ? `${runDetails(spec)}${viewerDetailsLine(spec)}` : runDetails(spec),
     // Cancelling the batch cancels its runs, which still record and clean up.
     parentClosePolicy: ParentClosePolicy.REQUEST_CANCEL,
     typedSearchAttributes: [

@@ -128,7 +128,7 @@ export async function evalRunWorkflow(spec: RunSpec): Promise<RunOutcome> {
   }
   const reviewed = outcome !== recorded.outcome;
   stage('done', outcomeAttributes(outcome));
-  if (patched(runPatch.verdictMemo)) upsertVerdictMemo(spec.runId, outcome, attemptHosts(ledger.anomalies, host.queue));
+  if (patched(runPatch.verdictMemo)) upsertVerdictMemo(spec, outcome, attemptHosts(ledger.anomalies, host.queue));
   if (!reviewed) setCurrentDetails(runEnded(outcome));
   if (status === 'cancelled') throw ApplicationFailure.nonRetryable('the run was cancelled', 'RunCancelled', outcome);
   return outcome;

@@ -36,15 +36,16 @@ export function attemptHosts(anomalies: readonly RunAnomaly[], lastQueue: string
 
 /**
  * What a finished run's memo says in the Web UI: its verdict in words, the host of each
- * attempt and its page in the viewer. A memo is stored with the run, so the UI shows it with
- * no worker running (current details need a worker to answer a query).
+ * attempt and its page in the viewer (at the address the config gives, `spec.viewerUrl`; none
+ * when it is unknown). A memo is stored with the run, so the UI shows it with no worker running
+ * (current details need a worker to answer a query).
  */
-export function verdictMemo(runId: string, outcome: RunOutcome, hosts: readonly string[] = []): Record<string, string> {
+export function verdictMemo(spec: { runId: string; viewerUrl?: string | undefined }, outcome: RunOutcome, hosts: readonly string[] = []): Record<string, string> {
   const verdict = outcome.result ? `${outcome.result}${outcome.overall !== null ? `, overall ${outcome.overall}/5` : ''}` : outcome.status;
   const host = hosts.length === 1 ? hosts[0]! : hosts.map((h, i) => `${h} (attempt ${i + 1})`).join(', ');
-  return { verdict: `${verdict} (status ${outcome.status})`, ...(host ? { host } : {}), evalflow_view: viewerRunUrl(runId) };
+  return { verdict: `${verdict} (status ${outcome.status})`, ...(host ? { host } : {}), ...(spec.viewerUrl ? { evalflow_view: viewerRunUrl(spec.runId, spec.viewerUrl) } : {}) };
 }
 
-export function upsertVerdictMemo(runId: string, outcome: RunOutcome, hosts: readonly string[] = []): void {
-  upsertMemo(verdictMemo(runId, outcome, hosts));
+export function upsertVerdictMemo(spec: { runId: string; viewerUrl?: string | undefined }, outcome: RunOutcome, hosts: readonly string[] = []): void {
+  upsertMemo(verdictMemo(spec, outcome, hosts));
 }

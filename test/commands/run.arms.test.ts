@@ -82,8 +82,10 @@ describe('evalflow run with arms, compare and the gate', () => {
     const io = memoryIo(root, env);
     const code = await run({ candidate: 'solver', arm: ['A=base', 'B=candidate=breaker'], runsPerCase: RUNS_PER_CASE, parallelism: 4, gate: 'pass_rate>=0.9', junit: 'out/junit.xml' }, io);
     const out = io.stdout.join('\n');
-    // 25 of 30 passed: below the gate.
-    expect(out).toContain('gate: FAILED: pass_rate>=0.9 (0.8333)');
+    // Per arm, never pooled (25 of 30 pooled): A is the baseline arm, B passes 10 of 15 and regresses against A.
+    expect(out).toContain('gate: B: FAILED: pass_rate>=0.9 (0.6667)');
+    expect(out).toContain('gate: B: FAILED: no regression against the baseline arm A (1 case(s) regressed: add-truncate)');
+    expect(out).toContain('gate: arm A is the baseline arm: the reference the other arms are measured against, not gated (pass_rate 1)');
     expect(code).toBe(1);
     const batchId = /\(batch (batch-\S+)\)/.exec(out)![1]!;
     // The runs alternate A, B per case and attempt, so drift hits both.
@@ -108,8 +110,12 @@ describe('evalflow run with arms, compare and the gate', () => {
     }
 
     const junit = readFileSync(join(root, 'out/junit.xml'), 'utf8');
-    expect(junit).toContain('tests="30" failures="5" errors="0" skipped="0"');
-    expect((junit.match(/<failure /g) ?? []).length).toBe(5);
+    // 30 runs in a suite per arm, then the gate's two checks of arm B.
+    expect(junit).toContain('<testsuites name="evalflow" tests="32" failures="7" errors="0" skipped="0">');
+    expect(junit).toContain(`<testsuite name="${batchId}:B" tests="15" failures="5" errors="0" skipped="0">`);
+    expect(junit).toMatch(/<testcase classname="B\.add-truncate" name="run-add-truncate-breaker@\S+\+B-1"/);
+    expect(junit).toContain('<testcase classname="gate.B" name="pass_rate&gt;=0.9" time="0">');
+    expect((junit.match(/<failure /g) ?? []).length).toBe(7);
 
     const compared = memoryIo(root, env);
     expect(await compare({ a: 'A', b: 'B', batch: batchId }, compared)).toBe(1);
@@ -126,7 +132,7 @@ describe('evalflow run with arms, compare and the gate', () => {
     expect(met.stdout.join('\n')).toContain('gate: met');
     const regressed = memoryIo(root, env);
     expect(await run({ candidate: 'breaker', only: 'add-truncate', runsPerCase: 4, baseline: `${batchId}:A` }, regressed)).toBe(1);
-    expect(regressed.stdout.join('\n')).toContain('gate: FAILED: 1 case(s) regressed against the baseline');
+    expect(regressed.stdout.join('\n')).toContain(`gate: FAILED: no regression against ${batchId}:A (1 case(s) regressed: add-truncate)`);
 
     // A judge that flips on one transcript: judging it again tells the judge's noise from the agent's.
     const fixSlug = /(run-fix-slug-dashes-solver@\S+\+A-1)/.exec(out)![1]!;

@@ -90,7 +90,8 @@ describe('evalflow run --changed-only', () => {
     expect(out).toMatch(/^gate: covers only the cases of --changed-only HEAD~1 \([0-9a-f]{7}\): 2 of 4 cases, those a change of skills\/node-test can affect; 2 skipped$/m);
     expect(code).toBe(0);
     const junit = await readFile(join(root, 'out/junit.xml'), 'utf8');
-    expect([...junit.matchAll(/classname="([^"]+)"/g)].map((m) => m[1]).sort()).toEqual(['expects-node-test', 'used-node-test']);
+    // The runs of the picked cases, then the gate's one check.
+    expect([...junit.matchAll(/classname="([^"]+)"/g)].map((m) => m[1]).sort()).toEqual(['expects-node-test', 'gate', 'used-node-test']);
     expect(junit).toMatch(/<property name="evalflow.changed_only" value="--changed-only HEAD~1 \([0-9a-f]{7}\): 2 of 4 cases/);
     expect(junit).toContain('<property name="evalflow.changed_only.skipped.plain" value="expects none of the changed items, and no recorded run used one"/>');
     const latest = await readFile(join(settings.summariesDir, 'latest.md'), 'utf8');

@@ -98,7 +98,8 @@ describe.each<Backend>(['pglite', 'postgres'])('evalRunWorkflow on the real dev 
 
   it('runs a builtin candidate through every stage and records files, rows and search attributes', async () => {
     judgeMode = 'good';
-    const { outcome, spec } = await harness.runCase('write-greeting', builtinCandidate(harness.mock));
+    // The viewer's address as the config gives it (`view`), not an assumed default.
+    const { outcome, spec } = await harness.runCase('write-greeting', builtinCandidate(harness.mock), { viewerUrl: 'http://127.0.0.1:9400' });
     expect(outcome).toMatchObject({ status: 'completed', result: 'pass', overall: 4 });
     const runDir = join(harness.runsDir, spec.runId);
     for (const file of ['config.yaml', 'env_checklist.yaml', 'transcript.jsonl', 'score.yaml', 'review.md', 'workflow/rules/testing.md']) {
@@ -163,7 +164,7 @@ describe.each<Backend>(['pglite', 'postgres'])('evalRunWorkflow on the real dev 
     const { memo } = await harness.client.workflow.getHandle(spec.runId).describe();
     const hosts = await harness.store.getRunHosts([spec.runId]);
     expect(hosts).toHaveLength(1);
-    expect(memo).toEqual({ verdict: 'pass, overall 4/5 (status completed)', host: hosts[0]!.host_id, evalflow_view: `http://127.0.0.1:8300/runs/${encodeURIComponent(spec.runId)}` });
+    expect(memo).toEqual({ verdict: 'pass, overall 4/5 (status completed)', host: hosts[0]!.host_id, evalflow_view: `http://127.0.0.1:9400/runs/${encodeURIComponent(spec.runId)}` });
   });
 
   it('runs a contained command candidate whose stream-json output is normalised', async () => {

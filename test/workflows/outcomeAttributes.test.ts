@@ -27,8 +27,8 @@ describe('attemptHosts', () => {
 
 describe('verdictMemo', () => {
   it('names the host of the run, or of each attempt', () => {
-    expect(verdictMemo('r1', outcome, ['host-a'])).toEqual({ verdict: 'pass, overall 4/5 (status completed)', host: 'host-a', evalflow_view: 'http://127.0.0.1:8300/runs/r1' });
-    expect(verdictMemo('r1', outcome, ['host-a', 'host-b']).host).toBe('host-a (attempt 1), host-b (attempt 2)');
-    expect(verdictMemo('r1', outcome, [])).not.toHaveProperty('host');
+    expect(verdictMemo({ runId: 'r1', viewerUrl: 'http://127.0.0.1:8300' }, outcome, ['host-a'])).toEqual({ verdict: 'pass, overall 4/5 (status completed)', host: 'host-a', evalflow_view: 'http://127.0.0.1:8300/runs/r1' });
+    expect(verdictMemo({ runId: 'r1', viewerUrl: 'http://127.0.0.1:8300' }, outcome, ['host-a', 'host-b']).host).toBe('host-a (attempt 1), host-b (attempt 2)');
+    expect(verdictMemo({ runId: 'r1', viewerUrl: 'http://127.0.0.1:8300' }, outcome, [])).not.toHaveProperty('host');
   });
 });

@@ -86,6 +86,7 @@ describe('what the Web UI shows of a run and a batch (user metadata)', () => {
         workflowDir: join(harness.root, 'workflow'),
         runsDir: harness.runsDir,
         turnTimeoutS: 60,
+        viewerUrl: 'http://evals.lan:9400',
       },
       parallelism: 1,
       offset: 0,
@@ -115,7 +116,7 @@ describe('what the Web UI shows of a run and a batch (user metadata)', () => {
     const details = await run.staticDetails();
     expect(details).toContain('Checks that the greeter writes greeting.txt.');
     expect(details).toContain(`evalflow show ${first}`);
-    expect(details).toContain(`[http://127.0.0.1:8300/runs/${encodeURIComponent(first)}](http://127.0.0.1:8300/runs/${encodeURIComponent(first)})`);
+    expect(details).toContain(`[http://evals.lan:9400/runs/${encodeURIComponent(first)}](http://evals.lan:9400/runs/${encodeURIComponent(first)})`);
     expect(details).toContain(`- run directory: \`${harness.runsDir}/${first}\``);
     expect(details).not.toContain('file://');
     expect(await currentDetails(harness, first)).toBe('done · completed · pass (overall 4.0)');

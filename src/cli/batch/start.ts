@@ -151,6 +151,7 @@ export function runTemplateOf(settings: Settings, candidate: CandidateSpec): Run
     turnTimeoutS: settings.candidates[candidate.name]?.turnTimeoutS ?? settings.turnTimeoutS,
     recovery: settings.recovery,
     judging: settings.judging,
+    ...(settings.viewerUrl ? { viewerUrl: settings.viewerUrl } : {}),
   };
 }
 
