@@ -32,6 +32,8 @@ const DEFAULT_LIMIT = 50;
  * deep). With `--query Q`, the runs whose workflows match a Temporal visibility query.
  */
 export async function run(options: RunsOptions, io: CommandIo): Promise<number> {
+  const ignored = options.query === undefined ? undefined : (['batch', 'status', 'after'] as const).find((flag) => options[flag] !== undefined);
+  if (ignored) throw new UsageError(`--query: cannot be combined with --${ignored}; put the condition into the query (docs/temporal.md#ready-queries)`);
   const settings = await loadSettings(io.cwd, io.env, options.config ? { configPath: options.config } : {});
   const store = await openStore(storeOptions(settings));
   try {
