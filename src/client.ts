@@ -207,7 +207,8 @@ candidates
   .description('print the transcript events captured agent streams become (several files = consecutive turns)')
   .argument('<adapter>')
   .argument('<streams...>')
-  .action((adapter: string, files: string[]) => dispatch('candidates', { normalize: { adapter, files } }));
+  // commander takes the list's --json anywhere on the line: passed on, so normalize can refuse it.
+  .action((adapter: string, files: string[]) => dispatch('candidates', { ...candidates.opts(), normalize: { adapter, files } }));
 
 const schedule = program.command('schedule').description('nightly (or any) regressions as Temporal Schedules: create, list, describe, trigger, pause, unpause, delete, backfill');
 withSelection(

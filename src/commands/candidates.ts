@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { CANDIDATE_ADAPTER_NAMES, createLineReader, findCliInstallation, getCandidateAdapter, type CandidateSession } from '../candidates/index.js';
-import { ConfigError } from '../errors.js';
+import { ConfigError, UsageError } from '../errors.js';
 import type { CandidateEvent, TranscriptEvent } from '../transcript/schema.js';
 import type { CommandIo } from '../cli/io.js';
 import { formatTable } from '../cli/output/table.js';
@@ -29,6 +29,7 @@ export interface CandidatesDeps {
  * id and cumulative usage carry over. Exits 1 when a turn failed (shown as a `system` event).
  */
 export async function run(options: CandidatesOptions, io: CommandIo, deps: CandidatesDeps = {}): Promise<number> {
+  if (options.normalize && options.json) throw new UsageError('--json: not with `candidates normalize`, which prints transcript events as JSONL already');
   if (options.normalize) return normalize(options.normalize.adapter, options.normalize.files, io, deps.now ?? (() => new Date()));
   return list(io, deps.versionTimeoutMs ?? 5000, options.json === true);
 }

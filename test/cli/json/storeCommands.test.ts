@@ -153,7 +153,7 @@ describe('--json of the commands that read the store', () => {
   });
 });
 
-async function jsonOf<O extends object>(command: (options: O & { json: true }, io: ReturnType<typeof memoryIo>) => Promise<number>, options: O): Promise<unknown> {
+async function jsonOf<O extends { json?: boolean }>(command: (options: O, io: ReturnType<typeof memoryIo>) => Promise<number>, options: NoInfer<O>): Promise<unknown> {
   const io = memoryIo(root, {});
   expect(await command({ ...options, json: true }, io)).toBe(0);
   return JSON.parse(io.stdout.join('\n'));
