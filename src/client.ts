@@ -75,6 +75,7 @@ program
   .addOption(new Option('--status <status>', 'only batches with this status').choices(BATCH_STATUSES))
   .option('--limit <n>', 'at most n batches (default 20)', flag.positiveInteger)
   .option('--after <batch_id>', 'the next page: batches listed after this one (the last line printed names it)')
+  .option('--json', 'print JSON instead of the table (docs/json.md)')
   .action((options) => dispatch('batches', options));
 
 program
@@ -86,6 +87,7 @@ program
   .option('--limit <n>', 'at most n runs (default 50)', flag.positiveInteger)
   .option('--after <run_id>', 'the next page: runs listed after this one (the last line printed names it)')
   .option('--query <visibility query>', 'runs whose workflows match this Temporal visibility query, e.g. \'EvalBatch="batch-…" AND EvalResult="fail"\'')
+  .option('--json', 'print JSON instead of the table (docs/json.md)')
   .action((options) => dispatch('runs', options));
 
 program
@@ -93,6 +95,7 @@ program
   .description('print the score, review and file paths of a run (a batch id: where the batch stands)')
   .argument('<run_id>')
   .addOption(configOption)
+  .option('--json', 'print the run (or the batch, as status does) as JSON (docs/json.md)')
   .action((runId: string, options) => dispatch('show', { ...options, runId }));
 
 program
@@ -114,7 +117,7 @@ program
   .addOption(configOption)
   .option('--batch <id>', 'compare two arms of this batch: A and B are arm names')
   .option('--tolerance <drop>', 'a regressed case fails only when its pass rate dropped by more (0..1, default 0)', flag.fraction)
-  .option('--json', 'print the comparison as JSON')
+  .option('--json', 'print the comparison as JSON (docs/json.md)')
   .action((a: string, b: string, options) => dispatch('compare', { ...options, a, b }));
 
 program
@@ -123,6 +126,7 @@ program
   .addOption(configOption)
   .option('--case <id>', 'one eval case only')
   .option('--candidate <name>', 'one candidate only')
+  .option('--json', 'print JSON instead of the table (docs/json.md)')
   .action((options) => dispatch('history', options));
 
 program
@@ -133,7 +137,7 @@ program
   .option('--power <p>', 'the chance to detect it when it is there, strictly between 0 and 1 (default 0.8)', flag.openFraction)
   .option('--alpha <a>', 'the two-sided false-alarm rate, strictly between 0 and 1 (default 0.05)', flag.openFraction)
   .option('--batch <id>', 'measure this batch (default: the newest); a batch with arms is measured on its baseline arm (the one without the workflow, else the first)')
-  .option('--json', 'print the plan as JSON')
+  .option('--json', 'print the plan as JSON (docs/json.md)')
   .action((options) => dispatch('plan', options));
 
 program
@@ -174,6 +178,7 @@ program
   .addOption(new Option('--result <result>', 'your decision').choices(['pass', 'fail']))
   .option('--note <text>', 'why you decided so')
   .option('--pending', 'list the runs that need a review (waiting in their workflow, or recorded)')
+  .option('--json', 'with --pending: print the list as JSON (docs/json.md)')
   .option('--wait <seconds>', 'how long to wait for a worker to take the decision before queueing it in the run\'s history (default 10)', flag.integerFlag(0, 3600))
   .action((runId: string | undefined, options) => dispatch('review', { ...options, runId }));
 
@@ -181,7 +186,8 @@ program
   .command('validate')
   .description('check eval cases without running anything; exits 1 on any problem')
   .argument('[paths...]', 'eval bank folders or case folders (default: eval_sets)')
-  .action((paths: string[]) => dispatch('validate', { paths }));
+  .option('--json', 'print the checks as JSON (docs/json.md)')
+  .action((paths: string[], options) => dispatch('validate', { ...options, paths }));
 
 program
   .command('new')
@@ -193,13 +199,15 @@ program
 const candidates = program
   .command('candidates')
   .description('list candidate adapters, whether their CLI is installed, and its version')
-  .action(() => dispatch('candidates', {}));
+  .option('--json', 'print the list as JSON (docs/json.md)')
+  .action((options) => dispatch('candidates', options));
 candidates
   .command('normalize')
   .description('print the transcript events captured agent streams become (several files = consecutive turns)')
   .argument('<adapter>')
   .argument('<streams...>')
-  .action((adapter: string, files: string[]) => dispatch('candidates', { normalize: { adapter, files } }));
+  // commander takes the list's --json anywhere on the line: passed on, so normalize can refuse it.
+  .action((adapter: string, files: string[]) => dispatch('candidates', { ...candidates.opts(), normalize: { adapter, files } }));
 
 const schedule = program.command('schedule').description('nightly (or any) regressions as Temporal Schedules: create, list, describe, trigger, pause, unpause, delete, backfill');
 withSelection(
@@ -221,6 +229,7 @@ schedule
   .command('list')
   .description('schedules with their timing, next firing and last verdict')
   .addOption(configOption)
+  .option('--json', 'print them as JSON (docs/json.md)')
   .action((options) => dispatch('schedule', { ...options, action: 'list' }));
 for (const [action, description] of [
   ['describe', 'timing, next firings, what runs now, the last batches with their verdicts'],
@@ -231,6 +240,7 @@ for (const [action, description] of [
 ] as const) {
   const command = schedule.command(action).description(description).argument('<name>').addOption(configOption);
   if (action === 'pause' || action === 'unpause') command.option('--note <text>', 'why');
+  if (action === 'describe') command.option('--json', 'print it as JSON (docs/json.md)');
   command.action((name: string, options) => dispatch('schedule', { ...options, action, name }));
 }
 schedule

@@ -1,11 +1,14 @@
 import { loadSettings } from '../config.js';
-import { openStore, type Batch, type BatchStatus } from '../store/index.js';
-import { formatCounts, plannedTotal } from '../cli/batch/counts.js';
+import { openStore, type BatchStatus } from '../store/index.js';
+import { formatCounts } from '../cli/batch/counts.js';
 import { EXIT } from '../cli/exitCodes.js';
 import type { CommandIo } from '../cli/io.js';
 import { storeOptions } from '../cli/storeOptions.js';
 import { formatTable } from '../cli/output/table.js';
 import { UsageError } from '../errors.js';
+import { printJson } from '../cli/json/document.js';
+import { batchJson, BatchesJson, type BatchJson } from '../cli/json/batches.js';
+import type * as z from 'zod';
 
 export interface BatchesOptions {
   config?: string;
@@ -13,6 +16,8 @@ export interface BatchesOptions {
   limit?: number;
   /** The next page: batches listed after this batch id (the cursor the previous page printed). */
   after?: string;
+  /** Print the page as JSON (docs/json.md) instead of the table. */
+  json?: boolean;
 }
 
 const DEFAULT_LIMIT = 20;
@@ -34,6 +39,7 @@ export async function run(options: BatchesOptions, io: CommandIo): Promise<numbe
       if (options.after !== undefined && !(await store.getBatch(options.after))) {
         throw new UsageError(`--after '${options.after}': expected a batch id in the store (the last line of the previous page names one)`);
       }
+      if (options.json) printJson(io, BatchesJson, { schema_version: 1, batches: [], next_after: null });
       if (options.after !== undefined) {
         io.err(`no batch after ${options.after}`);
         return EXIT.ok;
@@ -41,10 +47,18 @@ export async function run(options: BatchesOptions, io: CommandIo): Promise<numbe
       io.err(options.status ? `no ${options.status} batch in the store` : 'no batch in the store yet: `evalflow run` starts one');
       return EXIT.ok;
     }
-    for (const line of formatBatchTable(batches)) io.out(line);
-    if (page.length > limit) {
-      const flags = [...(options.config ? [`--config ${options.config}`] : []), ...(options.status ? [`--status ${options.status}`] : []), ...(options.limit ? [`--limit ${options.limit}`] : [])];
-      io.err(`more: ${['evalflow batches', ...flags, `--after ${batches.at(-1)!.batch_id}`].join(' ')}`);
+    const rows = batches.map(batchJson);
+    const next = page.length > limit ? batches.at(-1)!.batch_id : null;
+    if (options.json) printJson(io, BatchesJson, { schema_version: 1, batches: rows, next_after: next });
+    else for (const line of formatBatchTable(rows)) io.out(line);
+    if (next) {
+      const flags = [
+        ...(options.config ? [`--config ${options.config}`] : []),
+        ...(options.status ? [`--status ${options.status}`] : []),
+        ...(options.limit ? [`--limit ${options.limit}`] : []),
+        ...(options.json ? ['--json'] : []),
+      ];
+      io.err(`more: ${['evalflow batches', ...flags, `--after ${next}`].join(' ')}`);
     }
     return EXIT.ok;
   } finally {
@@ -53,12 +67,12 @@ export async function run(options: BatchesOptions, io: CommandIo): Promise<numbe
 }
 
 /** batch, status, runs (finished/total: pass, fail, …), candidate, started (UTC, to the second). */
-export function formatBatchTable(batches: Batch[]): string[] {
+export function formatBatchTable(batches: readonly z.input<typeof BatchJson>[]): string[] {
   const rows = batches.map((b) => [
     b.batch_id,
     b.status,
-    formatCounts(b.counts, plannedTotal(b)),
-    typeof b.spec.candidate === 'string' ? b.spec.candidate : '-',
+    formatCounts(b.counts, b.planned),
+    b.candidate ?? '-',
     b.created_at.replace('T', ' ').replace(/\.\d+Z$|Z$/, 'Z'),
   ]);
   const header = ['batch', 'status', 'runs', 'candidate', 'started'];

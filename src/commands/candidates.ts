@@ -1,14 +1,19 @@
 import { readFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { CANDIDATE_ADAPTER_NAMES, createLineReader, findCliInstallation, getCandidateAdapter, type CandidateSession } from '../candidates/index.js';
-import { ConfigError } from '../errors.js';
+import { ConfigError, UsageError } from '../errors.js';
 import type { CandidateEvent, TranscriptEvent } from '../transcript/schema.js';
 import type { CommandIo } from '../cli/io.js';
 import { formatTable } from '../cli/output/table.js';
+import { printJson } from '../cli/json/document.js';
+import { CandidatesJson } from '../cli/json/candidates.js';
+import type * as z from 'zod';
 
 export interface CandidatesOptions {
   /** `evalflow candidates normalize <adapter> <stream.jsonl>...`: several files are consecutive turns. */
   normalize?: { adapter: string; files: string[] };
+  /** The list as JSON (docs/json.md) instead of the table. */
+  json?: boolean;
 }
 
 export interface CandidatesDeps {
@@ -24,20 +29,28 @@ export interface CandidatesDeps {
  * id and cumulative usage carry over. Exits 1 when a turn failed (shown as a `system` event).
  */
 export async function run(options: CandidatesOptions, io: CommandIo, deps: CandidatesDeps = {}): Promise<number> {
+  if (options.normalize && options.json) throw new UsageError('--json: not with `candidates normalize`, which prints transcript events as JSONL already');
   if (options.normalize) return normalize(options.normalize.adapter, options.normalize.files, io, deps.now ?? (() => new Date()));
-  return list(io, deps.versionTimeoutMs ?? 5000);
+  return list(io, deps.versionTimeoutMs ?? 5000, options.json === true);
 }
 
-async function list(io: CommandIo, timeoutMs: number): Promise<number> {
-  const rows = await Promise.all(
-    CANDIDATE_ADAPTER_NAMES.map(async (name) => {
+type AdapterRow = z.input<typeof CandidatesJson>['adapters'][number];
+
+async function list(io: CommandIo, timeoutMs: number, json: boolean): Promise<number> {
+  const adapters = await Promise.all(
+    CANDIDATE_ADAPTER_NAMES.map(async (name): Promise<AdapterRow> => {
       const { cli, description } = getCandidateAdapter(name);
-      if (!cli) return [name, description, '-', '-'];
+      if (!cli) return { adapter: name, agent: description, needs_cli: false, installed: null, path: null, setup: null, version: null };
       const found = await findCliInstallation(cli, { hostEnv: io.env, timeoutMs });
-      const installed = found.path ? `yes (${found.path})` : `no (${cli.setup})`;
-      return [name, `${cli.cli} [${cli.executables.join(', ')}]`, installed, found.path ? (found.version ?? 'unknown') : '-'];
+      const agent = `${cli.cli} [${cli.executables.join(', ')}]`;
+      return { adapter: name, agent, needs_cli: true, installed: Boolean(found.path), path: found.path ?? null, setup: found.path ? null : cli.setup, version: found.path ? (found.version ?? null) : null };
     }),
   );
+  if (json) {
+    printJson(io, CandidatesJson, { schema_version: 1, adapters });
+    return 0;
+  }
+  const rows = adapters.map((a) => [a.adapter, a.agent, a.installed === null ? '-' : a.installed ? `yes (${a.path})` : `no (${a.setup})`, a.installed ? (a.version ?? 'unknown') : '-']);
   for (const line of formatTable(['adapter', 'agent', 'installed', 'version'], rows, { rule: false })) io.out(line);
   return 0;
 }

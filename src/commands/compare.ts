@@ -1,4 +1,7 @@
+import type * as z from 'zod';
 import { snakeCaseKeys } from '../cli/snakeCaseJson.js';
+import { printJson } from '../cli/json/document.js';
+import { CompareJson } from '../cli/json/compare.js';
 import { loadSettings } from '../config.js';
 import { openStore } from '../store/index.js';
 import { compareSides, comparisonLines, loadTriggerObservations, triggerQuality, triggerQualityFields, triggerQualityLines } from '../summaries/index.js';
@@ -40,8 +43,9 @@ export async function run(options: CompareOptions, io: CommandIo): Promise<numbe
     const triggers = { a: triggerQuality(await loadTriggerObservations(store, a.entries)), b: triggerQuality(await loadTriggerObservations(store, b.entries)) };
     if (options.json) {
       // Trigger quality is keyed by skill refs (data, never renamed) and already snake_case.
-      const json = { ...(snakeCaseKeys(comparison) as object), trigger_quality: { a: triggerQualityFields(triggers.a), b: triggerQualityFields(triggers.b) } };
-      io.out(JSON.stringify(json, null, 2));
+      // The schema checks what these loosely typed fields hold when it reads the document.
+      const json = { schema_version: 1, ...(snakeCaseKeys(comparison) as object), trigger_quality: { a: triggerQualityFields(triggers.a), b: triggerQualityFields(triggers.b) } };
+      printJson(io, CompareJson, json as z.input<typeof CompareJson>);
     }
     else {
       for (const line of comparisonLines(comparison, io.cwd)) io.out(line);

@@ -4,18 +4,22 @@ import { loadRunsWithVerdicts, revHistory } from '../summaries/index.js';
 import type { CommandIo } from '../cli/io.js';
 import { storeOptions } from '../cli/storeOptions.js';
 import { formatTable } from '../cli/output/table.js';
+import { printJson } from '../cli/json/document.js';
+import { HistoryJson, revisionJson } from '../cli/json/history.js';
 
 /** `evalflow history [--case ID] [--candidate C]`: per workflow_rev in time order, how the bank (or one case) fared. */
-export async function run(options: { case?: string; candidate?: string; config?: string }, io: CommandIo): Promise<number> {
+export async function run(options: { case?: string; candidate?: string; config?: string; json?: boolean }, io: CommandIo): Promise<number> {
   const settings = await loadSettings(io.cwd, io.env, options.config ? { configPath: options.config } : {});
   const store = await openStore(storeOptions(settings));
   try {
     const entries = await loadRunsWithVerdicts(store, { ...(options.case ? { caseId: options.case } : {}), ...(options.candidate ? { candidate: options.candidate } : {}) });
     const rows = revHistory(entries);
+    if (options.json) printJson(io, HistoryJson, { schema_version: 1, revisions: rows.map(revisionJson) });
     if (rows.length === 0) {
       io.err(`no runs${options.case ? ` of case ${options.case}` : ''}${options.candidate ? ` with candidate ${options.candidate}` : ''} in the store yet`);
       return 0;
     }
+    if (options.json) return 0;
     const table = rows.map((r) => [
       r.workflowRev.length > 20 && /^[0-9a-f]{40}/.test(r.workflowRev) ? `${r.workflowRev.slice(0, 7)}${r.workflowRev.endsWith('+dirty') ? '+dirty' : ''}` : r.workflowRev,
       r.since.slice(0, 19).replace('T', ' '),

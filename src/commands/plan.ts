@@ -1,3 +1,4 @@
+import type * as z from 'zod';
 import { loadSettings } from '../config.js';
 import { UsageError } from '../errors.js';
 import { openStore } from '../store/index.js';
@@ -6,6 +7,8 @@ import { planRuns, type RunPlan } from '../summaries/runPlan.js';
 import type { CommandIo } from '../cli/io.js';
 import { formatTable } from '../cli/output/table.js';
 import { snakeCaseKeys } from '../cli/snakeCaseJson.js';
+import { printJson } from '../cli/json/document.js';
+import { PlanJson } from '../cli/json/plan.js';
 import { storeOptions } from '../cli/storeOptions.js';
 
 export interface PlanOptions {
@@ -39,7 +42,8 @@ export async function run(options: PlanOptions, io: CommandIo): Promise<number> 
     const detect = { detect: options.detect, power: options.power ?? 0.8, alpha: options.alpha ?? 0.05 };
     const plan = planRuns(measured, detect, settings.prices);
     if (options.json) {
-      io.out(JSON.stringify(snakeCaseKeys({ batchId: batch.batch_id, arm: baseline?.name ?? null, ...detect, ...plan }), null, 2));
+      const fields = snakeCaseKeys({ batchId: batch.batch_id, arm: baseline?.name ?? null, ...detect, ...plan }) as Omit<z.input<typeof PlanJson>, 'schema_version'>;
+      printJson(io, PlanJson, { schema_version: 1, ...fields });
       return 0;
     }
     io.out(`batch ${batch.batch_id}${baseline ? ` (arm ${baseline.name})` : ''}: runs per side to detect ${points(detect.detect)} at power ${detect.power}, alpha ${detect.alpha}`);

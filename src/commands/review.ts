@@ -15,6 +15,10 @@ import { queueReviewSignal, reviewRunUpdate } from '../workflows/definitions.js'
 import type { CommandIo } from '../cli/io.js';
 import { storeOptions } from '../cli/storeOptions.js';
 import { formatTable } from '../cli/output/table.js';
+import { printJson } from '../cli/json/document.js';
+import { ReviewPendingJson, type PendingRunJson } from '../cli/json/reviewPending.js';
+import type * as z from 'zod';
+import { UsageError } from '../errors.js';
 
 export interface ReviewOptions {
   runId?: string;
@@ -24,6 +28,8 @@ export interface ReviewOptions {
   /** Seconds to wait for a worker to take the decision before queueing it. */
   wait?: number;
   config?: string;
+  /** With --pending: the list as JSON (docs/json.md). */
+  json?: boolean;
 }
 
 /** How long a decision waits for a worker to take it before it is queued in the run's history. */
@@ -39,7 +45,8 @@ export const DEFAULT_WAIT_S = 10;
  */
 export async function run(options: ReviewOptions, io: CommandIo): Promise<number> {
   const settings = await loadSettings(io.cwd, io.env, options.config ? { configPath: options.config } : {});
-  if (options.pending) return listPending(settings, io);
+  if (options.json && !options.pending) throw new UsageError('--json: only with --pending (a decision prints one line)');
+  if (options.pending) return listPending(settings, io, options.json === true);
   const runId = options.runId;
   if (!runId) throw new ConfigError('evalflow review needs a RUN_ID (or --pending to list the runs that need a review)');
   const decision = decisionFrom(runId, options, io.env);
@@ -153,27 +160,22 @@ async function isOpen(client: Client, runId: string): Promise<boolean> {
   }
 }
 
-interface PendingRow {
-  runId: string;
-  caseId: string;
-  state: 'waiting' | 'recorded';
-  judgeSaid: string;
-  why: string;
-}
+type PendingRow = z.input<typeof PendingRunJson>;
 
 /**
  * The runs that need a person: those whose workflow waits (from Temporal, so they are listed
  * even while the run's own process holds the embedded store) and those recorded needs_review
  * (from the store).
  */
-async function listPending(settings: Settings, io: CommandIo): Promise<number> {
+async function listPending(settings: Settings, io: CommandIo, json: boolean): Promise<number> {
   const rows = new Map<string, PendingRow>();
+  const inStore = new Set<string>();
   const temporal = await connectTemporal(settings, (line) => io.err(line));
   try {
     const query = `${searchAttributes.status.name} = "needs_review" AND ExecutionStatus = "Running"`;
     for await (const execution of temporal.client.workflow.list({ query })) {
       const caseId = execution.typedSearchAttributes.get(searchAttributes.caseId) ?? '';
-      rows.set(execution.workflowId, { runId: execution.workflowId, caseId, state: 'waiting', judgeSaid: '?', why: "see the run's current details in the Web UI" });
+      rows.set(execution.workflowId, { run_id: execution.workflowId, case_id: caseId, state: 'waiting', judge_result: null, why: "see the run's current details in the Web UI" });
     }
   } finally {
     await temporal.close();
@@ -189,11 +191,12 @@ async function listPending(settings: Settings, io: CommandIo): Promise<number> {
     try {
       for (const run of await store.listRuns({ status: 'needs_review' })) {
         const verdict = await latestVerdict(store, run.run_id);
+        inStore.add(run.run_id);
         rows.set(run.run_id, {
-          runId: run.run_id,
-          caseId: run.case_id,
+          run_id: run.run_id,
+          case_id: run.case_id,
           state: rows.get(run.run_id)?.state ?? 'recorded',
-          judgeSaid: verdict?.score.result ?? 'no result',
+          judge_result: verdict?.score.result ?? null,
           why: verdict?.score.review_reasons.join('; ') ?? run.error ?? '',
         });
       }
@@ -201,19 +204,25 @@ async function listPending(settings: Settings, io: CommandIo): Promise<number> {
       await store.close();
     }
   }
-  const pending = [...rows.values()].sort((a, b) => a.runId.localeCompare(b.runId, 'en', { numeric: true }));
+  const pending = [...rows.values()].sort((a, b) => a.run_id.localeCompare(b.run_id, 'en', { numeric: true }));
+  if (json) {
+    printJson(io, ReviewPendingJson, { schema_version: 1, pending });
+    return 0;
+  }
   if (pending.length === 0) {
     io.out("No run needs a person's review.");
     return 0;
   }
-  for (const line of table(pending)) io.out(line);
+  for (const line of table(pending, inStore)) io.out(line);
   io.out('');
   io.out(`${pending.length} run${pending.length === 1 ? ' needs' : 's need'} a person's review: ${reviewCommand('RUN_ID')} (waiting: its workflow takes the decision; recorded: the store does)`);
   return 0;
 }
 
-function table(rows: readonly PendingRow[]): string[] {
-  const cells = rows.map((r) => [r.runId, r.caseId, r.state, r.judgeSaid, r.why]);
+function table(rows: readonly PendingRow[], judged: ReadonlySet<string>): string[] {
+  // Only the store knows what the judge said: a run seen only in Temporal shows `?`.
+  const judgeSaid = (r: PendingRow) => r.judge_result ?? (judged.has(r.run_id) ? 'no result' : '?');
+  const cells = rows.map((r) => [r.run_id, r.case_id, r.state, judgeSaid(r), r.why]);
   const header = ['run', 'case', 'state', 'judge said', 'why'];
   return formatTable(header, cells);
 }

@@ -7,6 +7,8 @@ import { formatRunTable, hostsByRun } from '../cli/output/runTable.js';
 import { storeOptions } from '../cli/storeOptions.js';
 import { runsMatching } from '../cli/runsQuery.js';
 import { UsageError } from '../errors.js';
+import { printJson } from '../cli/json/document.js';
+import { runJson, RunsJson } from '../cli/json/runs.js';
 
 export interface RunsOptions {
   config?: string;
@@ -17,6 +19,8 @@ export interface RunsOptions {
   after?: string;
   /** A Temporal visibility query over the run workflows, as the Web UI takes it. */
   query?: string;
+  /** Print the page as JSON (docs/json.md) instead of the table. */
+  json?: boolean;
 }
 
 const DEFAULT_LIMIT = 50;
@@ -28,6 +32,8 @@ const DEFAULT_LIMIT = 50;
  * deep). With `--query Q`, the runs whose workflows match a Temporal visibility query.
  */
 export async function run(options: RunsOptions, io: CommandIo): Promise<number> {
+  const ignored = options.query === undefined ? undefined : (['batch', 'status', 'after'] as const).find((flag) => options[flag] !== undefined);
+  if (ignored) throw new UsageError(`--query: cannot be combined with --${ignored}; put the condition into the query (docs/temporal.md#ready-queries)`);
   const settings = await loadSettings(io.cwd, io.env, options.config ? { configPath: options.config } : {});
   const store = await openStore(storeOptions(settings));
   try {
@@ -51,6 +57,7 @@ export async function run(options: RunsOptions, io: CommandIo): Promise<number> 
         io.err(`error: no batch ${options.batch} in the store (\`evalflow batches\` lists them)`);
         return EXIT.unknownBatch;
       }
+      if (options.json) printJson(io, RunsJson, { schema_version: 1, runs: [], next_after: null, not_in_store: [] });
       if (options.after !== undefined) {
         io.err(`no run after ${options.after}`);
         return EXIT.ok;
@@ -58,9 +65,11 @@ export async function run(options: RunsOptions, io: CommandIo): Promise<number> 
       io.err(`no run matches${options.batch ? ` in batch ${options.batch}` : ''}${options.status ? ` with status ${options.status}` : ''}`);
       return EXIT.ok;
     }
-    const hosts = hostsByRun(await store.getRunHosts(runs.map((r) => r.run_id)));
-    for (const line of formatRunTable(runs, io.cwd, hosts)) io.out(line);
-    if (page.length > limit) io.err(`more: ${nextPage(options, runs.at(-1)!.run_id)}`);
+    const hostRows = await store.getRunHosts(runs.map((r) => r.run_id));
+    const next = page.length > limit ? runs.at(-1)!.run_id : null;
+    if (options.json) printJson(io, RunsJson, { schema_version: 1, runs: runs.map((r) => runJson(r, hostRows)), next_after: next, not_in_store: [] });
+    else for (const line of formatRunTable(runs, io.cwd, hostsByRun(hostRows))) io.out(line);
+    if (next) io.err(`more: ${nextPage(options, next)}`);
     return EXIT.ok;
   } finally {
     await store.close();
@@ -72,8 +81,13 @@ export async function run(options: RunsOptions, io: CommandIo): Promise<number> 
     const temporal = await connectTemporal(settings, (line) => io.err(line));
     try {
       const { runs, notInStore } = await runsMatching(temporal, store, query, limit);
-      const hosts = hostsByRun(await store.getRunHosts(runs.map((r) => r.run_id)));
-      if (runs.length > 0) for (const line of formatRunTable(runs, io.cwd, hosts)) io.out(line);
+      const hostRows = await store.getRunHosts(runs.map((r) => r.run_id));
+      if (options.json) {
+        const others = notInStore.map((o) => ({ run_id: o.runId, temporal_status: o.status.toLowerCase() }));
+        printJson(io, RunsJson, { schema_version: 1, runs: runs.map((r) => runJson(r, hostRows)), next_after: null, not_in_store: others });
+        return EXIT.ok;
+      }
+      if (runs.length > 0) for (const line of formatRunTable(runs, io.cwd, hostsByRun(hostRows))) io.out(line);
       for (const other of notInStore) io.err(`${other.runId}: ${other.status.toLowerCase()} in Temporal, not in this store`);
       if (runs.length === 0 && notInStore.length === 0) io.err(`no run workflow matches ${query}`);
       return EXIT.ok;
@@ -91,6 +105,7 @@ function nextPage(options: RunsOptions, lastRunId: string): string {
     ...(options.batch ? [`--batch ${options.batch}`] : []),
     ...(options.status ? [`--status ${options.status}`] : []),
     ...(options.limit ? [`--limit ${options.limit}`] : []),
+    ...(options.json ? ['--json'] : []),
     `--after ${lastRunId}`,
   ].join(' ');
 }

@@ -16,6 +16,8 @@ import { resolveArms } from '../run/arms.js';
 import { checkWorkflowFolder } from '../sandbox/workflowSnapshot.js';
 import { selectCases, selectionOverrides } from '../run/selection.js';
 import type { SelectionFlags } from '../run/selectionFlags.js';
+import { printJson } from '../cli/json/document.js';
+import { ScheduleDescribeJson, ScheduleListJson } from '../cli/json/schedules.js';
 
 export type ScheduleAction = 'create' | 'list' | 'describe' | 'trigger' | 'pause' | 'unpause' | 'delete' | 'backfill';
 
@@ -37,6 +39,8 @@ export interface ScheduleOptions extends SelectionFlags {
   /** backfill: the range of due times to run now. */
   from?: string;
   to?: string;
+  /** list, describe: JSON (docs/json.md) instead of lines. */
+  json?: boolean;
 }
 
 /** Firings missed while no server ran are caught up when it is back, if they are at most this old (one runs; overlap skip drops the rest). */
@@ -62,9 +66,9 @@ export async function run(options: ScheduleOptions, io: CommandIo): Promise<numb
         case 'create':
           return await create(temporal, input!, options, io);
         case 'list':
-          return await list(temporal, store, io);
+          return await list(temporal, store, io, options.json === true);
         case 'describe':
-          return await describe(temporal, store, name, io);
+          return await describe(temporal, store, name, io, options.json === true);
         case 'trigger':
           return await trigger(temporal, name, io);
         case 'pause':
@@ -171,14 +175,18 @@ function inputOf(description: ScheduleDescription): ScheduledBatchInput | null {
   return parsed.success ? parsed.data : null;
 }
 
-async function list(temporal: TemporalHandle, store: Store, io: CommandIo): Promise<number> {
+async function list(temporal: TemporalHandle, store: Store, io: CommandIo, json: boolean): Promise<number> {
   let count = 0;
+  const schedules: { name: string; timing: string | null; paused: boolean; next: string | null; last_batch: { batch_id: string; verdict: 'ok' | 'regression' | 'failed' } | null }[] = [];
   for await (const summary of temporal.client.schedule.list()) {
     if (summary.action?.type !== 'startWorkflow' || summary.action.workflowType !== 'scheduledBatchWorkflow') continue;
     const description = await known(temporal, summary.scheduleId);
     const input = inputOf(description);
     const last = (await store.listScheduledBatches(summary.scheduleId, 1))[0];
     count += 1;
+    const next = description.state.paused ? null : (description.info.nextActionTimes[0]?.toISOString() ?? null);
+    schedules.push({ name: summary.scheduleId, timing: input ? describeTiming(input.timing) : null, paused: description.state.paused, next, last_batch: last ? { batch_id: last.batch_id, verdict: last.verdict } : null });
+    if (json) continue;
     io.out(
       [
         summary.scheduleId,
@@ -188,14 +196,33 @@ async function list(temporal: TemporalHandle, store: Store, io: CommandIo): Prom
       ].join('  '),
     );
   }
+  if (json) printJson(io, ScheduleListJson, { schema_version: 1, schedules });
   if (count === 0) io.err('no schedules (`evalflow schedule create NAME --every 24h` makes one)');
   return 0;
 }
 
-async function describe(temporal: TemporalHandle, store: Store, name: string, io: CommandIo): Promise<number> {
+async function describe(temporal: TemporalHandle, store: Store, name: string, io: CommandIo, json: boolean): Promise<number> {
   const description = await known(temporal, name);
   const input = inputOf(description);
   const blessed = await store.getBaseline(name);
+  if (json) {
+    const selection = input && { paths: input.selection.paths, only: input.selection.only ?? null, runs_per_case: input.selection.runsPerCase, candidate: input.template.candidate.name, parallelism: input.parallelism };
+    const given = input && (input.baseline === 'previous' ? null : input.baseline);
+    printJson(io, ScheduleDescribeJson, {
+      schema_version: 1,
+      name,
+      paused: description.state.paused,
+      timing: input ? describeTiming(input.timing) : null,
+      selection,
+      baseline: blessed ? { batch_id: blessed.batch_id, blessed_by: blessed.blessed_by, blessed_at: blessed.blessed_at } : input ? { batch_id: given, blessed_by: null, blessed_at: null } : null,
+      next: description.info.nextActionTimes.slice(0, 3).map((t) => t.toISOString()),
+      running: description.info.runningActions.map((a) => a.workflow.workflowId),
+      skipped_overlap: description.info.numActionsSkippedOverlap,
+      skipped_catchup: description.info.numActionsMissedCatchupWindow,
+      last_batches: (await store.listScheduledBatches(name, 10)).map((b) => ({ batch_id: b.batch_id, verdict: b.verdict, headline: String(b.report.headline ?? '') })),
+    });
+    return 0;
+  }
   io.out(`schedule  ${name}${description.state.paused ? ' (paused)' : ''}`);
   if (input) {
     io.out(`when      ${describeTiming(input.timing)}, overlap skip`);

@@ -1,12 +1,16 @@
 import { isEvalflowError } from '../errors.js';
 import { checkEvalBank } from '../evalset/index.js';
 import type { CommandIo } from '../cli/io.js';
+import { printJson } from '../cli/json/document.js';
+import { ValidateJson } from '../cli/json/validate.js';
 
 export interface ValidateOptions {
   /** Bank folders or case folders; default `eval_sets` (relative to io.cwd). */
   paths?: string[];
   /** Check only these case ids. */
   only?: string[];
+  /** Print the checks as JSON (docs/json.md) instead of lines. */
+  json?: boolean;
 }
 
 /**
@@ -18,8 +22,14 @@ export async function run(options: ValidateOptions, io: CommandIo): Promise<numb
   try {
     const bank = await checkEvalBank(paths, { cwd: io.cwd, ...(options.only ? { only: options.only } : {}) });
     const problems = [...bank.problems, ...bank.cases.flatMap((check) => check.problems)];
+    const withProblems = bank.cases.filter((check) => check.problems.length > 0).length;
+    if (options.json) {
+      const cases = bank.cases.map((check) => ({ id: check.id, dir: check.dir, valid: check.problems.length === 0, problems: check.problems }));
+      printJson(io, ValidateJson, { schema_version: 1, cases, bank_problems: bank.problems, checked: bank.cases.length, valid: bank.cases.length - withProblems, problems: problems.length });
+      return problems.length > 0 ? 1 : 0;
+    }
     for (const problem of problems) io.out(problem);
-    io.out(summaryLine(bank.cases.length, bank.cases.filter((check) => check.problems.length > 0).length, problems.length));
+    io.out(summaryLine(bank.cases.length, withProblems, problems.length));
     return problems.length > 0 ? 1 : 0;
   } catch (error) {
     // Bad input is reported by checkEvalBank; what reaches here is the file system failing.

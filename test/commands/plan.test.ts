@@ -89,7 +89,7 @@ describe('evalflow plan --detect D', () => {
     const io = memoryIo(root, {});
     expect(await plan({ detect: 0.3, power: 0.9, batch: 'batch-20260301T000000-old', json: true }, io)).toBe(0);
     const json = JSON.parse(io.stdout.join('\n')) as Record<string, unknown> & { cases: Record<string, unknown>[]; totals: Record<string, unknown> };
-    expect(Object.keys(json)).toEqual(['batch_id', 'arm', 'detect', 'power', 'alpha', 'cases', 'totals']);
+    expect(Object.keys(json)).toEqual(['schema_version', 'batch_id', 'arm', 'detect', 'power', 'alpha', 'cases', 'totals']);
     expect(json).toMatchObject({ batch_id: 'batch-20260301T000000-old', arm: null, detect: 0.3, power: 0.9, alpha: 0.05 });
     // half 5/10 = 0.5 down to 0.2, z₀.₉ = 1.281552: p̄ 0.35,
     // (1.959964·√(2·0.35·0.65) + 1.281552·√(0.5·0.5 + 0.2·0.8))² / 0.09 = 51.01 → 52; 2 × 52 × $0.004 = $0.416.

@@ -1,0 +1,79 @@
+import * as z from 'zod';
+import { LABEL_ORDER } from '../../stats/index.js';
+import { RateIntervalJson } from './common.js';
+import { jsonDocument } from './document.js';
+
+const LabelJson = z.enum(LABEL_ORDER).describe('regression, improvement, no_change, insufficient_data or not_comparable (docs/comparing.md)');
+const StabilityJson = z.enum(['stable_pass', 'stable_fail', 'flaky_agent', 'flaky_judge', 'flaky', 'unknown']).describe("whether the side's verdicts of the case repeat");
+const UncountedJson = z.record(z.string(), z.number().int()).describe('runs that enter no rate, by status (needs_review, infra_error, judge_failed, aborted, cancelled)');
+
+/** One side of the whole comparison. */
+const SideJson = z.object({
+  label: z.string().describe('the side as named: a batch id, batch:arm or a workflow revision'),
+  runs: z.number().int(),
+  completed: z.number().int().describe('runs judged pass or fail'),
+  passes: z.number().int(),
+  rate: RateIntervalJson.nullable().describe('pass rate over the completed runs; null when none completed'),
+  uncounted: UncountedJson,
+  uncontained: z.number().int().describe('runs whose candidate ran outside a sandbox (isolation: none)'),
+});
+
+/** One side's runs of one case. */
+const CaseSideJson = z.object({
+  case_id: z.string(),
+  version: z.string().describe("the case's version"),
+  hash: z.string().describe("the case's content hash"),
+  completed: z.number().int(),
+  passes: z.number().int(),
+  uncounted: UncountedJson,
+  mean_overall: z.number().nullable(),
+});
+
+const CaseJson = z.object({
+  case_id: z.string(),
+  label: LabelJson,
+  a: CaseSideJson.nullable().describe('side A of the case; null when A did not run it'),
+  b: CaseSideJson.nullable().describe('side B of the case; null when B did not run it'),
+  rate_a: RateIntervalJson.nullable(),
+  rate_b: RateIntervalJson.nullable(),
+  difference: z.number().nullable().describe('pass rate of B minus that of A; null when not comparable'),
+  difference_interval: z.object({ low: z.number(), high: z.number() }).nullable().describe("Newcombe's 95% interval of the difference"),
+  p: z.number().nullable().describe("Fisher's exact p-value; null when not comparable"),
+  detectable: z.number().nullable().describe('the smallest difference these run counts could show at p < alpha; null when none could'),
+  reason: z.string().nullable().default(null).describe('why the case is not comparable; null when it is'),
+  mean_overall_a: z.number().nullable(),
+  mean_overall_b: z.number().nullable(),
+  reviews_a: z.array(z.string()).describe('review.md of each judged run of side A'),
+  reviews_b: z.array(z.string()),
+  stability_a: StabilityJson,
+  stability_b: StabilityJson,
+});
+
+/** Precision, recall and F1 of one skill's triggering, over the runs that said whether it loaded. */
+const TriggerJson = z.object({
+  true_positives: z.number().int(),
+  false_positives: z.number().int(),
+  false_negatives: z.number().int(),
+  true_negatives: z.number().int(),
+  unknown: z.number().int().describe('runs whose transcript does not say'),
+  precision: z.number().nullable(),
+  recall: z.number().nullable(),
+  f1: z.number().nullable(),
+});
+const TriggersJson = z.record(z.string(), TriggerJson).describe('per skill ref (as the cases name it), only for skills a case expects or forbids');
+
+export const CompareJson = jsonDocument(1, 'Side A against side B, case by case (`evalflow compare`), regressions first.', {
+  a: SideJson,
+  b: SideJson,
+  cases: z.array(CaseJson).describe('regressions first, then improvements, no_change, insufficient_data, not_comparable'),
+  labels: z.record(z.string(), z.number().int()).describe('cases per label'),
+  difference: z
+    .object({ mean: z.number(), low: z.number(), high: z.number(), n: z.number().int().describe('comparable cases') })
+    .nullable()
+    .describe('seeded paired bootstrap of the mean per-case pass-rate difference (B − A) with its 95% interval; null when no case compares'),
+  mcnemar: z
+    .object({ pairs: z.number().int(), only_a: z.number().int().describe('pairs only A passed'), only_b: z.number().int(), p: z.number() })
+    .nullable()
+    .describe("McNemar's exact test over runs that pair one to one (same case and attempt); null without pairs"),
+  trigger_quality: z.object({ a: TriggersJson, b: TriggersJson }),
+});

@@ -1,0 +1,26 @@
+import type * as z from 'zod';
+import { BatchesJson } from './batches.js';
+import { CandidatesJson } from './candidates.js';
+import { CompareJson } from './compare.js';
+import { HistoryJson } from './history.js';
+import { PlanJson } from './plan.js';
+import { ReviewPendingJson } from './reviewPending.js';
+import { RunsJson } from './runs.js';
+import { ScheduleDescribeJson, ScheduleListJson } from './schedules.js';
+import { ShowJson } from './show.js';
+import { ValidateJson } from './validate.js';
+
+/** Every `--json` document by the command that prints it, in the order docs/json.md lists them. */
+export const JSON_OUTPUTS: readonly { command: string; schema: z.ZodType }[] = [
+  { command: 'evalflow runs', schema: RunsJson },
+  { command: 'evalflow batches', schema: BatchesJson },
+  { command: 'evalflow show', schema: ShowJson },
+  { command: 'evalflow compare', schema: CompareJson },
+  { command: 'evalflow history', schema: HistoryJson },
+  { command: 'evalflow plan', schema: PlanJson },
+  { command: 'evalflow review', schema: ReviewPendingJson },
+  { command: 'evalflow validate', schema: ValidateJson },
+  { command: 'evalflow candidates', schema: CandidatesJson },
+  { command: 'evalflow schedule list', schema: ScheduleListJson },
+  { command: 'evalflow schedule describe', schema: ScheduleDescribeJson },
+];
