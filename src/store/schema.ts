@@ -64,6 +64,10 @@ export const RunRowSchema = z.object({
 });
 export type Run = z.infer<typeof RunRowSchema>;
 
+/** Where one run of a batch stands, as the live view polls it: a few columns, never the run's large ones. */
+export const RunStateRowSchema = RunRowSchema.pick({ run_id: true, status: true, result: true, updated_at: true });
+export type RunStateRow = z.infer<typeof RunStateRowSchema>;
+
 /** What `upsertRun` takes: a run, with the optional columns defaulted. */
 export const RunRowInputSchema = RunRowSchema.omit({ created_at: true, updated_at: true }).extend({
   batch_id: RunRowSchema.shape.batch_id.default(null),

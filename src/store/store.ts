@@ -14,6 +14,7 @@ import type {
   Run,
   RunRowInput,
   RunPatch,
+  RunStateRow,
   ScoreRow,
   ScoreHistoryEntry,
   ScoreHistoryFilter,
@@ -76,6 +77,8 @@ export interface Store {
   getRun(runId: string): Promise<Run | null>;
   /** Newest first (by `created_at`, then `run_id`); every filter given must match. */
   listRuns(filter?: ListRunsFilter): Promise<Run[]>;
+  /** Where each run of a batch stands (status, result, last change), by run_id: what the live view polls. */
+  batchRunStates(batchId: string): Promise<RunStateRow[]>;
 
   /**
    * Inserts events in one statement; an event whose (run_id, turn, attempt, seq) is already
