@@ -49,6 +49,7 @@ export type {
   RunRowInput,
   RunModels,
   RunPatch,
+  RevisionCaseStatsRow,
   RunStateRow,
   ScoreRow,
   ScoreHistoryEntry,

@@ -15,6 +15,7 @@ import { createWorkflowUsageRepository } from './workflowUsageRepository.js';
 import { runDirs, type RunDirAnchor } from './runDirs.js';
 import { createRunRepository } from './runRepository.js';
 import { createRunStateRepository } from './runStateRepository.js';
+import { createRevisionStatsRepository } from './revisionStatsRepository.js';
 import { createScoreRepository } from './scoreRepository.js';
 import { createStepRepository } from './stepRepository.js';
 import type { SqlExecutor } from './sqlExecutor.js';
@@ -79,6 +80,7 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Store> 
     schemaVersion: () => schemaVersion(sql),
     ...createRunRepository(sql, runDirs(options.runDirs)),
     ...createRunStateRepository(sql),
+    ...createRevisionStatsRepository(sql),
     ...createTranscriptRepository(sql),
     ...createScoreRepository(sql),
     ...createReviewRepository(sql),

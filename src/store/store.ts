@@ -14,6 +14,7 @@ import type {
   Run,
   RunRowInput,
   RunPatch,
+  RevisionCaseStatsRow,
   RunStateRow,
   ScoreRow,
   ScoreHistoryEntry,
@@ -79,6 +80,8 @@ export interface Store {
   listRuns(filter?: ListRunsFilter): Promise<Run[]>;
   /** Where each run of a batch stands (status, result, last change), by run_id: what the live view polls. */
   batchRunStates(batchId: string): Promise<RunStateRow[]>;
+  /** Per workflow revision and case, the runs' counts (GROUP BY in SQL, no run loaded): `history`'s source. */
+  revisionCaseStats(filter?: { caseId?: string; candidate?: string }): Promise<RevisionCaseStatsRow[]>;
 
   /**
    * Inserts events in one statement; an event whose (run_id, turn, attempt, seq) is already
