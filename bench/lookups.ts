@@ -8,6 +8,7 @@
 //   node --import tsx bench/lookups.ts            (npm run bench:lookups; 10k and 100k)
 //   LOOKUPS_SIZES=10000 node --import tsx bench/lookups.ts
 //   LOOKUPS_CLI=dist-b/cli/client.js …   (another build of the CLI, e.g. to compare two)
+//   LOOKUPS_COMMANDS=history,compare …     (only the commands whose name starts with one of these)
 import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -21,6 +22,7 @@ import { seedLookups } from './support/seedLookups.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const SIZES = (process.env.LOOKUPS_SIZES ?? '10000,100000').split(',').map(Number);
+const ONLY = process.env.LOOKUPS_COMMANDS?.split(',').filter(Boolean);
 const SERVED_ROUNDS = 5;
 const OWN_ROUNDS = 3;
 const RSS_GOAL_MIB = 120;
@@ -92,7 +94,7 @@ for (const size of SIZES) {
     const seeded = await seedLookups(join(workspace, '.evalflow', 'pglite'), workspace, size);
     notes.push(`${label}: seeded in ${((Date.now() - seedStart) / 1000).toFixed(0)} s (bulk SQL): ${seeded.batchIds.length} batches of 1,000 runs, 8 transcript events, a verdict and its history row, 2 workflow-usage rows per run`);
     const mid = Math.floor(seeded.batchIds.length / 2);
-    const commands: { name: string; args: string[]; okCodes?: number[] }[] = [
+    const all: { name: string; args: string[]; okCodes?: number[] }[] = [
       { name: 'runs --batch (first page)', args: ['runs', '--batch', seeded.batchIds[mid]!] },
       { name: 'show RUN', args: ['show', seeded.runId] },
       { name: 'batches', args: ['batches'] },
@@ -100,6 +102,7 @@ for (const size of SIZES) {
       { name: 'compare of two 1,000-run batches', args: ['compare', seeded.batchIds[mid - 1]!, seeded.batchIds[mid]!], okCodes: [0, 1] },
       { name: 'history', args: ['history'] },
     ];
+    const commands = ONLY ? all.filter((c) => ONLY.some((prefix) => c.name.startsWith(prefix))) : all;
     // A first command applies any migration this build adds; it is not what is measured.
     await measure([CLI, 'batches', '--limit', '1'], workspace, env);
     for (const mode of ['opening PGlite itself', 'served by another process'] as const) {

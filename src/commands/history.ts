@@ -1,6 +1,6 @@
 import { loadSettings } from '../config.js';
 import { openStore } from '../store/index.js';
-import { loadRunsWithVerdicts, revHistory } from '../summaries/index.js';
+import { revHistoryOfStats } from '../summaries/index.js';
 import type { CommandIo } from '../cli/io.js';
 import { storeOptions } from '../cli/storeOptions.js';
 import { formatTable } from '../cli/output/table.js';
@@ -12,8 +12,8 @@ export async function run(options: { case?: string; candidate?: string; config?:
   const settings = await loadSettings(io.cwd, io.env, options.config ? { configPath: options.config } : {});
   const store = await openStore(storeOptions(settings));
   try {
-    const entries = await loadRunsWithVerdicts(store, { ...(options.case ? { caseId: options.case } : {}), ...(options.candidate ? { candidate: options.candidate } : {}) });
-    const rows = revHistory(entries);
+    // Counted in SQL per revision and case: no run is loaded, whatever the store's size.
+    const rows = revHistoryOfStats(await store.revisionCaseStats({ ...(options.case ? { caseId: options.case } : {}), ...(options.candidate ? { candidate: options.candidate } : {}) }));
     if (options.json) printJson(io, HistoryJson, { schema_version: 1, revisions: rows.map(revisionJson) });
     if (rows.length === 0) {
       io.err(`no runs${options.case ? ` of case ${options.case}` : ''}${options.candidate ? ` with candidate ${options.candidate}` : ''} in the store yet`);

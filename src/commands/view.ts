@@ -1,26 +1,40 @@
 import { loadSettings } from '../config.js';
-import { startViewServer } from '../dashboard/index.js';
+import { recordLiveView, startViewServer } from '../dashboard/index.js';
 import { StoreError } from '../errors.js';
 import type { BatchProgress } from '../run/progress.js';
 import { openStore } from '../store/index.js';
 import { connectTemporal, type TemporalHandle } from '../temporal/connection.js';
+import { searchAttributes } from '../temporal/names.js';
 import { batchProgressQuery } from '../workflows/definitions.js';
 import type { CommandIo } from '../cli/io.js';
 import { storeOptions } from '../cli/storeOptions.js';
 
 /**
  * `evalflow view [--port 8300] [--host 127.0.0.1]`: a local, read-only web app over the store
- * (the dashboard live, with a running batch's progress from its workflow, batch pages, run
- * pages with the transcript viewer). The store is opened
+ * (the dashboard live, with a running batch's progress from its workflow, batch pages that
+ * follow a running batch's runs, run pages with the transcript viewer). The store is opened
  * without migrating it: a viewer never writes, so a store of another schema version is refused
- * with what to do. Serves until interrupted.
+ * with what to do. On the embedded store it is served by whichever process holds it (a worker
+ * running a batch, see docs/store-service.md). Records its URL in EVALFLOW_HOME/view.json while
+ * it serves, for `evalflow dashboard` to link to. Serves until interrupted.
  */
 const PROGRESS_DEADLINE_MS = 2_000;
+/** After Temporal did not answer, how long the viewer asks the store alone before trying again. */
+const TEMPORAL_RETRY_MS = 30_000;
 
 export async function run(options: { port?: number; host?: string; config?: string }, io: CommandIo, signal?: AbortSignal): Promise<number> {
   const settings = await loadSettings(io.cwd, io.env, options.config ? { configPath: options.config } : {});
   const store = await openStore({ ...storeOptions(settings), migrate: false });
-  let temporal: TemporalHandle | null | undefined;
+  let temporal = null as TemporalHandle | null;
+  let temporalFailedAt = 0;
+  let unrecord: (() => Promise<void>) | undefined;
+  // A poll every few seconds must not pay a connection attempt each time Temporal is down.
+  const connected = async (): Promise<TemporalHandle | null> => {
+    if (temporal || Date.now() - temporalFailedAt < TEMPORAL_RETRY_MS) return temporal;
+    temporal = await connectTemporal(settings, (line) => io.err(line), { startEmbedded: false }).catch(() => null);
+    if (!temporal) temporalFailedAt = Date.now();
+    return temporal;
+  };
   try {
     const { recorded, known } = await store.schemaVersion();
     if (recorded !== known) {
@@ -38,14 +52,29 @@ export async function run(options: { port?: number; host?: string; config?: stri
       summariesDir: settings.summariesDir,
       temporalUi: settings.temporal.address ? null : { url: `http://127.0.0.1:${settings.temporal.uiPort}`, namespace: settings.temporal.namespace },
       batchProgress: async (batchId) => {
-        temporal ??= await connectTemporal(settings, (line) => io.err(line), { startEmbedded: false }).catch(() => null);
-        if (!temporal) return null;
-        const handle = temporal;
+        const handle = await connected();
+        if (!handle) return null;
         // A query needs a worker to answer; the page must not hang on one that is gone.
         return handle.client.connection.withDeadline(Date.now() + PROGRESS_DEADLINE_MS, () => handle.client.workflow.getHandle(batchId).query(batchProgressQuery)).catch((): BatchProgress | null => null);
       },
+      runStages: async (batchId) => {
+        const handle = await connected();
+        if (!handle) return null;
+        // One visibility list per poll: every running run workflow of the batch with its stage attribute.
+        return handle.client.connection
+          .withDeadline(Date.now() + PROGRESS_DEADLINE_MS, async () => {
+            const stages: Record<string, string> = {};
+            for await (const execution of handle.client.workflow.list({ query: `EvalBatch = ${JSON.stringify(batchId)} AND ExecutionStatus = "Running"` })) {
+              const stage = execution.typedSearchAttributes.get(searchAttributes.stage);
+              if (stage) stages[execution.workflowId] = stage;
+            }
+            return stages;
+          })
+          .catch(() => null);
+      },
     });
     io.out(`evalflow view: ${url} (read-only; Ctrl-C stops it)`);
+    unrecord = await recordLiveView(settings.stateDir, url).catch(() => undefined);
     await new Promise<void>((resolve) => {
       const stop = () => server.close(() => resolve());
       signal?.addEventListener('abort', stop, { once: true });
@@ -54,6 +83,7 @@ export async function run(options: { port?: number; host?: string; config?: stri
     });
     return 0;
   } finally {
+    await unrecord?.().catch(() => undefined);
     await temporal?.close();
     await store.close();
   }

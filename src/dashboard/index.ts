@@ -6,3 +6,4 @@ export { DashboardFilterSchema, DashboardSchema, MarkKindSchema, NONE, type Dash
 export { renderDashboard, scriptJson } from './renderDashboard.js';
 export { writeDashboard, type DashboardWriteRequest } from './writeDashboard.js';
 export { startViewServer, type ViewServerOptions } from './view/viewServer.js';
+export { recordLiveView, runningLiveView, type LiveViewRecord } from './liveViewRecord.js';

@@ -16,8 +16,9 @@ const CSP_SLOT = '{{content-security-policy}}';
  * inline). The model is embedded as JSON in a data block, escaped so no string in it can end
  * the block; the script is the source text of the same functions Node runs (aggregate.ts,
  * the charts, the statistics), so the page and the tests compute the same numbers.
+ * `liveView`: the URL of an `evalflow view` running while the page was built, linked from its header.
  */
-export function renderDashboard(model: Dashboard): string {
+export function renderDashboard(model: Dashboard, { liveView }: { liveView?: string } = {}): string {
   const functions = [binomial, passHatK, wilsonInterval, ...AGGREGATE_FUNCTIONS, ...CHART_FUNCTIONS, armSection].map((f) => f.toString());
   const markLabels = Object.fromEntries(Object.entries(MARK_SHAPES).map(([kind, s]) => [kind, s.label]));
   const script = [
@@ -35,6 +36,7 @@ export function renderDashboard(model: Dashboard): string {
   const uncontained = model.cells.uncontained.reduce((a, b) => a + b, 0);
   // In the HTML itself, so it shows before (and without) the script.
   const headline = uncontained === 0 ? '' : `<p class="uncontained-banner" id="uncontained-runs">⚠ uncontained: ${uncontained} of ${model.runs} run${model.runs === 1 ? '' : 's'} (isolation: none): their candidates ran outside a sandbox</p>`;
+  const live = liveView ? ` (a snapshot) · <a id="live-view" href="${escapeAttribute(liveView)}">the live view</a>, which was running when this page was built` : '';
   if (/<\/script|<!--/i.test(script)) throw new InternalError('dashboard: the page script contains "</script" or "<!--", which would end its block early');
   const html = `<!doctype html>
 <html lang="en">
@@ -46,7 +48,7 @@ export function renderDashboard(model: Dashboard): string {
 <style>${DASHBOARD_CSS}</style>
 </head>
 <body>
-<header><h1>evalflow dashboard</h1><p class="generated">${model.runs} runs, built ${model.generatedAt}</p>${headline}</header>
+<header><h1>evalflow dashboard</h1><p class="generated">${model.runs} runs, built ${model.generatedAt}${live}</p>${headline}</header>
 <main id="dashboard"><noscript>This dashboard draws its views with JavaScript.</noscript></main>
 <script type="application/json" id="dashboard-data">${scriptJson(model)}</script>
 <script>
@@ -63,6 +65,10 @@ ${script}
  * JSON safe inside a <script> block: `<`, `>` and `&` as \u escapes (so no `</script>` or
  * `<!--` can appear), and the two line separators JavaScript once treated as newlines.
  */
+function escapeAttribute(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
 export function scriptJson(value: unknown): string {
   return JSON.stringify(value)
     .replace(/</g, '\\u003c')

@@ -10,12 +10,14 @@ export interface DashboardWriteRequest extends DashboardRequest {
   path: string;
   /** Where compare-<batch>.md files are (default: the folder of `path`). */
   summariesDir?: string;
+  /** The URL of a running `evalflow view`, linked from the page's header. */
+  liveView?: string;
 }
 
 /** Builds the dashboard from the store and writes it aside then renames it, so a reader never opens half of it. */
 export async function writeDashboard(request: DashboardWriteRequest): Promise<{ path: string; bytes: number; runs: number }> {
   const model = await buildDashboard({ links: fileLinks(dirname(request.path), request.summariesDir), ...request });
-  const html = renderDashboard(model);
+  const html = renderDashboard(model, request.liveView ? { liveView: request.liveView } : {});
   await mkdir(dirname(request.path), { recursive: true });
   const tmp = `${request.path}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
   await writeFile(tmp, html);

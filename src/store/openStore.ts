@@ -14,6 +14,8 @@ import { connectServedStore } from './servedStore.js';
 import { createWorkflowUsageRepository } from './workflowUsageRepository.js';
 import { runDirs, type RunDirAnchor } from './runDirs.js';
 import { createRunRepository } from './runRepository.js';
+import { createRunStateRepository } from './runStateRepository.js';
+import { createRevisionStatsRepository } from './revisionStatsRepository.js';
 import { createScoreRepository } from './scoreRepository.js';
 import { createStepRepository } from './stepRepository.js';
 import type { SqlExecutor } from './sqlExecutor.js';
@@ -77,6 +79,8 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Store> 
     migrate: () => migrate(sql, schema),
     schemaVersion: () => schemaVersion(sql),
     ...createRunRepository(sql, runDirs(options.runDirs)),
+    ...createRunStateRepository(sql),
+    ...createRevisionStatsRepository(sql),
     ...createTranscriptRepository(sql),
     ...createScoreRepository(sql),
     ...createReviewRepository(sql),

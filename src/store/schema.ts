@@ -64,6 +64,35 @@ export const RunRowSchema = z.object({
 });
 export type Run = z.infer<typeof RunRowSchema>;
 
+/** Where one run of a batch stands, as the live view polls it: a few columns, never the run's large ones. */
+export const RunStateRowSchema = RunRowSchema.pick({ run_id: true, status: true, result: true, updated_at: true });
+export type RunStateRow = z.infer<typeof RunStateRowSchema>;
+
+/**
+ * One workflow revision's runs of one case, counted in SQL (history's row source): a run
+ * without any workflow has no revision and is not counted; `unknown` when the folder was no
+ * git repository. Counts follow the runs' verdicts as summaries count them: judged = completed
+ * with a verdict, a person's decision replacing the judge's result.
+ */
+export const RevisionCaseStatsRowSchema = z.object({
+  workflow_rev: z.string(),
+  case_id: z.string(),
+  /** The case version and hash of the revision's earliest run of the case. */
+  case_version: z.string(),
+  case_hash: z.string(),
+  /** How many different case hashes the runs had: more than one is no single side of the case. */
+  hashes: z.coerce.number().int().positive(),
+  runs: z.coerce.number().int().positive(),
+  judged: z.coerce.number().int().nonnegative(),
+  passes: z.coerce.number().int().nonnegative(),
+  overall_sum: z.coerce.number().nullable(),
+  overall_n: z.coerce.number().int().nonnegative(),
+  /** Runs not judged, by status. */
+  uncounted: z.record(z.string(), z.coerce.number().int().positive()),
+  first_created_at: Timestamp,
+});
+export type RevisionCaseStatsRow = z.infer<typeof RevisionCaseStatsRowSchema>;
+
 /** What `upsertRun` takes: a run, with the optional columns defaulted. */
 export const RunRowInputSchema = RunRowSchema.omit({ created_at: true, updated_at: true }).extend({
   batch_id: RunRowSchema.shape.batch_id.default(null),

@@ -14,6 +14,8 @@ import type {
   Run,
   RunRowInput,
   RunPatch,
+  RevisionCaseStatsRow,
+  RunStateRow,
   ScoreRow,
   ScoreHistoryEntry,
   ScoreHistoryFilter,
@@ -76,6 +78,10 @@ export interface Store {
   getRun(runId: string): Promise<Run | null>;
   /** Newest first (by `created_at`, then `run_id`); every filter given must match. */
   listRuns(filter?: ListRunsFilter): Promise<Run[]>;
+  /** Where each run of a batch stands (status, result, last change), by run_id: what the live view polls. */
+  batchRunStates(batchId: string): Promise<RunStateRow[]>;
+  /** Per workflow revision and case, the runs' counts (GROUP BY in SQL, no run loaded): `history`'s source. */
+  revisionCaseStats(filter?: { caseId?: string; candidate?: string }): Promise<RevisionCaseStatsRow[]>;
 
   /**
    * Inserts events in one statement; an event whose (run_id, turn, attempt, seq) is already

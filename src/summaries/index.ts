@@ -12,6 +12,7 @@ export { comparisonLines, comparisonMarkdown } from './renderComparison.js';
 export { evaluateGate, parseGate, type GateCondition, type GateResult } from './gate.js';
 export { renderJunit } from './junit.js';
 export { revHistory, type RevRow } from './history.js';
+export { revHistoryOfStats } from './historyOfStats.js';
 export { caseStability, type VerdictSample, type Stability } from './stability.js';
 export { loadTriggerObservations, triggerQuality, triggerQualityFields, triggerQualityLines, type SkillTrigger, type TriggerObservation } from './triggerQuality.js';
 export { ranWithoutWorkflow, workflowRevisionOf } from './workflowRevision.js';

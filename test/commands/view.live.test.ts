@@ -67,8 +67,8 @@ describe('evalflow view while a batch runs', () => {
       const html = await (await fetch(url)).text();
       const item = new RegExp(`<li data-batch="${input.batchId}">.*?</li>`).exec(html)?.[0] ?? '';
       // The workflow's answer names the runs under way; the store's fallback would say "the store's count".
-      expect(item).toMatch(/: 0 of 2 finished, 2 running \(run-tiny-slow@20261201T000000-1, run-tiny-slow@20261201T000000-2\)<\/li>$/);
-      expect(html).toContain('<meta http-equiv="refresh"');
+      expect(item).toMatch(/: <span id="running-0">0 of 2 finished, 2 running \(run-tiny-slow@20261201T000000-1, run-tiny-slow@20261201T000000-2\)<\/span><\/li>$/);
+      expect(html).toContain('<script type="application/json" id="running-input">');
 
       const result = (await handle.result()) as BatchResult;
       expect(result.counts).toMatchObject({ finished: 2, completed: 2 });

@@ -158,7 +158,7 @@ describe('evalflow view in a real browser', () => {
     expect((error as Error).message).toBe(`port ${port} on 127.0.0.1 is in use; pick another with --port`);
   });
 
-  it('shows a running batch live: its progress as the workflow answers, and reloads', async () => {
+  it('shows a running batch live: its progress as the workflow answers, followed by a script rather than reloads', async () => {
     const batchId = 'batch-20260104T000000-dddddd';
     await store.upsertBatch({ batch_id: batchId, status: 'running', spec: {}, counts: { finished: 1 } });
     const asked: string[] = [];
@@ -168,13 +168,19 @@ describe('evalflow view in a real browser', () => {
     };
     const live = await startViewServer({ store, prices: {}, host: '127.0.0.1', port: 0, temporalUi: null, batchProgress });
     try {
-      const html = await (await fetch(live.url)).text();
+      const response = await fetch(live.url);
+      const html = await response.text();
       expect(asked).toEqual([batchId]);
-      expect(html).toContain('<meta http-equiv="refresh" content="5">');
-      expect(html).toMatch(new RegExp(`<li data-batch="${batchId}"><a href="/batches/${batchId}">${batchId}</a>: 3 of 10 finished, 2 running \\(run-a, run-b\\)</li>`));
+      expect(html).not.toContain('http-equiv="refresh"');
+      expect(html).toMatch(new RegExp(`<li data-batch="${batchId}"><a href="/batches/${batchId}">${batchId}</a>: <span id="running-0">3 of 10 finished, 2 running \\(run-a, run-b\\)</span></li>`));
+      // The header's policy allows both the page's script and the running list's, and no meta policy narrows it.
+      expect(response.headers.get('content-security-policy')).toMatch(/script-src 'sha256-[^']+' 'sha256-[^']+';/);
+      expect(html).not.toContain('http-equiv="Content-Security-Policy"');
+      // What the running list polls: the store's states, the workflow's counts.
+      expect(await (await fetch(`${live.url}/api/batches/${batchId}/live`)).json()).toEqual({ batchId, status: 'running', live: true, progress: { total: 10, finished: 3, running: 2, pending: 5, source: 'workflow' }, runs: [] });
       const silent = await startViewServer({ store, prices: {}, host: '127.0.0.1', port: 0, temporalUi: null, batchProgress: async () => null });
       try {
-        expect(await (await fetch(silent.url)).text()).toContain(`${batchId}</a>: 1 finished (the store&#39;s count; Temporal did not answer)`);
+        expect(await (await fetch(silent.url)).text()).toContain(`${batchId}</a>: <span id="running-0">1 finished (the store&#39;s count; Temporal did not answer)</span>`);
       } finally {
         await new Promise((resolve) => silent.server.close(resolve));
       }
@@ -182,7 +188,7 @@ describe('evalflow view in a real browser', () => {
       await new Promise((resolve) => live.server.close(resolve));
       await store.updateBatch(batchId, { status: 'cancelled' });
     }
-    // Without a running batch, the page does not reload.
-    expect(await (await fetch(base)).text()).not.toContain('http-equiv="refresh"');
+    // Without a running batch, the page has no running list to follow.
+    expect(await (await fetch(base)).text()).not.toContain('id="running"');
   });
 });

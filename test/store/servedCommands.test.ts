@@ -1,20 +1,15 @@
-import { spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { readFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storeOptions } from '../../src/cli/storeOptions.js';
 import { loadSettings } from '../../src/config.js';
 import { openStore } from '../../src/store/index.js';
 import { createBatchFixture, type BatchFixture } from '../support/batchFixture.js';
 import { startCli, type CliProcess } from '../support/cliProcess.js';
+import { startHolder } from '../support/storeHolder.js';
 import { freePort, startTestTemporal, type TestTemporal } from '../support/temporalServer.js';
 import { aRun, aScore } from './builders.js';
-
-const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-const HOLDER = resolve(import.meta.dirname, '../support/holdStore.ts');
 
 interface Finished {
   code: number | null;
@@ -30,33 +25,6 @@ async function evalflow(args: string[], cwd: string, env: NodeJS.ProcessEnv): Pr
   const code = await cli.exited;
   const all = `evalflow ${args.join(' ')} → ${code}\n${cli.lines.join('\n')}`;
   return { code, out: cli.stdout, all };
-}
-
-/** holdStore.ts in `cwd`: resolves once it holds (and serves) the embedded store. */
-async function startHolder(cwd: string, env: NodeJS.ProcessEnv): Promise<{ pid: number; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', TSX, HOLDER], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let printed = '';
-  const exited = new Promise<void>((done) => child.once('exit', () => done()));
-  await new Promise<void>((ready, fail) => {
-    const timer = setTimeout(() => fail(new Error(`holder: not holding within 240 s; printed:\n${printed}`)), 240_000);
-    const collect = (chunk: Buffer) => {
-      printed += chunk.toString('utf8');
-      if (/^holding \d+$/m.test(printed)) {
-        clearTimeout(timer);
-        ready();
-      }
-    };
-    child.stdout.on('data', collect);
-    child.stderr.on('data', collect);
-    child.once('exit', (code) => fail(new Error(`holder exited (${code}) before holding; printed:\n${printed}`)));
-  });
-  return {
-    pid: child.pid!,
-    async stop() {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-      await exited;
-    },
-  };
 }
 
 /**

@@ -1,6 +1,7 @@
 /// <reference lib="dom" />
 import { DASHBOARD_CSS } from '../page/dashboardCss.js';
 import { scriptJson } from '../renderDashboard.js';
+import type { followBatch as FollowBatch } from './viewLive.js';
 
 /**
  * The viewer's batch and run pages: a shell with one inline script that reads the JSON
@@ -41,7 +42,8 @@ export function escapeHtml(text: string): string {
 
 /**
  * The batch page: its runs grouped by case with the arms side by side (each run a link), then
- * every run as a table, sortable by column, filterable by status and text, paged.
+ * every run as a table, sortable by column, filterable by status and text, paged. While the
+ * batch runs, its progress line and each run's state follow it live (needs `followBatch` beside it).
  */
 export function batchPageScript(doc: Document, input: Record<string, string>): void {
   const root = doc.getElementById('page')!;
@@ -60,32 +62,40 @@ export function batchPageScript(doc: Document, input: Record<string, string>): v
   const pager = el('div', { class: 'pager' });
   const banner = el('p', { id: 'batch-uncontained', class: 'uncontained-banner', role: 'note', hidden: '' });
   const byCase = el('section', { id: 'by-case' });
-  root.append(el('h2', {}, input.batchId!), banner, byCase, el('h2', {}, 'All runs'), controls, table, pager);
+  const progress = el('p', { id: 'batch-progress', role: 'status' });
+  root.append(el('h2', {}, input.batchId!), progress, banner, byCase, el('h2', {}, 'All runs'), controls, table, pager);
   const marks: Record<string, string> = { pass: '✓ pass', fail: '✗ fail' };
-  void (async () => {
+  // Each run's stage while it runs, from the live poll; the store's status otherwise.
+  let stages = new Map<string, string>();
+  const stateText = (runId: string, status: string, result: string | null) => (result ? `${status} (${result})` : stages.get(runId) ? `${status} · ${stages.get(runId)}` : status);
+  const grid = el('table', { id: 'case-arms' });
+  const drawCases = async () => {
     const grouped = (await (await fetch(`/api/batches/${encodeURIComponent(input.batchId!)}/cases`)).json()) as { arms: (string | null)[]; cases: { case_id: string; runs: { run_id: string; attempt_index: number | null; status: string; result: string | null }[][] }[] };
+    const head = el('tr');
+    head.appendChild(el('th', {}, 'case'));
+    for (const arm of grouped.arms) head.appendChild(el('th', { 'data-arm': arm ?? '' }, arm ?? 'runs'));
+    grid.replaceChildren(head);
+    for (const row of grouped.cases) {
+      const tr = el('tr', { 'data-case': row.case_id });
+      tr.appendChild(el('td', {}, row.case_id));
+      row.runs.forEach((runs, i) => {
+        const td = el('td', { class: 'case-runs', 'data-arm': grouped.arms[i] ?? '' });
+        for (const run of runs) td.appendChild(el('a', { href: `/runs/${encodeURIComponent(run.run_id)}`, 'data-run': run.run_id, title: run.run_id }, `${run.attempt_index ? `#${run.attempt_index} ` : ''}${run.result ? (marks[run.result] ?? run.result) : stateText(run.run_id, run.status, null)}`));
+        if (runs.length === 0) td.textContent = '–';
+        tr.appendChild(td);
+      });
+      grid.appendChild(tr);
+    }
+    return grouped;
+  };
+  void (async () => {
+    const grouped = await drawCases();
     byCase.appendChild(el('h2', {}, grouped.arms.length > 1 ? 'By case, arms side by side' : 'By case'));
     const compare = input.compareHref;
     if (compare) {
       const p = el('p');
       p.appendChild(el('a', { href: compare, id: 'compare-link' }, 'the comparison report of this batch'));
       byCase.appendChild(p);
-    }
-    const grid = el('table', { id: 'case-arms' });
-    const head = el('tr');
-    head.appendChild(el('th', {}, 'case'));
-    for (const arm of grouped.arms) head.appendChild(el('th', { 'data-arm': arm ?? '' }, arm ?? 'runs'));
-    grid.appendChild(head);
-    for (const row of grouped.cases) {
-      const tr = el('tr', { 'data-case': row.case_id });
-      tr.appendChild(el('td', {}, row.case_id));
-      row.runs.forEach((runs, i) => {
-        const td = el('td', { class: 'case-runs', 'data-arm': grouped.arms[i] ?? '' });
-        for (const run of runs) td.appendChild(el('a', { href: `/runs/${encodeURIComponent(run.run_id)}`, 'data-run': run.run_id, title: run.run_id }, `${run.attempt_index ? `#${run.attempt_index} ` : ''}${run.result ? (marks[run.result] ?? run.result) : run.status}`));
-        if (runs.length === 0) td.textContent = '–';
-        tr.appendChild(td);
-      });
-      grid.appendChild(tr);
     }
     byCase.appendChild(grid);
   })();
@@ -115,7 +125,7 @@ export function batchPageScript(doc: Document, input: Record<string, string>): v
       tr.appendChild(first);
       tr.appendChild(el('td', {}, String(run.case_id)));
       tr.appendChild(el('td', {}, run.arm === null ? '–' : String(run.arm)));
-      tr.appendChild(el('td', {}, run.result ? `${run.status} (${run.result})` : String(run.status)));
+      tr.appendChild(el('td', { 'data-state': String(run.run_id) }, stateText(String(run.run_id), String(run.status), run.result === null ? null : String(run.result))));
       tr.appendChild(el('td', {}, run.overall === null ? '–' : String(run.overall)));
       tr.appendChild(el('td', {}, run.finished_at === null ? '–' : String(run.finished_at)));
       tr.appendChild(el('td', run.isolation === 'none' ? { class: 'uncontained', 'data-uncontained': 'true' } : {}, run.isolation === 'none' ? '⚠ none (uncontained)' : String(run.isolation)));
@@ -137,6 +147,12 @@ export function batchPageScript(doc: Document, input: Record<string, string>): v
     });
   }
   void load();
+  const followBatch = (globalThis as unknown as { followBatch: typeof FollowBatch }).followBatch;
+  followBatch(doc, input.batchId!, progress, Number(input.pollMs), (runs) => {
+    stages = new Map([...runs].flatMap(([runId, r]) => (r.stage ? [[runId, r.stage]] : [])));
+    void drawCases();
+    void load();
+  });
 }
 
 

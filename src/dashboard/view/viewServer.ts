@@ -6,9 +6,11 @@ import type { BatchProgress } from '../../run/progress.js';
 import type { Batch, Store } from '../../store/index.js';
 import { buildDashboard } from '../buildDashboard.js';
 import { contentSecurityPolicy } from '../contentSecurity.js';
-import { renderDashboard } from '../renderDashboard.js';
+import { renderDashboard, scriptJson } from '../renderDashboard.js';
 import { viewerLinks } from '../runLinks.js';
 import { batchCases } from './batchCases.js';
+import { batchLive } from './batchLive.js';
+import { followBatch, followRunning, LIVE_POLL_MS } from './viewLive.js';
 import { renderMarkdown } from './markdownView.js';
 import { runPageScript } from './viewRunPage.js';
 import { batchRuns, runDetail, RunsQuerySchema, searchTranscript, transcriptPage, TranscriptQuerySchema } from './viewApi.js';
@@ -26,12 +28,11 @@ export interface ViewServerOptions {
   temporalUi: { url: string; namespace: string } | null;
   /** A running batch's progress (its workflow's progress query); null when Temporal or a worker does not answer. */
   batchProgress?: (batchId: string) => Promise<BatchProgress | null>;
+  /** Stages of a batch's running run workflows by run id (Temporal's EvalStage); null when Temporal does not answer. */
+  runStages?: (batchId: string) => Promise<Record<string, string> | null>;
   /** Where compare-<batch>.md files are, for `/batches/ID/compare`; without it there is no such page. */
   summariesDir?: string;
 }
-
-/** Seconds between reloads of the dashboard while a batch runs. */
-const LIVE_REFRESH_S = 5;
 
 /**
  * `evalflow view`'s server: node:http over the store, read-only (GET and HEAD only; anything
@@ -84,14 +85,17 @@ async function handle(options: ViewServerOptions, request: IncomingMessage, resp
   if (parts.length === 0) {
     const batches = await store.listBatches({ limit: 20 });
     const running = await runningSection(batches, options.batchProgress);
-    let html = renderDashboard(await buildDashboard({ store, prices: options.prices, links: viewerLinks(options.summariesDir ?? null) })).replace('<main id="dashboard">', `<nav class="note">${batchLinks(batches)}</nav>${running}<main id="dashboard">`);
-    if (running) html = html.replace('<meta charset="utf-8">', `<meta charset="utf-8"><meta http-equiv="refresh" content="${LIVE_REFRESH_S}">`);
+    // The file's own policy (a meta tag naming its one script) gives way to the header's, which
+    // send() computes over the whole page, the running section's script included.
+    const html = renderDashboard(await buildDashboard({ store, prices: options.prices, links: viewerLinks(options.summariesDir ?? null) }))
+      .replace(/<meta http-equiv="Content-Security-Policy" content="[^"]*">\n?/, '')
+      .replace('<main id="dashboard">', `<nav class="note">${batchLinks(batches)}</nav>${running}<main id="dashboard">`);
     return send(response, 200, 'text/html', html);
   }
   const [first, id] = parts;
   if (first === 'batches' && id && parts.length === 2) {
     if (!(await store.getBatch(id))) return send(response, 404, 'text/plain', `no batch ${id}\n`);
-    return send(response, 200, 'text/html', viewShell(`batch ${id}`, batchPageScript, { batchId: id, compareHref: viewerLinks(options.summariesDir ?? null).compare(id) ?? '' }));
+    return send(response, 200, 'text/html', viewShell(`batch ${id}`, batchPageScript, { batchId: id, compareHref: viewerLinks(options.summariesDir ?? null).compare(id) ?? '', pollMs: String(LIVE_POLL_MS) }, [followBatch]));
   }
   if (first === 'batches' && id && parts.length === 3 && parts[2] === 'compare') {
     // A batch id never holds a path separator: one that does names no report of this folder.
@@ -113,6 +117,10 @@ async function handle(options: ViewServerOptions, request: IncomingMessage, resp
       const grouped = await batchCases(store, key);
       return grouped ? json(response, grouped) : send(response, 404, 'application/json', '{"error":"no such batch"}');
     }
+    if (kind === 'batches' && key && what === 'live') {
+      const live = await batchLive(store, key, { ...(options.batchProgress ? { progress: options.batchProgress } : {}), ...(options.runStages ? { stages: options.runStages } : {}) });
+      return live ? json(response, live) : send(response, 404, 'application/json', '{"error":"no such batch"}');
+    }
     if (kind === 'batches' && key && what === 'progress') return json(response, (await options.batchProgress?.(key)) ?? null);
     if (kind === 'runs' && key && what === undefined) {
       const detail = await runDetail(store, key, options.temporalUi);
@@ -129,20 +137,26 @@ function batchLinks(batches: readonly Batch[]): string {
   return batches.length === 0 ? '' : `batches: ${batches.map((b) => `<a href="/batches/${escapeHtml(encodeURIComponent(b.batch_id))}">${escapeHtml(b.batch_id)}</a> (${escapeHtml(b.status)})`).join(' · ')}`;
 }
 
-/** The batches still running, with their progress from the workflow when it answers, else the store's counts. */
+/**
+ * The batches still running, with their progress from the workflow when it answers, else the
+ * store's counts; a small script (allowed by its hash, like the page's own) keeps each line
+ * current by polling `/api/batches/ID/live`, so the page never reloads.
+ */
 async function runningSection(batches: readonly Batch[], progressOf: ViewServerOptions['batchProgress']): Promise<string> {
   const running = batches.filter((b) => b.status === 'running' || b.status === 'pending');
   if (running.length === 0) return '';
   const lines = await Promise.all(
-    running.map(async (b) => {
+    running.map(async (b, i) => {
       const progress = (await progressOf?.(b.batch_id).catch(() => null)) ?? null;
       const state = progress
         ? `${progress.finished} of ${progress.total} finished, ${progress.running.length} running${progress.running.length ? ` (${progress.running.slice(0, 5).join(', ')}${progress.running.length > 5 ? ', …' : ''})` : ''}`
         : `${b.counts.finished ?? 0} finished (the store's count; Temporal did not answer)`;
-      return `<li data-batch="${escapeHtml(b.batch_id)}"><a href="/batches/${escapeHtml(encodeURIComponent(b.batch_id))}">${escapeHtml(b.batch_id)}</a>: ${escapeHtml(state)}</li>`;
+      return `<li data-batch="${escapeHtml(b.batch_id)}"><a href="/batches/${escapeHtml(encodeURIComponent(b.batch_id))}">${escapeHtml(b.batch_id)}</a>: <span id="running-${i}">${escapeHtml(state)}</span></li>`;
     }),
   );
-  return `<section id="running"><h2>Running now</h2><ul>${lines.join('')}</ul><p class="note">this page reloads every ${LIVE_REFRESH_S} s while a batch runs</p></section>`;
+  const input = { pollMs: LIVE_POLL_MS, lines: Object.fromEntries(running.map((b, i) => [`running-${i}`, b.batch_id])) };
+  const script = `"use strict";\nfunction __name(target) { return target; }\n${followBatch.toString()}\n(${followRunning.toString()})(document, JSON.parse(document.getElementById("running-input").textContent));`;
+  return `<section id="running"><h2>Running now</h2><ul>${lines.join('')}</ul><p class="note">each line follows its batch live; a batch's page shows its runs as they move</p><script type="application/json" id="running-input">${scriptJson(input)}</script><script>\n${script}\n</script></section>`;
 }
 
 function json(response: ServerResponse, body: unknown): void {
