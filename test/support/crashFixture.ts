@@ -116,7 +116,7 @@ export async function createCrashFixture(options: CrashFixtureOptions): Promise<
       async startWorker(hostId, args = [], extra = {}) {
         const host = hostId ? { EVALFLOW_HOME: join(root, `.evalflow-${hostId}`), EVALFLOW_SANDBOX_ROOT: join(root, `sandboxes-${hostId}`), EVALFLOW_HOST_ID: hostId } : {};
         const worker = startCli(['worker', ...args], { cwd: root, env: { ...env, ...host, ...extra } });
-        await worker.waitForLine(/^worker on /, 60_000);
+        await worker.waitForLine(/^worker on /, 150_000);
         return worker;
       },
       batchInput: ({ name, stamp, parallelism, runsPerCase, turnTimeoutS, recovery }) => ({
