@@ -24,7 +24,7 @@ async function runCli(args: string[], config = 'project: app\nworkflow_dir: team
 const TWO_ARMS = ['--arm', 'A=rules/style.md:-', '--arm', 'B=rules/style.md:-'];
 
 describe('evalflow run --until-decided refuses bad input before anything runs', { timeout: 120_000 }, () => {
-  it('without two arms, with a limit but no --until-decided, with a budget but no prices', async () => {
+  it('without two arms, with a limit but no --until-decided, with a budget but no prices, with --runs-per-case', async () => {
     const oneArm = await runCli(['--until-decided', '--arm', 'A=rules/style.md:-']);
     expect(oneArm.stderr).toEqual(['error: --until-decided: expected exactly two --arm flags (A and B), found 1']);
     expect(oneArm.code).toBe(2);
@@ -37,6 +37,10 @@ describe('evalflow run --until-decided refuses bad input before anything runs', 
     expect(noPrices.stderr).toHaveLength(1);
     expect(noPrices.stderr[0]).toMatch(/^error: --budget-usd 3: expected prices in evalflow\.config\.yaml .* found none; use --max-runs instead$/);
     expect(noPrices.code).toBe(2);
+
+    const fixedRuns = await runCli(['--until-decided', '--runs-per-case', '5', ...TWO_ARMS]);
+    expect(fixedRuns.stderr).toEqual(['error: --runs-per-case 5: expected without --until-decided (the rounds decide how many runs each case gets; --max-runs-per-case caps them), found both']);
+    expect(fixedRuns.code).toBe(2);
   });
 
   it('with a limit that is not a positive number', async () => {
