@@ -83,7 +83,8 @@ describe('a batch whose worker is killed twice', () => {
     const stamp = name === 'baseline' ? '20260301T000001' : '20260301T000002';
     const input = fixture.batchInput({ name, stamp, runsPerCase: RUNS, parallelism: PARALLELISM, turnTimeoutS: 120 });
     const { batchId } = input;
-    worker = await harness.startWorker();
+    // As many slots as the batch's parallelism: a kill must find several agents at work (the default is one slot per core).
+    worker = await harness.startWorker(undefined, ['--slots', String(PARALLELISM)]);
     const started = Date.now();
     const handle = await client.workflow.start('evalBatchWorkflow', { workflowId: batchId, taskQueue: SHARED_TASK_QUEUE, args: [input] });
     const killedAttempts: string[] = [];
@@ -100,7 +101,7 @@ describe('a batch whose worker is killed twice', () => {
       // What was in flight: every agent that logged its start and never its end (they die with the worker).
       await new Promise((r) => setTimeout(r, 200));
       killedAttempts.push(...turnsInFlight().filter((t) => t.includes(stamp) && !killedAttempts.includes(t)));
-      worker = await harness.startWorker();
+      worker = await harness.startWorker(undefined, ['--slots', String(PARALLELISM)]);
       restartedAt.push(Date.now());
     }
     const result = (await handle.result()) as BatchResult;
