@@ -10,7 +10,7 @@ import { run as rejudge } from '../../src/commands/rejudge.js';
 import { run } from '../../src/commands/run.js';
 import { startMockServer, type MockServer } from '../../src/llm/mock/server.js';
 import type { MockRequest } from '../../src/llm/mock/types.js';
-import { REFERENCE_SOLUTIONS } from '../evalset/referenceSolutions.js';
+import { REFERENCE_SOLUTIONS, solverScript } from '../evalset/referenceSolutions.js';
 import { cliEnv, copyExamples, writeCliConfig } from '../support/cliFolder.js';
 import { passingJudgeAnswer } from '../support/judgeAnswer.js';
 import { startTestTemporal, type TestTemporal } from '../support/temporalServer.js';
@@ -54,17 +54,7 @@ describe('evalflow run with arms, compare and the gate', () => {
     await cp(join(REPO, 'eval_sets'), join(root, 'eval_sets'), { recursive: true, filter: solved });
     await copyExamples(root);
     // Writes the reference solution of the run's case, except for the cases it is told to break.
-    const agent = (breaks: string[]) =>
-      [
-        '#!/usr/bin/env node',
-        "const fs = require('fs'), path = require('path');",
-        // The solutions are in the script itself: a contained candidate cannot read the test's folder.
-        `const solutions = ${JSON.stringify(REFERENCE_SOLUTIONS)};`,
-        "const caseId = Object.keys(solutions).find((id) => process.env.EVALFLOW_RUN_ID.startsWith(`run-${id}-`));",
-        `if (!${JSON.stringify(breaks)}.includes(caseId)) for (const [file, content] of Object.entries(solutions[caseId])) { fs.mkdirSync(path.dirname(file), { recursive: true }); fs.writeFileSync(file, content); }`,
-        "console.log('Done.');",
-        '',
-      ].join('\n');
+    const agent = (breaks: string[]) => solverScript(REFERENCE_SOLUTIONS, breaks);
     await writeFile(join(root, 'solver.cjs'), agent([]));
     await writeFile(join(root, 'breaker.cjs'), agent(['add-truncate']));
     await chmod(join(root, 'solver.cjs'), 0o755);

@@ -8,7 +8,7 @@ import type { MockRequest } from '../../src/llm/mock/types.js';
 import type { BatchResult } from '../../src/run/batchInput.js';
 import { openCases, settleRound, startDecisions, untilDecidedDesign } from '../../src/run/untilDecided.js';
 import { openStore, type Store } from '../../src/store/index.js';
-import { REFERENCE_SOLUTIONS } from '../evalset/referenceSolutions.js';
+import { REFERENCE_SOLUTIONS, solverScript } from '../evalset/referenceSolutions.js';
 import { cliEnv, copyExamples, writeCliConfig } from '../support/cliFolder.js';
 import { startCli, type CliProcess } from '../support/cliProcess.js';
 import { passingJudgeAnswer } from '../support/judgeAnswer.js';
@@ -46,16 +46,7 @@ describe('evalflow run --until-decided', () => {
     for (const id of [CLEAR, FLAT]) await cp(join(REPO, 'eval_sets', id), join(root, 'eval_sets', id), { recursive: true });
     await copyExamples(root);
     // Writes the reference solution of the run's case, except for the cases it is told to break.
-    const agent = (breaks: string[]) =>
-      [
-        '#!/usr/bin/env node',
-        "const fs = require('fs'), path = require('path');",
-        `const solutions = ${JSON.stringify({ [CLEAR]: REFERENCE_SOLUTIONS[CLEAR], [FLAT]: REFERENCE_SOLUTIONS[FLAT] })};`,
-        "const caseId = Object.keys(solutions).find((id) => process.env.EVALFLOW_RUN_ID.startsWith(`run-${id}-`));",
-        `if (!${JSON.stringify(breaks)}.includes(caseId)) for (const [file, content] of Object.entries(solutions[caseId])) { fs.mkdirSync(path.dirname(file), { recursive: true }); fs.writeFileSync(file, content); }`,
-        "console.log('Done.');",
-        '',
-      ].join('\n');
+    const agent = (breaks: string[]) => solverScript({ [CLEAR]: REFERENCE_SOLUTIONS[CLEAR], [FLAT]: REFERENCE_SOLUTIONS[FLAT] }, breaks);
     await writeFile(join(root, 'solver.cjs'), agent([]));
     await writeFile(join(root, 'breaker.cjs'), agent([CLEAR]));
     await chmod(join(root, 'solver.cjs'), 0o755);

@@ -139,3 +139,20 @@ test('wordCount counts a hyphenated word as one word', () => {
     wrong: { 'test/wordCount.test.js': "import { test } from 'node:test';\ntest('tabs separate words', () => {});\n" },
   },
 };
+
+/**
+ * A `command` agent (a Node script) that writes the reference solution of its run's case, taken
+ * from `solutions`, except for the cases in `breaks`. The solutions are in the script itself: a
+ * contained candidate cannot read the test's folder.
+ */
+export function solverScript(solutions: Record<string, Record<string, string> | undefined>, breaks: readonly string[]): string {
+  return [
+    '#!/usr/bin/env node',
+    "const fs = require('fs'), path = require('path');",
+    `const solutions = ${JSON.stringify(solutions)};`,
+    "const caseId = Object.keys(solutions).find((id) => process.env.EVALFLOW_RUN_ID.startsWith(`run-${id}-`));",
+    `if (!${JSON.stringify(breaks)}.includes(caseId)) for (const [file, content] of Object.entries(solutions[caseId])) { fs.mkdirSync(path.dirname(file), { recursive: true }); fs.writeFileSync(file, content); }`,
+    "console.log('Done.');",
+    '',
+  ].join('\n');
+}
