@@ -1,5 +1,6 @@
 import type { CandidateSpec } from '../candidates/adapter.js';
 import { CannotRunHereError, NoFreeSlotError, OtherHostError } from '../errors.js';
+import { candidateOf, comesBeforeTurns, runIdOf } from '../run/hostStageArgs.js';
 import type { Store } from '../store/store.js';
 import { hostTaskQueue } from '../temporal/names.js';
 import type { cleanupActivities } from './cleanup.js';
@@ -28,9 +29,6 @@ export interface Hosting {
   slots?: HostSlots;
   candidates?: Pick<CandidateFactory, 'whyCannotRun'>;
 }
-
-/** The stages before a run's first turn: a host that claims a run with one of them must be able to start its candidate. */
-const BEFORE_TURNS: ReadonlySet<HostStage> = new Set(['prepareRun', 'setupSandbox']);
 
 export function hostStageActivities(hostId: string, stages: HostStages, hosting?: Hosting) {
   const here = hostTaskQueue(hostId);
@@ -63,7 +61,7 @@ export function hostStageActivities(hostId: string, stages: HostStages, hosting?
      * then claims through the slots queue.
      */
     async claimHostStage<K extends HostStage>({ stage, args }: Omit<HostStageRequest<K>, 'queue'>): Promise<{ queue: string; result: HostStageResult<K> }> {
-      await claim(runIdOf(args), 0, 'claimed in its workflow task', BEFORE_TURNS.has(stage) ? candidateOf(args) : undefined);
+      await claim(runIdOf(args), 0, 'claimed in its workflow task', comesBeforeTurns(stage) ? candidateOf(args) : undefined);
       return { queue: here, result: await run(stages, stage, args) };
     },
 
@@ -78,18 +76,6 @@ export function hostStageActivities(hostId: string, stages: HostStages, hosting?
       return here;
     },
   };
-}
-
-/** Every host stage's first argument is the run's spec or carries it. */
-function runIdOf(args: readonly unknown[]): string {
-  const first = args[0] as { runId?: string; spec?: { runId: string } };
-  return first.runId ?? first.spec?.runId ?? 'unknown';
-}
-
-/** The candidate of the run a host stage serves (its spec is the first argument or carries it). */
-function candidateOf(args: readonly unknown[]): CandidateSpec | undefined {
-  const first = args[0] as { candidate?: CandidateSpec; spec?: { candidate?: CandidateSpec } };
-  return first.spec?.candidate ?? first.candidate;
 }
 
 function run<K extends HostStage>(stages: HostStages, stage: K, args: Parameters<HostStages[K]>): Promise<HostStageResult<K>> {

@@ -1,5 +1,6 @@
 import { type ActivityInterfaceFor, patched, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities, HostStage, HostStageResult, HostStages } from '../activities/index.js';
+import { candidateOf, comesBeforeTurns, runIdOf } from '../run/hostStageArgs.js';
 import type { CandidateSpec } from '../run/runSpec.js';
 import { hostLocalProfile, localProfile, sharedProfile, slotProfile } from './profiles.js';
 import { runPatch } from './runPatches.js';
@@ -64,7 +65,7 @@ export async function hostStage<K extends HostStage>(host: Host, stage: K, optio
     } catch (err) {
       if (!isClaimRefused(err)) throw asStageFailure(stage, err);
       // This worker's host is full, drains or lacks the candidate: the run waits on the slots queue for a host with a free slot.
-      const candidate = stage === 'prepareRun' || stage === 'setupSandbox' ? candidateOf(args) : undefined;
+      const candidate = comesBeforeTurns(stage) ? candidateOf(args) : undefined;
       host.claim(await slots.claimSlot({ runId: runIdOf(args), generation: 0, ...(candidate ? { candidate } : {}) }));
     }
   }
@@ -82,14 +83,3 @@ export async function hostStage<K extends HostStage>(host: Host, stage: K, optio
   return queued.executeWithOptions(options, args);
 }
 
-/** The run's candidate, from a host stage's first argument (the spec, or what carries it). */
-function candidateOf(args: readonly unknown[]): CandidateSpec | undefined {
-  const first = args[0] as { candidate?: CandidateSpec; spec?: { candidate?: CandidateSpec } };
-  return first.spec?.candidate ?? first.candidate;
-}
-
-/** Every host stage's first argument is the run's spec or carries it. */
-function runIdOf(args: readonly unknown[]): string {
-  const first = args[0] as { runId?: string; spec?: { runId: string } };
-  return first.runId ?? first.spec?.runId ?? 'unknown';
-}
