@@ -80,7 +80,7 @@ describe('a batch whose worker is killed twice', () => {
     name: string,
     kills: ('model' | 'candidate')[],
   ): Promise<{ batchId: string; seconds: number; result: BatchResult; killedAttempts: string[]; killedAt: number[]; restartedAt: number[] }> {
-    const stamp = name === 'baseline' ? '20260301T000001' : '20260301T000002';
+    const stamp = '20260301T000002';
     const input = fixture.batchInput({ name, stamp, runsPerCase: RUNS, parallelism: PARALLELISM, turnTimeoutS: 120 });
     const { batchId } = input;
     // As many slots as the batch's parallelism: a kill must find several agents at work (the default is one slot per core).
@@ -112,13 +112,10 @@ describe('a batch whose worker is killed twice', () => {
     return { batchId, seconds, result, killedAttempts, killedAt, restartedAt };
   }
 
-  it(`finishes all ${RUNS} runs once, repeats only the turns in flight (recorded), leaves no agent alive, within 1.75× the batch without kills`, async () => {
-    const baseline = await runBatch('baseline', []);
-    expect(baseline.result.counts).toMatchObject({ finished: RUNS, passed: RUNS, completed: RUNS });
-
+  // What the kills cost in time is measured in bench/crashCost.ts, as a ratio to a batch without kills.
+  it(`finishes all ${RUNS} runs once, repeats only the turns in flight (recorded), leaves no agent alive`, async () => {
     const crashed = await runBatch('crashed', ['model', 'candidate']);
-    const ratio = crashed.seconds / baseline.seconds;
-    console.log(`crash recovery: baseline ${baseline.seconds.toFixed(1)} s, with two kill -9 ${crashed.seconds.toFixed(1)} s, ratio ${ratio.toFixed(2)}`);
+    console.log(`crash recovery: the batch with two kill -9 took ${crashed.seconds.toFixed(1)} s`);
 
     // Every run completed once: one row, one verdict, and a clean sandbox history.
     const runs = await store.listRuns({ batchId: crashed.batchId });
@@ -194,9 +191,5 @@ describe('a batch whose worker is killed twice', () => {
     // Model calls in flight at the first kill were repeated, and say so.
     const examinerRepeats = runs.flatMap((r) => r.anomalies.filter((a) => a.kind === 'repeated_spend' && a.role !== 'candidate'));
     expect(examinerRepeats.length).toBeGreaterThan(0);
-
-    // Each kill costs a worker restart (its preflight included, about 7 s) and the turns redone:
-    // 1.49× measured on 2 cores with 8 slots, where an 80 s batch makes those seconds weigh.
-    expect(ratio).toBeLessThan(1.75);
   }, 600_000);
 });
