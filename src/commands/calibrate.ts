@@ -19,7 +19,8 @@ import type { BatchArm } from '../run/batchInput.js';
 import { selectCases, selectionOverrides } from '../run/selection.js';
 import type { SelectionFlags } from '../run/selectionFlags.js';
 import { openStore, type Store } from '../store/index.js';
-import { batchArms, loadRunsWithVerdicts } from '../summaries/index.js';
+import { loadRunsWithVerdicts } from '../summaries/index.js';
+import { armGroups } from '../summaries/armGroups.js';
 import { calibrationRows, measureNoise } from '../summaries/calibration.js';
 
 /** The flags of `evalflow calibrate`: run's selection (one configuration, no arms), its judging, and these. */
@@ -123,7 +124,7 @@ async function measure(store: Store, batchId: string, settings: Settings, option
   const batch = await store.getBatch(batchId);
   if (!batch) throw new UsageError(`--batch ${batchId}: expected a batch in the store, found none by that id`);
   const entries = await loadRunsWithVerdicts(store, { batchId });
-  const differing = batchArms(batch, entries).filter((arm) => arm.change !== 'base');
+  const differing = armGroups(batch, entries).filter((arm) => arm.change !== 'base');
   if (differing.length > 0) {
     throw new UsageError(`--batch ${batchId}: expected an A/A batch (arms that change nothing, or none), found arm ${differing[0]!.name} (${differing[0]!.change ?? 'unknown change'})`);
   }
