@@ -44,6 +44,20 @@ withSelection(
   .addOption(onInterruptOption)
   .action((paths: string[], options) => dispatch('run', { ...options, paths }));
 
+withSelection(
+  program
+    .command('calibrate')
+    .description("measure each case's noise floor: an A/A batch (the same configuration twice, interleaved, --runs-per-case k a side, default 5), then per case its flip rate, stored per case version")
+    .argument('[paths...]', 'eval bank folders or case folders (default: eval_sets)')
+    .addOption(configOption),
+)
+  .option('--batch <id>', 'measure this A/A batch again instead of running one (after `rejudge --batch <id> --repeat k`: also the judge\'s share)')
+  .option('--allow-self-judge', "let the judge use the candidate's own model or agent")
+  .option('--json', 'print the calibration as JSON (docs/json.md)')
+  .option('--no-worker', 'do not run a worker in this process (workers run elsewhere)')
+  .addOption(onInterruptOption)
+  .action((paths: string[], options) => dispatch('calibrate', { ...options, paths }));
+
 program
   .command('status')
   .description('where a batch stands (default: the newest): progress, what runs, whether a worker serves it')

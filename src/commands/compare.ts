@@ -8,6 +8,7 @@ import { compareSides, comparisonLines, loadTriggerObservations, triggerQuality,
 import { selectSide } from '../summaries/selectSide.js';
 import type { CommandIo } from '../cli/io.js';
 import { storeOptions } from '../cli/storeOptions.js';
+import { noiseFloorLines } from '../cli/output/noiseFloorLines.js';
 
 export interface CompareOptions {
   a: string;
@@ -49,6 +50,8 @@ export async function run(options: CompareOptions, io: CommandIo): Promise<numbe
     }
     else {
       for (const line of comparisonLines(comparison, io.cwd)) io.out(line);
+      const calibrations = await store.latestCalibrations(comparison.cases.map((c) => c.caseId));
+      for (const line of noiseFloorLines(comparison.cases, a.entries, calibrations)) io.out(line);
       if (Object.keys(triggers.a).length + Object.keys(triggers.b).length > 0) {
         io.out('');
         for (const line of [...triggerQualityLines(a.label, triggers.a), ...triggerQualityLines(b.label, triggers.b)]) io.out(line);

@@ -13,6 +13,7 @@ export const COMMAND_MODULES = {
   attach: () => import('./attach.js'),
   batches: () => import('./batches.js'),
   bless: () => import('./bless.js'),
+  calibrate: () => import('./calibrate.js'),
   cancel: () => import('./cancel.js'),
   candidates: () => import('./candidates.js'),
   compare: () => import('./compare.js'),

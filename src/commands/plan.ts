@@ -3,7 +3,9 @@ import { loadSettings } from '../config.js';
 import { UsageError } from '../errors.js';
 import { openStore } from '../store/index.js';
 import { batchArms, loadRunsWithVerdicts } from '../summaries/index.js';
-import { planRuns, type RunPlan } from '../summaries/runPlan.js';
+import { planRuns, type CalibratedRate, type RunPlan } from '../summaries/runPlan.js';
+import { flipRate } from '../stats/index.js';
+import type { Store } from '../store/index.js';
 import type { CommandIo } from '../cli/io.js';
 import { formatTable } from '../cli/output/table.js';
 import { snakeCaseKeys } from '../cli/snakeCaseJson.js';
@@ -40,7 +42,7 @@ export async function run(options: PlanOptions, io: CommandIo): Promise<number> 
     const [baseline] = batchArms(batch, entries);
     const measured = baseline ? entries.filter((e) => e.run.arm === baseline.name) : entries;
     const detect = { detect: options.detect, power: options.power ?? 0.8, alpha: options.alpha ?? 0.05 };
-    const plan = planRuns(measured, detect, settings.prices);
+    const plan = planRuns(measured, detect, settings.prices, await calibratedRates(store, measured));
     if (options.json) {
       const fields = snakeCaseKeys({ batchId: batch.batch_id, arm: baseline?.name ?? null, ...detect, ...plan }) as Omit<z.input<typeof PlanJson>, 'schema_version'>;
       printJson(io, PlanJson, { schema_version: 1, ...fields });
@@ -54,6 +56,18 @@ export async function run(options: PlanOptions, io: CommandIo): Promise<number> 
   }
 }
 
+/** The newest calibration of each case's version the batch ran, by case (`evalflow calibrate`). */
+async function calibratedRates(store: Store, entries: readonly { run: { case_id: string; case_hash: string } }[]): Promise<Map<string, CalibratedRate>> {
+  const ran = new Set(entries.map(({ run }) => `${run.case_id}\0${run.case_hash}`));
+  const rows = await store.latestCalibrations([...new Set(entries.map(({ run }) => run.case_id))]);
+  const rates = new Map<string, CalibratedRate>();
+  for (const row of rows) {
+    if (!ran.has(`${row.case_id}\0${row.case_hash}`)) continue;
+    rates.set(row.case_id, { caseHash: row.case_hash, runs: row.runs, passes: row.passes, flipRate: flipRate(row.passes, row.runs).rate });
+  }
+  return rates;
+}
+
 function planLines(plan: RunPlan): string[] {
   const rows = plan.cases.map((c) => [
     c.caseId,
@@ -61,7 +75,7 @@ function planLines(plan: RunPlan): string[] {
     c.runsPerSide === null ? '–' : String(c.runsPerSide),
     c.costPerRun === null ? '–' : dollars(c.costPerRun),
     c.batchCost === null ? '–' : dollars(c.batchCost),
-    c.note ?? '',
+    [c.source === 'calibration' ? `calibrated (flip rate ${c.flipRate === null ? '–' : `${Math.round(c.flipRate * 100)}%`})` : '', c.note ?? ''].filter(Boolean).join('; '),
   ]);
   const { totals } = plan;
   rows.push([

@@ -25,6 +25,7 @@ import { untilDecidedLimits, type UntilDecidedFlags } from '../cli/untilDecidedF
 import { reportDecisions } from '../cli/output/decisionsReport.js';
 import { designToWire, untilDecidedDesign } from '../run/untilDecided.js';
 import { baselineFirst } from '../vocabulary/armOrder.js';
+import { noiseForecast } from '../run/noiseForecast.js';
 
 /** The flags of `evalflow run`: what it runs (`SelectionFlags`, shared with schedules), how it is judged (`JudgingFlags`), and these. */
 export interface RunOptions extends SelectionFlags, JudgingFlags, UntilDecidedFlags {
@@ -92,6 +93,11 @@ export async function run(options: RunOptions, io: CommandIo): Promise<number> {
   await warnAboutUncommittedChanges(settings.project, io);
   const runtime = await openRuntime(settings, io, { worker: options.worker === false ? false : 'auto' });
   try {
+    if (untilDecided) {
+      const picked = changed?.cases ?? bank.cases;
+      const calibrations = await runtime.store.latestCalibrations(picked.map((c) => c.id));
+      for (const line of noiseForecast(untilDecidedDesign(untilDecided), untilDecided, picked, calibrations)) io.err(line);
+    }
     const execution = await executeBatch(
       settings,
       runtime,

@@ -7,3 +7,5 @@ export { binomial, meanOverCases, passAtK, passHatK } from './passK.js';
 export { DEFAULT_SEED, seededRandom } from './random.js';
 export { sequentialDesign, sequentialVerdict, tallyPairs, type PairTally, type SequentialDesign, type SequentialOptions, type SequentialVerdict, type StopReason } from './sequential.js';
 export { wilsonInterval, Z95, type RateInterval } from './wilson.js';
+export { decisionChances, type DecisionChances } from './decisionChances.js';
+export { flipRate, splitNoise, type FlipRate, type NoiseSplit, type RunJudgings } from './flipRate.js';

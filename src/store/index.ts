@@ -5,6 +5,7 @@ export type { MigrationReport } from './migrate.js';
 export { ScheduleBaselineSchema, ScheduledBatchRowSchema, ScheduleVerdictSchema } from './scheduleSchema.js';
 export type { ScheduleBaseline, ScheduledBatch, ScheduleVerdict } from './scheduleSchema.js';
 export type { RunHost, WorkerRow } from './hostSchema.js';
+export { CalibrationRowSchema, type CalibrationRow } from './calibrationSchema.js';
 export {
   BatchRowInputSchema,
   BatchPatchSchema,

@@ -5,6 +5,7 @@ import type { EpExample, EpExampleRowInput, EpPrediction, EpPredictionRowInput, 
 import type { MigrationReport } from './migrate.js';
 import type { ScheduleBaseline, ScheduledBatch } from './scheduleSchema.js';
 import type { RunHost, WorkerRow } from './hostSchema.js';
+import type { CalibrationRow } from './calibrationSchema.js';
 import type {
   Batch,
   BatchRowInput,
@@ -179,6 +180,11 @@ export interface Store {
   saveRunHost(claim: RunHost): Promise<void>;
   /** The hosts of the given runs' attempts, by run and generation. */
   getRunHosts(runIds: readonly string[]): Promise<RunHost[]>;
+
+  /** Keeps one case's calibration from an A/A batch, replacing the row of that batch and case when there is one. */
+  saveCalibration(row: CalibrationRow): Promise<CalibrationRow>;
+  /** The newest calibration of each version (case_hash) of the given cases. */
+  latestCalibrations(caseIds: readonly string[]): Promise<CalibrationRow[]>;
 
   /** Releases the pool or the PGlite instance (and its data-dir lock). Idempotent. */
   close(): Promise<void>;

@@ -19,6 +19,18 @@ export interface CasePlan {
   batchCost: number | null;
   /** Why a number is missing, or null. */
   note: string | null;
+  /** Where the pass rate comes from: the batch's runs, or the calibration of the case's version (`evalflow calibrate`). */
+  source: 'batch' | 'calibration';
+  /** The calibration's flip rate when the pass rate comes from one (null below two runs), else null. */
+  flipRate: number | null;
+}
+
+/** A case version's calibration as a plan reads it: its A/A runs judged and passed. */
+export interface CalibratedRate {
+  caseHash: string;
+  runs: number;
+  passes: number;
+  flipRate: number | null;
 }
 
 export interface RunPlan {
@@ -37,23 +49,28 @@ export interface RunPlan {
 
 /**
  * Per case of `entries` (one side's runs, the baseline), the runs per side a two-sided
- * comparison needs to detect `options.detect` from the case's measured pass rate, and what an
+ * comparison needs to detect `options.detect` from the case's measured pass rate (its
+ * calibration's, when `calibrated` holds one of the version the batch ran), and what an
  * A/B batch of that size costs at `prices` (cost as the summaries count it: usage × price).
  */
-export function planRuns(entries: readonly RunWithVerdict[], options: DetectOptions, prices: Prices): RunPlan {
+export function planRuns(entries: readonly RunWithVerdict[], options: DetectOptions, prices: Prices, calibrated: ReadonlyMap<string, CalibratedRate> = new Map()): RunPlan {
   const byCase = new Map<string, RunWithVerdict[]>();
   for (const entry of entries) byCase.set(entry.run.case_id, [...(byCase.get(entry.run.case_id) ?? []), entry]);
-  const cases = [...byCase.keys()].sort().map((caseId) => casePlan(caseId, byCase.get(caseId)!, options, prices));
+  const cases = [...byCase.keys()].sort().map((caseId) => casePlan(caseId, byCase.get(caseId)!, options, prices, calibrated.get(caseId)));
   const planned = cases.filter((c) => c.runsPerSide !== null);
   const runsPerSide = planned.reduce((sum, c) => sum + c.runsPerSide!, 0);
   const cost = planned.length === 0 || planned.some((c) => c.batchCost === null) ? null : planned.reduce((sum, c) => sum + c.batchCost!, 0);
   return { cases, totals: { runsPerSide, runs: 2 * runsPerSide, cost, unplanned: cases.length - planned.length } };
 }
 
-function casePlan(caseId: string, entries: readonly RunWithVerdict[], options: DetectOptions, prices: Prices): CasePlan {
-  const judged = entries.filter(({ run, verdict }) => run.status === 'completed' && verdict);
-  const passes = judged.filter(({ verdict }) => verdict!.result === 'pass').length;
-  const passRate = judged.length === 0 ? null : passes / judged.length;
+function casePlan(caseId: string, entries: readonly RunWithVerdict[], options: DetectOptions, prices: Prices, calibration: CalibratedRate | undefined): CasePlan {
+  const judgedRuns = entries.filter(({ run, verdict }) => run.status === 'completed' && verdict);
+  // A calibration of the version the batch ran measured the case on identical inputs, usually
+  // with more runs than a batch's side: its pass rate is the better estimate.
+  const calibrated = calibration && calibration.runs > 0 && entries.some(({ run }) => run.case_hash === calibration.caseHash) ? calibration : undefined;
+  const judged = calibrated ? calibrated.runs : judgedRuns.length;
+  const passes = calibrated ? calibrated.passes : judgedRuns.filter(({ verdict }) => verdict!.result === 'pass').length;
+  const passRate = judged === 0 ? null : passes / judged;
   const runsPerSide = passRate === null ? null : runsToDetect(passRate, options);
   // A run still pending or running has not recorded its usage yet: it says nothing about the cost.
   const costs = entries.filter(({ run }) => !isUnfinished(run.status)).map(({ run }) => runCost(run.tokens, run.models, prices).total);
@@ -61,5 +78,5 @@ function casePlan(caseId: string, entries: readonly RunWithVerdict[], options: D
   const batchCost = costPerRun === null || runsPerSide === null ? null : costPerRun * 2 * runsPerSide;
   const note =
     passRate === null ? 'no judged runs' : runsPerSide === null ? `no change of ${options.detect} can happen from ${passRate}` : costPerRun === null ? 'no prices' : null;
-  return { caseId, judged: judged.length, passes, passRate, runsPerSide, costPerRun, batchCost, note };
+  return { caseId, judged, passes, passRate, runsPerSide, costPerRun, batchCost, note, source: calibrated ? 'calibration' : 'batch', flipRate: calibrated?.flipRate ?? null };
 }

@@ -8,6 +8,7 @@ import { openStore, type RoleTokens } from '../../src/store/index.js';
 import { tempDir } from '../sandbox/sandboxFixture.js';
 import { startCli } from '../support/cliProcess.js';
 import { aRun, aScore } from '../store/builders.js';
+import { runsToDetect } from '../../src/stats/runsToDetect.js';
 
 /**
  * Per run: examiner 0 tokens (cost 0), candidate and judge 1000 in + 500 out each on model m at
@@ -95,12 +96,30 @@ describe('evalflow plan --detect D', () => {
     // (1.959964·√(2·0.35·0.65) + 1.281552·√(0.5·0.5 + 0.2·0.8))² / 0.09 = 51.01 → 52; 2 × 52 × $0.004 = $0.416.
     expect(json.cases).toHaveLength(1);
     const [half] = json.cases;
-    expect(Object.keys(half!)).toEqual(['case_id', 'judged', 'passes', 'pass_rate', 'runs_per_side', 'cost_per_run', 'batch_cost', 'note']);
-    expect(half).toMatchObject({ case_id: 'half', judged: 10, passes: 5, pass_rate: 0.5, runs_per_side: 52, note: null });
+    expect(Object.keys(half!)).toEqual(['case_id', 'judged', 'passes', 'pass_rate', 'runs_per_side', 'cost_per_run', 'batch_cost', 'note', 'source', 'flip_rate']);
+    expect(half).toMatchObject({ case_id: 'half', judged: 10, passes: 5, pass_rate: 0.5, runs_per_side: 52, note: null, source: 'batch', flip_rate: null });
     expect(half!.cost_per_run).toBeCloseTo(0.004, 12);
     expect(half!.batch_cost).toBeCloseTo(0.416, 12);
     expect(json.totals).toMatchObject({ runs_per_side: 52, runs: 104, unplanned: 0 });
     expect(json.totals.cost).toBeCloseTo(0.416, 12);
+  });
+
+  it("takes a case's pass rate from the calibration of the version the batch ran, and only of that version", async () => {
+    const store = await openStore({ pgliteDir: join(root, '.evalflow', 'pglite') });
+    const calibration = { batch_id: 'batch-aa', case_hash: 'sha256:aaaa', candidate: 'builtin', workflow_rev: null, judged_twice: 0, judge_flip: null, cost_per_run: null, calibrated_at: '2026-03-03T00:00:00.000Z' };
+    try {
+      // shaky's version as the batch ran it: 2 passes of 10 on identical inputs (16 of 45 pairs disagree).
+      await store.saveCalibration({ ...calibration, case_id: 'shaky', runs: 10, passes: 2 });
+      // steady's calibration is of another version: the batch's own runs stay the measure.
+      await store.saveCalibration({ ...calibration, case_id: 'steady', case_hash: 'sha256:other', runs: 10, passes: 0 });
+    } finally {
+      await store.close();
+    }
+    const io = memoryIo(root, {});
+    expect(await plan({ detect: 0.3 }, io)).toBe(0);
+    const row = (name: string) => io.stdout.find((line) => line.startsWith(`${name} `))!.split(/\s{2,}/);
+    expect(row('shaky')).toEqual(['shaky', '20% (2/10)', String(runsToDetect(0.2, { detect: 0.3, power: 0.8, alpha: 0.05 })), '–', '–', 'calibrated (flip rate 36%); no prices']);
+    expect(row('steady')).toEqual(['steady', '80% (4/5)', '39', '$0.0040', '$0.3120']);
   });
 
   it('an empty store says there is nothing to plan from', async () => {

@@ -1,5 +1,6 @@
 import type * as z from 'zod';
 import { BatchesJson } from './batches.js';
+import { CalibrateJson } from './calibrate.js';
 import { CandidatesJson } from './candidates.js';
 import { CompareJson } from './compare.js';
 import { HistoryJson } from './history.js';
@@ -18,6 +19,7 @@ export const JSON_OUTPUTS: readonly { command: string; schema: z.ZodType }[] = [
   { command: 'evalflow compare', schema: CompareJson },
   { command: 'evalflow history', schema: HistoryJson },
   { command: 'evalflow plan', schema: PlanJson },
+  { command: 'evalflow calibrate', schema: CalibrateJson },
   { command: 'evalflow review', schema: ReviewPendingJson },
   { command: 'evalflow validate', schema: ValidateJson },
   { command: 'evalflow candidates', schema: CandidatesJson },

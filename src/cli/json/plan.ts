@@ -10,6 +10,8 @@ const CasePlanJson = z.object({
   cost_per_run: z.number().nullable().describe('mean recorded cost of its finished runs in US dollars; null when a price or usage is missing'),
   batch_cost: z.number().nullable().describe('cost_per_run × 2 × runs_per_side; null when either is unknown'),
   note: z.string().nullable().describe('why a number is missing'),
+  source: z.enum(['batch', 'calibration']).describe("where judged, passes and pass_rate come from: the batch's runs, or the calibration of the case's version (evalflow calibrate)"),
+  flip_rate: z.number().nullable().describe("the calibration's flip rate when source is calibration; else null"),
 });
 
 export const PlanJson = jsonDocument(1, 'Runs per side a comparison needs to detect a change, per case of a batch (`evalflow plan`).', {

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { noiseFloorLines } from '../../../src/cli/output/noiseFloorLines.js';
+import type { CalibrationRow } from '../../../src/store/index.js';
+
+const side = (completed: number) => ({ completed });
+const calibration = (caseId: string, over: Partial<CalibrationRow> = {}): CalibrationRow => ({
+  batch_id: 'batch-aa',
+  case_id: caseId,
+  case_hash: 'h1',
+  candidate: 'builtin',
+  workflow_rev: null,
+  runs: 10,
+  passes: 8,
+  judged_twice: 0,
+  judge_flip: null,
+  cost_per_run: null,
+  calibrated_at: '2026-05-01T10:00:00.000Z',
+  ...over,
+});
+
+describe('noiseFloorLines', () => {
+  it("gives each calibrated case's flip rate and how far two identical sides with the comparison's runs differ", () => {
+    const cases = [
+      { caseId: 'x', a: side(5), b: side(5) },
+      { caseId: 'y', a: side(5), b: side(5) },
+      { caseId: 'z', a: side(5), b: side(5) },
+    ];
+    const sideA = [{ run: { case_id: 'x', case_hash: 'h1' } }, { run: { case_id: 'y', case_hash: 'h2' } }, { run: { case_id: 'z', case_hash: 'h1' } }];
+    // y's calibration is of another version; z was judged again: 0.1 of its 0.36 is the judge's.
+    const lines = noiseFloorLines(cases, sideA, [calibration('x'), calibration('y'), calibration('z', { judged_twice: 4, judge_flip: 0.1 })]);
+    // 8 of 10: 16 of 45 pairs disagree, Wilson's 0.943 at the top gives 11% at the bottom; ±1.96·√(0.356/2 · (1/5 + 1/5)) = ±0.52.
+    expect(lines).toEqual([
+      '',
+      'noise floor (evalflow calibrate, of the case versions A ran):',
+      '  x  flips 36% of pairs (11%…50%): two identical sides with 5/5 runs differ by up to ±52 points (calibrated by batch-aa)',
+      '  z  flips 36% of pairs (11%…50%); judge 10%, agent 26%: two identical sides with 5/5 runs differ by up to ±52 points (calibrated by batch-aa)',
+    ]);
+  });
+
+  it('prints nothing without a calibration of a compared version', () => {
+    expect(noiseFloorLines([{ caseId: 'x', a: side(3), b: side(3) }], [{ run: { case_id: 'x', case_hash: 'h1' } }], [])).toEqual([]);
+  });
+});
