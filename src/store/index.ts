@@ -5,6 +5,8 @@ export type { MigrationReport } from './migrate.js';
 export { ScheduleBaselineSchema, ScheduledBatchRowSchema, ScheduleVerdictSchema } from './scheduleSchema.js';
 export type { ScheduleBaseline, ScheduledBatch, ScheduleVerdict } from './scheduleSchema.js';
 export type { RunHost, WorkerRow } from './hostSchema.js';
+export { CaseSetEntrySchema } from './casePackSchema.js';
+export type { CaseSetEntry } from './casePackSchema.js';
 export {
   BatchRowInputSchema,
   BatchPatchSchema,
@@ -38,6 +40,7 @@ export type {
   ListBatchesFilter,
   ListRunsFilter,
   PlanEntry,
+  PlanEntryInput,
   RoleTokens,
   RunReview,
   RunReviewRowInput,

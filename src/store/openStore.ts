@@ -4,6 +4,7 @@ import { ConfigError } from '../errors.js';
 import { createBatchRepository } from './batchRepository.js';
 import { createEditPredictionRepository } from './editPredictionRepository.js';
 import { createHostRepository } from './hostRepository.js';
+import { createCasePackRepository } from './casePackRepository.js';
 import { migrate, schemaVersion } from './migrate.js';
 import { createPgExecutor } from './pgExecutor.js';
 import type { PgliteExecutorOptions } from './pgliteExecutor.js';
@@ -90,6 +91,7 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Store> 
     ...createStepRepository(sql),
     ...createEditPredictionRepository(sql),
     ...createHostRepository(sql),
+    ...createCasePackRepository(sql),
     close: () => {
       closing ??= storeOperation(sql, 'close', async () => {
         try {
