@@ -1,6 +1,6 @@
 import { availableParallelism, hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { loadSettings } from '../config.js';
+import { loadSettings, type Settings } from '../config.js';
 import { ConfigError } from '../errors.js';
 import { openStore } from '../store/index.js';
 import { SHARED_TASK_QUEUE, SLOTS_TASK_QUEUE } from '../temporal/names.js';
@@ -71,7 +71,7 @@ export async function run(options: WorkerCommandOptions, io: CommandIo): Promise
         io,
         signal: stop.signal,
         start: async () => {
-          const workers = await startWorkers({ settings, store, connection: temporal.nativeConnection, namespace: temporal.namespace, env: io.env, slots, say: (line) => io.err(line) });
+          const workers = await startWorkers({ settings, store, connection: temporal.nativeConnection, namespace: temporal.namespace, env: io.env, slots, say: (line) => io.err(line), ...ownRunsDir(settings) });
           if (!announced) io.out(`worker on ${temporal.address} (namespace ${temporal.namespace}), host ${workers.hostId}, ${slots} slot${slots === 1 ? '' : 's'}, queues ${SHARED_TASK_QUEUE}, ${workers.hostQueue} and ${SLOTS_TASK_QUEUE}`);
           announced = true;
           current = workers;
@@ -110,4 +110,9 @@ async function drainHost(store: Store, hostId: string, io: CommandIo): Promise<n
   }
   io.out(`host ${hostId} drained: its workers have exited`);
   return EXIT.ok;
+}
+
+/** A worker host writes run dirs where its own config says (EVALFLOW_RUNS_DIR, `runs_dir`), not at the client's path; without either, where the batch says. */
+function ownRunsDir(settings: Settings): { runsDir?: string } {
+  return settings.runsDirFrom === 'env' || settings.runsDirFrom === 'config' ? { runsDir: settings.runsDir } : {};
 }
