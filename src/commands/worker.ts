@@ -8,7 +8,7 @@ import { WORKER_HEARTBEAT_S, WORKER_STALE_S } from '../temporal/workerHeartbeat.
 import type { Store } from '../store/index.js';
 import { startWorkers, type RunningWorkers } from '../worker.js';
 import type { CommandIo } from '../cli/io.js';
-import { storeOptions } from '../cli/storeOptions.js';
+import { ownRunsDir, storeOptions } from '../cli/storeOptions.js';
 import { EXIT } from '../cli/exitCodes.js';
 import { formatPreflight } from '../cli/preflight/preflightTable.js';
 import { workerPreflight } from '../cli/preflight/workerPreflight.js';
@@ -71,7 +71,7 @@ export async function run(options: WorkerCommandOptions, io: CommandIo): Promise
         io,
         signal: stop.signal,
         start: async () => {
-          const workers = await startWorkers({ settings, store, connection: temporal.nativeConnection, namespace: temporal.namespace, env: io.env, slots, say: (line) => io.err(line), ...ownRunsDir(settings) });
+          const workers = await startWorkers({ settings, store, connection: temporal.nativeConnection, namespace: temporal.namespace, env: io.env, slots, say: (line) => io.err(line), ...workerRunsDir(settings) });
           if (!announced) io.out(`worker on ${temporal.address} (namespace ${temporal.namespace}), host ${workers.hostId}, ${slots} slot${slots === 1 ? '' : 's'}, queues ${SHARED_TASK_QUEUE}, ${workers.hostQueue} and ${SLOTS_TASK_QUEUE}`);
           announced = true;
           current = workers;
@@ -112,7 +112,8 @@ async function drainHost(store: Store, hostId: string, io: CommandIo): Promise<n
   return EXIT.ok;
 }
 
-/** A worker host writes run dirs where its own config says (EVALFLOW_RUNS_DIR, `runs_dir`), not at the client's path; without either, where the batch says. */
-function ownRunsDir(settings: Settings): { runsDir?: string } {
-  return settings.runsDirFrom === 'env' || settings.runsDirFrom === 'config' ? { runsDir: settings.runsDir } : {};
+
+function workerRunsDir(settings: Settings): { runsDir?: string } {
+  const runsDir = ownRunsDir(settings);
+  return runsDir ? { runsDir } : {};
 }
