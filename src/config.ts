@@ -126,6 +126,8 @@ export interface Settings {
   workflowDir: string;
   evalSets: string;
   runsDir: string;
+  /** What set `runsDir`: `--runs-dir`, EVALFLOW_RUNS_DIR, the config's `runs_dir`, or the default; a worker writes to its own only when it set one. */
+  runsDirFrom?: 'flag' | 'env' | 'config' | 'default';
   /** summaries/ (latest.md, latest-stats.yaml, score-history.yaml, batch-insights.md). */
   summariesDir: string;
   prices: Prices;
@@ -261,6 +263,7 @@ export async function loadSettings(cwd: string, env: NodeJS.ProcessEnv, override
     workflowDir: overrides.workflowDir ? flag(overrides.workflowDir) : at(file.workflow_dir ?? 'examples/workflow'),
     evalSets: at(file.eval_sets ?? 'eval_sets'),
     runsDir,
+    runsDirFrom: overrides.runsDir ? 'flag' : env.EVALFLOW_RUNS_DIR ? 'env' : file.runs_dir ? 'config' : 'default',
     summariesDir: file.summaries_dir ? at(file.summaries_dir) : resolve(runsDir, '..', 'summaries'),
     prices: file.prices ?? {},
     stateDir,

@@ -36,6 +36,8 @@ export interface WorkerOptions {
   say?: (line: string) => void;
   /** The most runs this host takes at once (`evalflow worker --slots`); no limit when absent. */
   slots?: number;
+  /** Where this host writes run dirs whatever the batch says; absent: where the batch says (the client's `runs_dir`). */
+  runsDir?: string;
 }
 
 export interface RunningWorkers {
@@ -67,6 +69,7 @@ export async function startWorkers(options: WorkerOptions): Promise<RunningWorke
     hostId,
     stateDir: options.settings.stateDir,
     workspaceDir: options.settings.root,
+    ...(options.runsDir ? { runsDir: options.runsDir } : {}),
     sandboxRoot: options.sandboxRoot ?? options.env.EVALFLOW_SANDBOX_ROOT ?? join(tmpdir(), 'evalflow'),
     llmFor: (role, endpoint) => llmForEndpoint(role, endpoint, options.env),
     // A host claims only runs whose candidate it can start (capabilities per host: docs/scale-out.md).

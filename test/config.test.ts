@@ -117,6 +117,12 @@ describe('loadSettings: paths', () => {
     expect(settings.runsDir).toBe('/var/runs');
   });
 
+  it("says what set the runs dir, so a worker writes to its own only when its config names one", async () => {
+    expect((await settingsFor('project: /srv/project\n')).settings.runsDirFrom).toBe('default');
+    expect((await settingsFor('runs_dir: /var/runs\n')).settings.runsDirFrom).toBe('config');
+    expect((await settingsFor('runs_dir: /var/runs\n', { EVALFLOW_RUNS_DIR: '/host/runs' })).settings).toMatchObject({ runsDir: '/host/runs', runsDirFrom: 'env' });
+  });
+
   it('expands ~ to the home folder in config paths, commands and flags', async () => {
     const config = 'project: ~/code/my app\nworkflow_dir: "~"\nruns_dir: ~runs\ncandidates:\n  mine:\n    adapter: command\n    args: [~/bin/agent.sh]\n';
     const { root, settings } = await settingsFor(config, { HOME: '/home/ada' });

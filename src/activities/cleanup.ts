@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { expandVariables } from '../evalset/expandVariables.js';
 import type { RunAnomaly } from '../vocabulary/anomaly.js';
+import { localCaseDir } from '../run/caseFolder.js';
 import { caseVariables } from '../run/runPaths.js';
 import { createRunRecord } from '../run/runRecord.js';
 import type { RunSpec } from '../run/runSpec.js';
@@ -31,7 +32,7 @@ export function cleanupActivities(deps: ActivityDeps) {
      */
     async cleanupRun({ spec, park = false }: { spec: RunSpec; park?: boolean }): Promise<CleanupReport> {
       const paths = record.paths(spec);
-      const vars = caseVariables(spec, paths);
+      const vars = caseVariables(await localCaseDir(deps, spec.evalCase), paths);
       const anomalies: RunAnomaly[] = [];
       const parked = park && existsSync(paths.sandboxDir);
       if (!parked && existsSync(paths.sandboxDir) && spec.evalCase.env.post_run_cleanup.length > 0) {

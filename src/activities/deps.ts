@@ -37,6 +37,8 @@ export interface ActivityDeps {
   stateDir: string;
   /** Where sandboxes and agent homes of this host's runs live (outside any repository). */
   sandboxRoot: string;
+  /** Where this host writes run dirs, whatever the batch says (the worker's EVALFLOW_RUNS_DIR or `runs_dir`); absent: the batch's `runsDir`. */
+  runsDir?: string;
   /** The worker's workspace (the folder of its evalflow.config.yaml and `.env`): hidden from candidates. */
   workspaceDir?: string;
   /** A client for the examiner or judge endpoint of a run; keys are resolved from `env` by name. */

@@ -1,10 +1,12 @@
 import type { CandidateSpec } from '../candidates/adapter.js';
 import { CannotRunHereError, FormatError } from '../errors.js';
-import { loadEvalBank, loadEvalCase } from '../evalset/index.js';
+import { loadEvalBank, loadEvalCase, type EvalCase } from '../evalset/index.js';
 import type { BatchArm, BatchCounts, BatchSelection } from '../run/batchInput.js';
 import { applyArm } from '../run/arms.js';
 import { planEntries, selectionDigest } from '../run/batchPlan.js';
+import { loadCaseSet, writeOutPack, type TravelledCase } from '../run/caseFolder.js';
 import { toCaseSnapshot } from '../run/caseSnapshot.js';
+import { planningFailureMessage } from '../run/planningFailure.js';
 import { makeRunId } from '../run/runId.js';
 import type { RunSpec, RunTemplate } from '../run/runSpec.js';
 import type { BatchStatus, PlanEntry } from '../store/index.js';
@@ -13,9 +15,6 @@ import type { Prices } from '../vocabulary/prices.js';
 import { isUnfinished } from '../vocabulary/runStatus.js';
 import { hostTaskQueue } from '../temporal/names.js';
 import type { ActivityDeps } from './deps.js';
-
-/** Problems named in a planning failure's message; the rest are counted. */
-const PROBLEMS_SHOWN = 5;
 
 export interface PlanBatchRequest {
   batchId: string;
@@ -57,22 +56,23 @@ export function planActivities(deps: ActivityDeps) {
 
     /**
      * The batch's first step: its row in the store (running) and its plan, one entry per
-     * (case, attempt), from the bank as this worker sees it. Refuses a bank whose selected
-     * cases changed since the client validated them. Idempotent: a retry writes nothing twice.
+     * (case, attempt), from the cases the client saved to the store (older batches: from the
+     * bank as this worker sees it). Refuses cases changed since the client validated them.
+     * Idempotent: a retry writes nothing twice.
      */
     async planBatch({ batchId, selection, arms, summary, withCases }: PlanBatchRequest): Promise<{ total: number; caseIds?: string[] }> {
-      const bank = await loadEvalBank(selection.paths, selection.only ? { only: selection.only } : {});
+      const bank: { cases: (EvalCase & Partial<Pick<TravelledCase, 'clientDir' | 'pack'>>)[]; problems: string[] } = selection.caseSet ? await loadCaseSet(deps, selection.caseSet) : await loadEvalBank(selection.paths, selection.only ? { only: selection.only } : {});
       if (bank.problems.length > 0) {
-        // The message crosses Temporal alone (the problems list does not): it names the host, whose paths may differ from the client's, and the problems.
-        const shown = bank.problems.slice(0, PROBLEMS_SHOWN).join('; ');
-        const more = bank.problems.length > PROBLEMS_SHOWN ? `; +${bank.problems.length - PROBLEMS_SHOWN} more` : '';
-        throw new FormatError(`batch ${batchId} cannot be planned on host ${deps.hostId}: ${bank.problems.length} problem(s) in the eval bank at ${selection.paths.join(', ')}: ${shown}${more}`, bank.problems);
+        const source = selection.caseSet ? `the cases the client saved (${selection.caseSet.slice(0, 19)}…)` : `the eval bank at ${selection.paths.join(', ')}`;
+        throw new FormatError(planningFailureMessage({ batchId, hostId: deps.hostId, source, problems: bank.problems }), bank.problems);
       }
       const digest = selectionDigest(bank.cases);
       if (digest !== selection.digest) {
         throw new FormatError(`batch ${batchId}: the eval bank changed after the batch was started (selection ${selection.digest} → ${digest}); start a new batch`);
       }
-      const entries = planEntries(bank.cases, selection.runsPerCase, arms ?? []);
+      // A travelled case is planned under the client's folder, its identity, and read from its pack.
+      const planned = bank.cases.map((c) => (c.pack && c.clientDir ? { id: c.id, dir: c.clientDir, sha256: c.sha256, pack: c.pack } : c));
+      const entries = planEntries(planned, selection.runsPerCase, arms ?? []);
       if (!(await deps.store.getBatch(batchId))) {
         await deps.store.upsertBatch({ batch_id: batchId, status: 'running', spec: { ...summary, total: entries.length }, counts: {} });
       }
@@ -127,12 +127,14 @@ export function planActivities(deps: ActivityDeps) {
   };
 }
 
-/** One plan entry as a run spec, its case read from the bank as the worker sees it (refused if it changed since planning). */
+/** One plan entry as a run spec, its case read from its pack (or, in plans made from paths, the bank as the worker sees it); refused if it changed since planning. */
 async function specOf(deps: ActivityDeps, { batchId, stamp, template, arms = [] }: SpecsRequest, entry: PlanEntry): Promise<RunSpec> {
-  const evalCase = await loadEvalCase(entry.case_dir);
+  const evalCase = await loadEvalCase(entry.case_pack ? await writeOutPack(deps, entry.case_pack, entry.case_id) : entry.case_dir);
   if (evalCase.sha256 !== entry.case_hash) {
     throw new FormatError(`${entry.case_dir}: the eval case changed after batch ${batchId} was planned (hash ${entry.case_hash.slice(0, 12)} → ${evalCase.sha256.slice(0, 12)}); start a new batch`);
   }
+  // A travelled case keeps the client's folder as its identity; each host runs from its own copy of the pack.
+  const snapshot = entry.case_pack ? { ...toCaseSnapshot(evalCase), dir: entry.case_dir, pack: entry.case_pack } : toCaseSnapshot(evalCase);
   const k = entry.k ?? undefined;
   const arm = entry.arm ? arms.find((a) => a.name === entry.arm) : undefined;
   if (entry.arm && !arm) throw new FormatError(`batch ${batchId}: plan entry ${entry.idx} names arm ${entry.arm}, which the batch does not have`);
@@ -142,7 +144,7 @@ async function specOf(deps: ActivityDeps, { batchId, stamp, template, arms = [] 
     batchId,
     ...(k !== undefined ? { k } : {}),
     ...(arm ? { arm: arm.name } : {}),
-    evalCase: toCaseSnapshot(evalCase),
+    evalCase: snapshot,
     ...armed,
     createdAt: deps.now().toISOString(),
   };

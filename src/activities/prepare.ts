@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { hostname, platform } from 'node:os';
 import { expandVariables } from '../evalset/expandVariables.js';
+import { localCaseDir } from '../run/caseFolder.js';
 import { caseVariables } from '../run/runPaths.js';
 import { createRunRecord } from '../run/runRecord.js';
 import type { RunSpec } from '../run/runSpec.js';
@@ -89,7 +90,7 @@ export function prepareActivities(deps: ActivityDeps) {
       const prior = await steps.prior(key);
       if (prior.finished) return prior.finished as unknown as SetupOutcome;
       const paths = record.paths(spec);
-      const vars = caseVariables(spec, paths);
+      const vars = caseVariables(await localCaseDir(deps, spec.evalCase), paths);
       const env = { ...vars };
       const redact = createRedactor(deps.env);
       const views = await runViewsOf(deps, spec, paths);

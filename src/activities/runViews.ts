@@ -2,6 +2,8 @@ import { agentCacheDir } from '../candidates/agentCache.js';
 import { parseEndpoint } from '../containment/endpoint.js';
 import { candidateView, checkView, isolationOf, privatePlaces, whyCannotContain, type SandboxView } from '../containment/index.js';
 import { SandboxError } from '../errors.js';
+import { dirname } from 'node:path';
+import { localCaseDir } from '../run/caseFolder.js';
 import { readEnvChecklist } from '../run/runFiles.js';
 import type { RunPaths } from '../run/runPaths.js';
 import type { RunSpec } from '../run/runSpec.js';
@@ -29,7 +31,7 @@ export async function runViewsOf(deps: ActivityDeps, spec: RunSpec, paths: RunPa
     stateDir: deps.stateDir,
     sandboxRoot: deps.sandboxRoot,
     ...(deps.workspaceDir ? { workspaceDir: deps.workspaceDir } : {}),
-    runsDir: spec.runsDir,
+    runsDir: dirname(paths.runDir),
     project: spec.project,
     ...(checklist ? { projectRepo: checklist.project_repo } : {}),
     workflowDir: spec.workflowDir,
@@ -43,9 +45,10 @@ export async function runViewsOf(deps: ActivityDeps, spec: RunSpec, paths: RunPa
     ...(checklist ? [historyBaseDir(deps.sandboxRoot, checklist.project_repo, checklist.project_rev)] : []),
     ...(agents ? [agents] : []),
   ];
+  const caseDir = await localCaseDir(deps, spec.evalCase);
   const base = { hidden, sandboxDir: paths.sandboxDir, homeDir: paths.homeDir, readable };
   return {
     candidate: { ...candidateView(base), allow: (spec.candidate.networkAllow ?? []).map(parseEndpoint) },
-    check: (network) => checkView({ ...base, caseDir: spec.evalCase.dir, runDir: paths.runDir, network }),
+    check: (network) => checkView({ ...base, caseDir, runDir: paths.runDir, network }),
   };
 }

@@ -2,6 +2,7 @@ import type { CheckResult } from '../evalset/checkResult.js';
 import { expandVariables } from '../evalset/expandVariables.js';
 import { InternalError } from '../errors.js';
 import { readEnvChecklist, updateEnvChecklist } from '../run/runFiles.js';
+import { localCaseDir } from '../run/caseFolder.js';
 import { caseVariables } from '../run/runPaths.js';
 import type { RunSpec } from '../run/runSpec.js';
 import { runCheck } from '../sandbox/checks.js';
@@ -26,7 +27,7 @@ export function verifyActivities(deps: ActivityDeps) {
      */
     async verifyRun(spec: RunSpec): Promise<CheckResult[]> {
       const paths = record.paths(spec);
-      const vars = caseVariables(spec, paths);
+      const vars = caseVariables(await localCaseDir(deps, spec.evalCase), paths);
       const redact = createRedactor(deps.env);
       // Before the first postcondition, so none of them runs on a test the candidate edited.
       const restored = await restoreProtectedPaths(spec, paths.runDir, paths.sandboxDir);

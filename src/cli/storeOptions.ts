@@ -14,3 +14,20 @@ export function storeOptions(settings: Settings): OpenStoreOptions {
     runDirs: { workspace: settings.root, runsDir: settings.runsDir },
   };
 }
+
+/**
+ * A worker host writes run dirs where its own config says (EVALFLOW_RUNS_DIR, `runs_dir`),
+ * not at the client's path; without either, where the batch says.
+ */
+export function ownRunsDir(settings: Settings): string | undefined {
+  return settings.runsDirFrom === 'env' || settings.runsDirFrom === 'config' ? settings.runsDir : undefined;
+}
+
+/**
+ * The worker's store: as `storeOptions`, but a worker writing to its own runs dir records run
+ * dirs as absolute paths, since clients in other workspaces (or on other hosts) read the rows.
+ */
+export function workerStoreOptions(settings: Settings): OpenStoreOptions {
+  const { runDirs, ...options } = storeOptions(settings);
+  return ownRunsDir(settings) ? options : { ...options, ...(runDirs ? { runDirs } : {}) };
+}

@@ -1,6 +1,6 @@
 import { availableParallelism, hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { loadSettings } from '../config.js';
+import { loadSettings, type Settings } from '../config.js';
 import { ConfigError } from '../errors.js';
 import { openStore } from '../store/index.js';
 import { SHARED_TASK_QUEUE, SLOTS_TASK_QUEUE } from '../temporal/names.js';
@@ -8,7 +8,7 @@ import { WORKER_HEARTBEAT_S, WORKER_STALE_S } from '../temporal/workerHeartbeat.
 import type { Store } from '../store/index.js';
 import { startWorkers, type RunningWorkers } from '../worker.js';
 import type { CommandIo } from '../cli/io.js';
-import { storeOptions } from '../cli/storeOptions.js';
+import { ownRunsDir, storeOptions } from '../cli/storeOptions.js';
 import { EXIT } from '../cli/exitCodes.js';
 import { formatPreflight } from '../cli/preflight/preflightTable.js';
 import { workerPreflight } from '../cli/preflight/workerPreflight.js';
@@ -71,7 +71,7 @@ export async function run(options: WorkerCommandOptions, io: CommandIo): Promise
         io,
         signal: stop.signal,
         start: async () => {
-          const workers = await startWorkers({ settings, store, connection: temporal.nativeConnection, namespace: temporal.namespace, env: io.env, slots, say: (line) => io.err(line) });
+          const workers = await startWorkers({ settings, store, connection: temporal.nativeConnection, namespace: temporal.namespace, env: io.env, slots, say: (line) => io.err(line), ...workerRunsDir(settings) });
           if (!announced) io.out(`worker on ${temporal.address} (namespace ${temporal.namespace}), host ${workers.hostId}, ${slots} slot${slots === 1 ? '' : 's'}, queues ${SHARED_TASK_QUEUE}, ${workers.hostQueue} and ${SLOTS_TASK_QUEUE}`);
           announced = true;
           current = workers;
@@ -110,4 +110,10 @@ async function drainHost(store: Store, hostId: string, io: CommandIo): Promise<n
   }
   io.out(`host ${hostId} drained: its workers have exited`);
   return EXIT.ok;
+}
+
+
+function workerRunsDir(settings: Settings): { runsDir?: string } {
+  const runsDir = ownRunsDir(settings);
+  return runsDir ? { runsDir } : {};
 }

@@ -27,3 +27,5 @@ export { parseMeta } from './parseMeta.js';
 export { parseRubric } from './parseRubric.js';
 export { parseTask } from './parseTask.js';
 export { scaffoldEvalCase } from './scaffoldEvalCase.js';
+export { CasePackFileSchema, CasePackSchema, casePackDir, casePackHash, MAX_CASE_PACK_BYTES, MAX_CASE_PACK_FILES, packCase, unpackCase } from './casePack.js';
+export type { CasePack, CasePackFile } from './casePack.js';

@@ -7,8 +7,8 @@ import { ChangedOnlySchema } from '../vocabulary/changedOnly.js';
 import { RoundsStateSchema, UntilDecidedInputSchema } from './untilDecided.js';
 
 /**
- * Which cases a batch runs: the bank folders (or case folders) as the worker sees them, the
- * ids kept, and the attempts per case. Planned inside the batch, so its input stays small
+ * Which cases a batch runs: the bank folders (or case folders) and ids the client selected
+ * them by, the set of their contents it saved (`caseSet`), and the attempts per case. Planned inside the batch, so its input stays small
  * whatever the bank's size.
  */
 export const BatchSelectionSchema = z.object({
@@ -17,6 +17,12 @@ export const BatchSelectionSchema = z.object({
   runsPerCase: z.number().int().positive(),
   /** `selectionDigest` of the cases the client validated; planning refuses a bank that changed since. */
   digest: z.string(),
+  /**
+   * The cases as the client validated them, saved to the store (`case_sets`, `case_packs`):
+   * planning reads them from there, not from `paths`, so no host needs the bank. Absent in
+   * batches started before cases travelled, and in a schedule's firing, which reads the bank itself.
+   */
+  caseSet: z.string().optional(),
   /** `--changed-only`: `only` holds the cases it picked; this says from what change, and what it skipped. */
   changedOnly: ChangedOnlySchema.optional(),
 });

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import type { EvalCase } from '../evalset/index.js';
 import type { PlanEntry } from '../store/index.js';
 
-type PlannedCase = Pick<EvalCase, 'id' | 'dir' | 'sha256'>;
+/** A case as planned: its pack's hash when it travels with the batch (`casePack`), else read at `dir`. */
+type PlannedCase = Pick<EvalCase, 'id' | 'dir' | 'sha256'> & { pack?: string };
 
 /**
  * A batch's runs in order: each case (sorted by id, as the bank lists them) `runsPerCase`
@@ -15,7 +16,7 @@ export function planEntries(cases: readonly PlannedCase[], runsPerCase: number, 
   for (const evalCase of cases) {
     for (let k = 1; k <= runsPerCase; k++) {
       for (const arm of arms.length > 0 ? arms : [null]) {
-        entries.push({ idx: entries.length, case_id: evalCase.id, case_dir: evalCase.dir, case_hash: evalCase.sha256, k: runsPerCase > 1 ? k : null, arm });
+        entries.push({ idx: entries.length, case_id: evalCase.id, case_dir: evalCase.dir, case_hash: evalCase.sha256, k: runsPerCase > 1 ? k : null, arm, case_pack: evalCase.pack ?? null });
       }
     }
   }

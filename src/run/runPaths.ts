@@ -43,7 +43,10 @@ export function runPaths(spec: Pick<RunSpec, 'runId' | 'runsDir'>, sandboxRoot: 
   };
 }
 
-/** ${SANDBOX_DIR}, ${RUN_DIR}, ${CASE_DIR} of env.yaml, also exported to every check. */
-export function caseVariables(spec: Pick<RunSpec, 'evalCase'>, paths: RunPaths): { SANDBOX_DIR: string; RUN_DIR: string; CASE_DIR: string } {
-  return { SANDBOX_DIR: paths.sandboxDir, RUN_DIR: paths.runDir, CASE_DIR: spec.evalCase.dir };
+/**
+ * ${SANDBOX_DIR}, ${RUN_DIR}, ${CASE_DIR} of env.yaml, also exported to every check. `caseDir`
+ * is the case folder on this host (`localCaseDir`): a travelled case's own copy.
+ */
+export function caseVariables(caseDir: string, paths: RunPaths): { SANDBOX_DIR: string; RUN_DIR: string; CASE_DIR: string } {
+  return { SANDBOX_DIR: paths.sandboxDir, RUN_DIR: paths.runDir, CASE_DIR: caseDir };
 }

@@ -22,6 +22,8 @@ export interface RunRecordDeps {
   /** Where this host keeps sandboxes. */
   sandboxRoot: string;
   hostId: string;
+  /** Where this host writes run dirs whatever the batch says (the worker's own `runs_dir`); absent: the batch's. */
+  runsDir?: string;
   now(): Date;
 }
 
@@ -45,14 +47,16 @@ export interface RunRecordInput {
  * decides what the record says.
  */
 export function createRunRecord(deps: RunRecordDeps) {
+  // The run dir is where this host's config puts it; the store's row says where, for viewers.
+  const hostPaths = (spec: Pick<RunSpec, 'runId' | 'runsDir'>) => runPaths({ runId: spec.runId, runsDir: deps.runsDir ?? spec.runsDir }, deps.sandboxRoot);
   return {
     paths(spec: Pick<RunSpec, 'runId' | 'runsDir'>): RunPaths {
-      return runPaths(spec, deps.sandboxRoot);
+      return hostPaths(spec);
     },
 
     /** The run's row (running), its run directory and config.yaml. Idempotent. */
     async open(spec: RunSpec, temporal: { workflowId: string | null; runId: string | null }): Promise<RunPaths> {
-      const paths = runPaths(spec, deps.sandboxRoot);
+      const paths = hostPaths(spec);
       await mkdir(paths.runDir, { recursive: true });
       await deps.store.upsertRun({
         run_id: spec.runId,
@@ -101,7 +105,7 @@ export function createRunRecord(deps: RunRecordDeps) {
      */
     async finish(input: RunRecordInput): Promise<RunOutcome> {
       const { spec, facts, verdict } = input;
-      const paths = runPaths(spec, deps.sandboxRoot);
+      const paths = hostPaths(spec);
       const placement = await deps.store.getWorkflowPlacement(spec.runId);
       const workflowUsage = (await deps.store.getWorkflowUsage([spec.runId])).map(({ run_id: _runId, ...row }) => row);
       const inlined = inlinedTriggers(placement);

@@ -10,7 +10,10 @@ export const CaseSnapshotSchema = z.object({
   version: z.string(),
   /** sha256 of the four case files, so a run records exactly which case text it ran. */
   hash: z.string(),
+  /** The case folder where the client read it; a host reads it there only when `pack` is absent. */
   dir: z.string(),
+  /** The case folder travels with the batch as this pack (store `case_packs`): each host writes it out and runs from that copy. */
+  pack: z.string().optional(),
   maxTurns: z.number().int().min(1).max(50),
   targetWorkflow: z.string(),
   category: z.string(),

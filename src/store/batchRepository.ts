@@ -73,9 +73,9 @@ export function createBatchRepository(sql: SqlExecutor): Pick<Store, 'upsertBatc
         for (let start = 0; start < checked.length; start += PLAN_CHUNK) {
           const chunk = checked.slice(start, start + PLAN_CHUNK);
           const rows = await sql.query(
-            `INSERT INTO batch_plan (batch_id, idx, case_id, case_dir, case_hash, k, arm)
-             SELECT $1::text, e.idx, e.case_id, e.case_dir, e.case_hash, e.k, e.arm
-               FROM jsonb_to_recordset($2::jsonb) AS e(idx integer, case_id text, case_dir text, case_hash text, k integer, arm text)
+            `INSERT INTO batch_plan (batch_id, idx, case_id, case_dir, case_hash, k, arm, case_pack)
+             SELECT $1::text, e.idx, e.case_id, e.case_dir, e.case_hash, e.k, e.arm, e.case_pack
+               FROM jsonb_to_recordset($2::jsonb) AS e(idx integer, case_id text, case_dir text, case_hash text, k integer, arm text, case_pack text)
              ON CONFLICT (batch_id, idx) DO NOTHING
              RETURNING idx`,
             [batchId, JSON.stringify(chunk)],
@@ -89,7 +89,7 @@ export function createBatchRepository(sql: SqlExecutor): Pick<Store, 'upsertBatc
     async getPlan(batchId, offset, limit) {
       return storeOperation(sql, `getPlan(${JSON.stringify(batchId)}, ${offset}, ${limit})`, async () => {
         const rows = await sql.query(
-          `SELECT idx, case_id, case_dir, case_hash, k, arm FROM batch_plan
+          `SELECT idx, case_id, case_dir, case_hash, k, arm, case_pack FROM batch_plan
            WHERE batch_id = $1 AND idx >= $2 AND idx < $2 + $3 ORDER BY idx`,
           [batchId, offset, limit],
         );

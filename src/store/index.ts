@@ -6,6 +6,8 @@ export { ScheduleBaselineSchema, ScheduledBatchRowSchema, ScheduleVerdictSchema 
 export type { ScheduleBaseline, ScheduledBatch, ScheduleVerdict } from './scheduleSchema.js';
 export type { RunHost, WorkerRow } from './hostSchema.js';
 export { CalibrationRowSchema, type CalibrationRow } from './calibrationSchema.js';
+export { CaseSetEntrySchema } from './casePackSchema.js';
+export type { CaseSetEntry } from './casePackSchema.js';
 export {
   BatchRowInputSchema,
   BatchPatchSchema,
@@ -39,6 +41,7 @@ export type {
   ListBatchesFilter,
   ListRunsFilter,
   PlanEntry,
+  PlanEntryInput,
   RoleTokens,
   RunReview,
   RunReviewRowInput,

@@ -5,6 +5,7 @@ import { createBatchRepository } from './batchRepository.js';
 import { createEditPredictionRepository } from './editPredictionRepository.js';
 import { createHostRepository } from './hostRepository.js';
 import { createCalibrationRepository } from './calibrationRepository.js';
+import { createCasePackRepository } from './casePackRepository.js';
 import { migrate, schemaVersion } from './migrate.js';
 import { createPgExecutor } from './pgExecutor.js';
 import type { PgliteExecutorOptions } from './pgliteExecutor.js';
@@ -92,6 +93,7 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Store> 
     ...createEditPredictionRepository(sql),
     ...createHostRepository(sql),
     ...createCalibrationRepository(sql),
+    ...createCasePackRepository(sql),
     close: () => {
       closing ??= storeOperation(sql, 'close', async () => {
         try {

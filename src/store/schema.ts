@@ -267,8 +267,12 @@ export const PlanEntryRowSchema = z.object({
   k: z.number().int().positive().nullable(),
   /** The A/B arm of the run; null outside an experiment. */
   arm: z.string().nullable().default(null),
+  /** The `sha256:…` of the case folder's pack (store `case_packs`) the run reads its case from; null in plans made from paths. */
+  case_pack: z.string().nullable().default(null),
 });
 export type PlanEntry = z.infer<typeof PlanEntryRowSchema>;
+/** A plan entry as written: `arm` and `case_pack` may be left out (null). */
+export type PlanEntryInput = z.input<typeof PlanEntryRowSchema>;
 
 export const ListBatchesFilterSchema = z
   .object({

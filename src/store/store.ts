@@ -6,6 +6,7 @@ import type { MigrationReport } from './migrate.js';
 import type { ScheduleBaseline, ScheduledBatch } from './scheduleSchema.js';
 import type { RunHost, WorkerRow } from './hostSchema.js';
 import type { CalibrationRow } from './calibrationSchema.js';
+import type { CaseSetEntry } from './casePackSchema.js';
 import type {
   Batch,
   BatchRowInput,
@@ -22,6 +23,7 @@ import type {
   ScoreHistoryFilter,
   ScoreRowInput,
   PlanEntry,
+  PlanEntryInput,
   RunReview,
   RunReviewRowInput,
   RunStep,
@@ -133,7 +135,7 @@ export interface Store {
   listScheduledBatches(schedule: string, limit: number): Promise<ScheduledBatch[]>;
 
   /** Writes plan entries of a batch; an entry whose (batch, idx) is stored already is kept as it is. */
-  savePlan(batchId: string, entries: readonly PlanEntry[]): Promise<{ inserted: number }>;
+  savePlan(batchId: string, entries: readonly PlanEntryInput[]): Promise<{ inserted: number }>;
   /** The plan entries with `offset <= idx < offset + limit`, in order. */
   getPlan(batchId: string, offset: number, limit: number): Promise<PlanEntry[]>;
   /** How many entries the batch's plan has (0 when it was never planned). */
@@ -185,6 +187,14 @@ export interface Store {
   saveCalibration(row: CalibrationRow): Promise<CalibrationRow>;
   /** The newest calibration of each version (case_hash) of the given cases. */
   latestCalibrations(caseIds: readonly string[]): Promise<CalibrationRow[]>;
+  /** Keeps a case folder's content under its hash (once: a hash names one content). */
+  saveCasePack(pack: { packHash: string; caseId: string; pack: Record<string, unknown>; bytes: number }): Promise<void>;
+  /** The content saved under `packHash` as stored (the caller checks it against the hash), or null. */
+  getCasePack(packHash: string): Promise<unknown>;
+  /** Keeps a batch's selection of case packs; returns its `sha256:…` key. */
+  saveCaseSet(entries: readonly CaseSetEntry[]): Promise<string>;
+  /** The selection saved under `setHash`, in its order, or null. */
+  getCaseSet(setHash: string): Promise<CaseSetEntry[] | null>;
 
   /** Releases the pool or the PGlite instance (and its data-dir lock). Idempotent. */
   close(): Promise<void>;

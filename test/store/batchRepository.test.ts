@@ -74,7 +74,7 @@ describe.each(BACKENDS)('batch updates, listing and plans on %s', (backend) => {
 
   it('savePlan writes a plan once (a retry keeps the first), getPlan reads pages in order, countPlan counts', async () => {
     const batchId = uniqueId('batch-plan');
-    const entries = Array.from({ length: 2_500 }, (_, idx) => ({ idx, case_id: `case-${idx % 7}`, case_dir: `/bank/case-${idx % 7}`, case_hash: 'h', k: (idx % 3) + 1, arm: idx % 2 === 0 ? 'A' : null }));
+    const entries = Array.from({ length: 2_500 }, (_, idx) => ({ idx, case_id: `case-${idx % 7}`, case_dir: `/bank/case-${idx % 7}`, case_hash: 'h', k: (idx % 3) + 1, arm: idx % 2 === 0 ? 'A' : null, case_pack: idx % 3 === 0 ? `sha256:pack-${idx % 7}` : null }));
     expect(await store().savePlan(batchId, entries)).toEqual({ inserted: 2_500 });
     expect(await store().savePlan(batchId, entries.map((e) => ({ ...e, case_hash: 'changed' })))).toEqual({ inserted: 0 });
     expect(await store().countPlan(batchId)).toBe(2_500);

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { isGrpcServiceError, WorkflowFailedError, type QueryDefinition, type WorkflowHandle } from '@temporalio/client';
+import { ActivityFailure, ChildWorkflowFailure, isGrpcServiceError, WorkflowFailedError, type QueryDefinition, type WorkflowHandle } from '@temporalio/client';
 import type { BatchProgress } from '../../run/progress.js';
 import type { RoundsState } from '../../run/untilDecided.js';
 import { isUnfinished } from '../../vocabulary/runStatus.js';
@@ -172,9 +172,19 @@ async function failureOf(handle: WorkflowHandle, calls: ReconnectingCalls, signa
     await calls.call(() => handle.result(), signal);
     return null;
   } catch (err) {
-    if (err instanceof WorkflowFailedError) return err.cause?.message ?? err.message;
+    if (err instanceof WorkflowFailedError) return failureText(err);
     throw err;
   }
+}
+
+/**
+ * Why a batch failed, in the words of what threw: the activity's own message (a planning
+ * failure names the host and each problem), not the wrapper's "Activity task failed".
+ */
+export function failureText(err: WorkflowFailedError): string {
+  let cause: Error | undefined = err.cause;
+  while ((cause instanceof ActivityFailure || cause instanceof ChildWorkflowFailure) && cause.cause) cause = cause.cause;
+  return cause?.message ?? err.message;
 }
 
 export function closedStatus(name: string): ClosedStatus {

@@ -10,6 +10,7 @@ import { UsageError } from '../../errors.js';
 import { createRoundsPrinter } from './roundsProgress.js';
 import type { RunTemplate } from '../../run/runSpec.js';
 import { selectionDigest } from '../../run/batchPlan.js';
+import { saveCaseSet } from '../../run/caseFolder.js';
 import type { ChangedOnly } from '../../vocabulary/changedOnly.js';
 import { makeBatchId, makeRunId, runStamp } from '../../run/runId.js';
 import { batchDetails, batchSummaryLine } from '../../run/story.js';
@@ -22,7 +23,7 @@ import { createReconnectingCalls, type ReconnectingCalls } from './reconnects.js
 import type { EvalRuntime } from '../runtime.js';
 
 export interface BatchRequest {
-  /** The bank folders (or case folders) and ids the cases were selected from, as the workers will see them. */
+  /** The bank folders (or case folders) and ids the cases were selected from (shown with the batch; the cases themselves travel in the store). */
   paths: string[];
   only?: string[];
   /** The selected cases, already validated. */
@@ -57,10 +58,12 @@ export async function executeBatch(settings: Settings, runtime: EvalRuntime, req
   // An until-decided batch plans every run a case could need; its rounds start those still needed.
   const runsPerCase = request.untilDecided?.maxRunsPerCase ?? request.runsPerCase;
   const total = request.cases.length * runsPerCase * Math.max(1, arms.length);
+  // The cases travel with the batch as they were validated here: no worker host needs the bank.
+  const caseSet = await saveCaseSet(runtime.store, request.cases);
   const input: BatchInput = {
     batchId,
     stamp,
-    selection: { paths: request.paths, ...(request.only?.length ? { only: request.only } : {}), runsPerCase, digest: selectionDigest(request.cases), ...(request.changedOnly ? { changedOnly: request.changedOnly } : {}) },
+    selection: { paths: request.paths, ...(request.only?.length ? { only: request.only } : {}), runsPerCase, digest: selectionDigest(request.cases), caseSet, ...(request.changedOnly ? { changedOnly: request.changedOnly } : {}) },
     total: null,
     template: runTemplateOf(settings, request.candidate),
     ...(arms.length > 0 ? { arms } : {}),

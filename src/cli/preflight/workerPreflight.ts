@@ -3,7 +3,7 @@ import { ConfigError, StoreBusyError, StoreError, TemporalUnreachableError } fro
 import { openStore, type Store } from '../../store/index.js';
 import { connectTemporal, type TemporalHandle } from '../../temporal/connection.js';
 import { EXIT } from '../exitCodes.js';
-import { storeOptions } from '../storeOptions.js';
+import { workerStoreOptions } from '../storeOptions.js';
 import { hostChecks } from './hostChecks.js';
 import type { PreflightRow } from './preflightTable.js';
 
@@ -21,7 +21,7 @@ export type PreflightResult = { rows: PreflightRow[] } & ({ ready: true; store: 
  * back open), then what the host offers. The first essential that fails decides the exit.
  */
 export async function workerPreflight(settings: Settings, env: NodeJS.ProcessEnv, log: (line: string) => void): Promise<PreflightResult> {
-  const [temporal, store, host] = await Promise.all([settle(connectTemporal(settings, log)), settle(openStore(storeOptions(settings))), hostChecks(settings, env)]);
+  const [temporal, store, host] = await Promise.all([settle(connectTemporal(settings, log)), settle(openStore(workerStoreOptions(settings))), hostChecks(settings, env)]);
   const rows: PreflightRow[] = [
     temporal.ok ? { check: 'Temporal', state: 'ok', detail: `${temporal.value.address}, namespace ${temporal.value.namespace} (${temporal.value.mode})` } : { check: 'Temporal', state: 'failed', detail: shortly(temporal.error) },
     store.ok ? { check: 'store', state: 'ok', detail: storeKind(settings, store.value) } : { check: 'store', state: 'failed', detail: shortly(store.error) },

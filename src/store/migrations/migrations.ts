@@ -14,9 +14,10 @@ import { workflowUsage } from './013_workflow_usage.js';
 import { lookupIndices } from './014_lookup_indices.js';
 import { hosts } from './015_hosts.js';
 import { caseCalibrations } from './016_case_calibrations.js';
+import { casePacks } from './017_case_packs.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in the order they apply. Append only. */
-export const migrations: readonly Migration[] = [runsAndBatches, transcriptEvents, scores, editPrediction, runRejudgeInputs, structuredAnomalies, batchPlan, runSteps, runFacts, judgeSamples, reviews, schedules, workflowUsage, lookupIndices, hosts, caseCalibrations];
+export const migrations: readonly Migration[] = [runsAndBatches, transcriptEvents, scores, editPrediction, runRejudgeInputs, structuredAnomalies, batchPlan, runSteps, runFacts, judgeSamples, reviews, schedules, workflowUsage, lookupIndices, hosts, caseCalibrations, casePacks];
 
 export type { Migration };

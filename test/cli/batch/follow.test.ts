@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createProgressPrinter } from '../../../src/cli/batch/follow.js';
+import { ActivityFailure, ApplicationFailure, WorkflowFailedError } from '@temporalio/client';
+import { createProgressPrinter, failureText } from '../../../src/cli/batch/follow.js';
 import { memoryIo } from '../../../src/cli/io.js';
 import type { BatchProgress } from '../../../src/run/progress.js';
 import type { Run } from '../../../src/store/index.js';
@@ -40,5 +41,14 @@ describe('createProgressPrinter', () => {
     const runs = ['run-a', 'run-b', 'run-c', 'run-d', 'run-e'].map((id, i) => row(id, `2026-01-01T00:00:0${i}Z`));
     printer.rest(runs, 5);
     expect(io.stderr).toEqual(['[4/5] run-d: pass (overall 4)', '[5/5] run-e: pass (overall 4)']);
+  });
+});
+
+describe('failureText', () => {
+  it("gives what the activity threw (a planning failure's host and problem lines), not the wrapper's words", () => {
+    const thrown = ApplicationFailure.create({ message: 'batch b cannot be planned on host host-b: 1 problem in s:\n  p', type: 'FormatError', nonRetryable: true });
+    const failed = new WorkflowFailedError('Workflow execution failed', new ActivityFailure('Activity task failed', 'planBatch', '1', 'NON_RETRYABLE_FAILURE', 'w', thrown), 'NON_RETRYABLE_FAILURE');
+    expect(failureText(failed)).toBe('batch b cannot be planned on host host-b: 1 problem in s:\n  p');
+    expect(failureText(new WorkflowFailedError('Workflow execution failed', ApplicationFailure.create({ message: 'own words' }), 'NON_RETRYABLE_FAILURE'))).toBe('own words');
   });
 });
