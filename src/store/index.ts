@@ -5,6 +5,8 @@ export type { MigrationReport } from './migrate.js';
 export { ScheduleBaselineSchema, ScheduledBatchRowSchema, ScheduleVerdictSchema } from './scheduleSchema.js';
 export type { ScheduleBaseline, ScheduledBatch, ScheduleVerdict } from './scheduleSchema.js';
 export type { RunHost, WorkerRow } from './hostSchema.js';
+export { ComparisonCaseStatsRowSchema, ComparisonFilterSchema, TriggerObservationStatsRowSchema } from './comparisonStatsSchema.js';
+export type { ComparisonCaseStatsRow, ComparisonFilter, TriggerObservationStatsRow } from './comparisonStatsSchema.js';
 export {
   BatchRowInputSchema,
   BatchPatchSchema,
