@@ -8,6 +8,8 @@ export type { RunHost, WorkerRow } from './hostSchema.js';
 export { CalibrationRowSchema, type CalibrationRow } from './calibrationSchema.js';
 export { CaseSetEntrySchema } from './casePackSchema.js';
 export type { CaseSetEntry } from './casePackSchema.js';
+export { ComparisonCaseStatsRowSchema, ComparisonFilterSchema, TriggerObservationStatsRowSchema } from './comparisonStatsSchema.js';
+export type { ComparisonCaseStatsRow, ComparisonFilter, TriggerObservationStatsRow } from './comparisonStatsSchema.js';
 export {
   BatchRowInputSchema,
   BatchPatchSchema,

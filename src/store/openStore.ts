@@ -17,6 +17,7 @@ import { createWorkflowUsageRepository } from './workflowUsageRepository.js';
 import { runDirs, type RunDirAnchor } from './runDirs.js';
 import { createRunRepository } from './runRepository.js';
 import { createRunStateRepository } from './runStateRepository.js';
+import { createComparisonStatsRepository } from './comparisonStatsRepository.js';
 import { createRevisionStatsRepository } from './revisionStatsRepository.js';
 import { createScoreRepository } from './scoreRepository.js';
 import { createStepRepository } from './stepRepository.js';
@@ -74,15 +75,17 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Store> 
     throw err;
   }
 
+  const dirs = runDirs(options.runDirs);
   let closing: Promise<void> | undefined;
   return {
     backend: sql.backend,
     servedBy: servedBy ?? null,
     migrate: () => migrate(sql, schema),
     schemaVersion: () => schemaVersion(sql),
-    ...createRunRepository(sql, runDirs(options.runDirs)),
+    ...createRunRepository(sql, dirs),
     ...createRunStateRepository(sql),
     ...createRevisionStatsRepository(sql),
+    ...createComparisonStatsRepository(sql, dirs),
     ...createTranscriptRepository(sql),
     ...createScoreRepository(sql),
     ...createReviewRepository(sql),

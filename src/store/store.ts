@@ -7,6 +7,7 @@ import type { ScheduleBaseline, ScheduledBatch } from './scheduleSchema.js';
 import type { RunHost, WorkerRow } from './hostSchema.js';
 import type { CalibrationRow } from './calibrationSchema.js';
 import type { CaseSetEntry } from './casePackSchema.js';
+import type { ComparisonCaseStatsRow, ComparisonFilter, TriggerObservationStatsRow } from './comparisonStatsSchema.js';
 import type {
   Batch,
   BatchRowInput,
@@ -85,6 +86,10 @@ export interface Store {
   batchRunStates(batchId: string): Promise<RunStateRow[]>;
   /** Per workflow revision and case, the runs' counts (GROUP BY in SQL, no run loaded): `history`'s source. */
   revisionCaseStats(filter?: { caseId?: string; candidate?: string }): Promise<RevisionCaseStatsRow[]>;
+  /** Per case, one comparison side's counts and, in run order, what it reads run by run (GROUP BY in SQL): `compare`'s source. */
+  comparisonCaseStats(filter: ComparisonFilter): Promise<ComparisonCaseStatsRow[]>;
+  /** One comparison side's runs with workflow usage, grouped by their case's expectation and the usage: trigger quality's source. */
+  triggerObservationStats(filter: ComparisonFilter): Promise<TriggerObservationStatsRow[]>;
 
   /**
    * Inserts events in one statement; an event whose (run_id, turn, attempt, seq) is already

@@ -1,13 +1,8 @@
-import { compareCase, LABEL_ORDER, mcnemarExact, pairedBootstrapDifference, wilsonInterval, type CaseComparison, type CaseSide, type ComparisonLabel, type MeanInterval, type RateInterval } from '../stats/index.js';
-import type { RunWithVerdict } from '../store/index.js';
-import { countUncontained } from './runIsolation.js';
-import { caseStability, type VerdictSample, type Stability } from './stability.js';
+import { compareCase, LABEL_ORDER, mcnemarExact, pairedBootstrapDifference, type CaseComparison, type ComparisonLabel, type MeanInterval, type RateInterval } from '../stats/index.js';
+import { sideStatsOfRuns, type ComparisonSide, type SideStats, type SideTotals } from './sideStats.js';
+import type { Stability, VerdictSample } from './stability.js';
 
-/** One side of a comparison as the user named it, with the runs it stands for. */
-export interface ComparisonSide {
-  label: string;
-  entries: readonly RunWithVerdict[];
-}
+export type { ComparisonSide, SideTotals } from './sideStats.js';
 
 export interface CaseRow extends CaseComparison {
   /** Newcombe's interval of the pass-rate difference (B − A), from the two Wilson intervals. */
@@ -34,18 +29,6 @@ export interface Comparison {
   mcnemar: { pairs: number; onlyA: number; onlyB: number; p: number } | null;
 }
 
-export interface SideTotals {
-  label: string;
-  runs: number;
-  completed: number;
-  passes: number;
-  rate: RateInterval | null;
-  /** Runs that never enter a rate, by status. */
-  uncounted: Record<string, number>;
-  /** Runs whose candidate ran uncontained (isolation: none): a side with any is not a contained result. */
-  uncontained: number;
-}
-
 /**
  * Compares two sides case by case: each case gets a label from Fisher's exact test (see
  * `compareCase`), the smallest difference its run counts could show, and the runs' reviews;
@@ -53,25 +36,32 @@ export interface SideTotals {
  * comparably, and McNemar where runs pair one to one. Runs that were not judged never enter
  * a rate; they are counted apart on each side.
  */
-export function compareSides(a: ComparisonSide, b: ComparisonSide, options: { alpha?: number; seed?: number; judgings?: readonly VerdictSample[] } = {}): Comparison {
-  const stabilityA = caseStability(a.entries, options.judgings ?? []);
-  const stabilityB = caseStability(b.entries, options.judgings ?? []);
-  const sidesA = caseSides(a.entries);
-  const sidesB = caseSides(b.entries);
-  const caseIds = [...new Set([...sidesA.keys(), ...sidesB.keys()])].sort();
+export function compareSides(a: ComparisonSide, b: ComparisonSide, options: ComparisonOptions & { judgings?: readonly VerdictSample[] } = {}): Comparison {
+  const judgings = options.judgings ?? [];
+  return compareSideStats(sideStatsOfRuns(a, judgings), sideStatsOfRuns(b, judgings), options);
+}
+
+export interface ComparisonOptions {
+  alpha?: number;
+  seed?: number;
+}
+
+/** The same comparison from each side's stats, however they were made (see sideStats.ts). */
+export function compareSideStats(a: SideStats, b: SideStats, options: ComparisonOptions = {}): Comparison {
+  const caseIds = [...new Set([...a.cases.keys(), ...b.cases.keys()])].sort();
   const cases: CaseRow[] = caseIds.map((caseId) => {
-    const sideA = sidesA.get(caseId) ?? null;
-    const sideB = sidesB.get(caseId) ?? null;
-    const compared = compareCase(caseId, sideA, sideB, options.alpha);
+    const statsA = a.cases.get(caseId);
+    const statsB = b.cases.get(caseId);
+    const compared = compareCase(caseId, statsA?.side ?? null, statsB?.side ?? null, options.alpha);
     return {
       ...compared,
       differenceInterval: compared.label === 'not_comparable' ? null : newcombe(compared.rateA!, compared.rateB!),
-      meanOverallA: sideA?.meanOverall ?? null,
-      meanOverallB: sideB?.meanOverall ?? null,
-      reviewsA: reviewsOf(a.entries, caseId),
-      reviewsB: reviewsOf(b.entries, caseId),
-      stabilityA: stabilityA[caseId] ?? 'unknown',
-      stabilityB: stabilityB[caseId] ?? 'unknown',
+      meanOverallA: statsA?.side.meanOverall ?? null,
+      meanOverallB: statsB?.side.meanOverall ?? null,
+      reviewsA: statsA?.reviews ?? [],
+      reviewsB: statsB?.reviews ?? [],
+      stabilityA: statsA?.stability ?? 'unknown',
+      stabilityB: statsB?.stability ?? 'unknown',
     };
   });
   cases.sort((x, y) => LABEL_ORDER.indexOf(x.label) - LABEL_ORDER.indexOf(y.label) || (x.caseId < y.caseId ? -1 : 1));
@@ -81,40 +71,7 @@ export function compareSides(a: ComparisonSide, b: ComparisonSide, options: { al
     comparable.map((c) => ({ a: c.rateA!.rate, b: c.rateB!.rate })),
     options.seed !== undefined ? { seed: options.seed } : {},
   );
-  return { a: totals(a), b: totals(b), cases, labels, difference, mcnemar: pairedRuns(a.entries, b.entries) };
-}
-
-/** Per case: completed runs, passes, mean overall, the rest by status, and the case's identity. */
-function caseSides(entries: readonly RunWithVerdict[]): Map<string, CaseSide> {
-  const sides = new Map<string, CaseSide & { overallSum: number; overallN: number }>();
-  for (const { run, verdict } of entries) {
-    let side = sides.get(run.case_id);
-    if (!side) {
-      side = { caseId: run.case_id, version: run.case_version, hash: run.case_hash, completed: 0, passes: 0, uncounted: {}, meanOverall: null, overallSum: 0, overallN: 0 };
-      sides.set(run.case_id, side);
-    }
-    // A side whose runs ran different versions of a case is not one side of that case.
-    if (side.hash !== run.case_hash) side.hash = `${side.hash}|${run.case_hash}`;
-    if (run.status === 'completed' && verdict) {
-      side.completed += 1;
-      if (verdict.result === 'pass') side.passes += 1;
-      if (verdict.overall !== null) {
-        side.overallSum += verdict.overall;
-        side.overallN += 1;
-      }
-    } else {
-      side.uncounted[run.status] = (side.uncounted[run.status] ?? 0) + 1;
-    }
-  }
-  return new Map([...sides].map(([id, { overallSum, overallN, ...side }]) => [id, { ...side, meanOverall: overallN === 0 ? null : overallSum / overallN }]));
-}
-
-function totals(side: ComparisonSide): SideTotals {
-  const judged = side.entries.filter((e) => e.run.status === 'completed' && e.verdict);
-  const passes = judged.filter((e) => e.verdict!.result === 'pass').length;
-  const uncounted: Record<string, number> = {};
-  for (const { run, verdict } of side.entries) if (!(run.status === 'completed' && verdict)) uncounted[run.status] = (uncounted[run.status] ?? 0) + 1;
-  return { label: side.label, runs: side.entries.length, completed: judged.length, passes, rate: wilsonInterval(passes, judged.length), uncounted, uncontained: countUncontained(side.entries) };
+  return { a: a.totals, b: b.totals, cases, labels, difference, mcnemar: pairedRuns(a.attempts, b.attempts) };
 }
 
 /** Newcombe (1998, method 10): the difference's interval from each side's Wilson interval. */
@@ -126,19 +83,8 @@ function newcombe(a: RateInterval, b: RateInterval): { low: number; high: number
   };
 }
 
-function reviewsOf(entries: readonly RunWithVerdict[], caseId: string): string[] {
-  return entries
-    .filter((e) => e.run.case_id === caseId && e.verdict)
-    .map((e) => `${e.run.run_dir}/review.md`)
-    .sort((x, y) => x.localeCompare(y, 'en', { numeric: true }));
-}
-
 /** Runs of the same case and attempt index on both sides, both judged: discordant pairs for McNemar. */
-function pairedRuns(a: readonly RunWithVerdict[], b: readonly RunWithVerdict[]): Comparison['mcnemar'] {
-  const key = (e: RunWithVerdict) => (e.run.attempt_index === null ? null : `${e.run.case_id}#${e.run.attempt_index}`);
-  const judged = (list: readonly RunWithVerdict[]) => new Map(list.filter((e) => e.run.status === 'completed' && e.verdict && key(e)).map((e) => [key(e)!, e.verdict!.result]));
-  const left = judged(a);
-  const right = judged(b);
+function pairedRuns(left: SideStats['attempts'], right: SideStats['attempts']): Comparison['mcnemar'] {
   let pairs = 0;
   let onlyA = 0;
   let onlyB = 0;

@@ -1,11 +1,11 @@
 import { parseOrThrow } from '../format.js';
-import type { RunWithVerdict, Store } from '../store/index.js';
+import type { ComparisonFilter, RunWithVerdict, Store } from '../store/index.js';
 import { WorkflowExpectationSchema, type WorkflowExpectation, type WorkflowUsageRow } from '../workflowUsage/index.js';
 
 /** One run as trigger quality needs it: what its case expected, and what the candidate invoked. */
 export interface TriggerObservation {
   expectation: WorkflowExpectation | undefined;
-  usage: readonly WorkflowUsageRow[];
+  usage: readonly Pick<WorkflowUsageRow, 'item' | 'invoked'>[];
 }
 
 /** How well one skill fires where the cases say it must, and stays quiet where they say it must not. */
@@ -73,6 +73,19 @@ export async function loadTriggerObservations(store: Store, entries: readonly Ru
       const raw = spec?.noWorkflow ? undefined : spec?.evalCase?.expectWorkflow;
       return { expectation: raw === undefined ? undefined : parseOrThrow(WorkflowExpectationSchema, raw, `store: runs.spec of ${run.run_id} (evalCase.expectWorkflow)`), usage: byRun.get(run.run_id)! };
     });
+}
+
+/**
+ * The observations of a comparison side's runs, as `loadTriggerObservations` makes them from
+ * its loaded runs, from the groups the store counted (runs alike in expectation and usage are
+ * one group, repeated here as many times): no run is loaded.
+ */
+export async function loadSideTriggerObservations(store: Store, filter: ComparisonFilter): Promise<TriggerObservation[]> {
+  return (await store.triggerObservationStats(filter)).flatMap((group) => {
+    const expectation = group.expectation === null ? undefined : parseOrThrow(WorkflowExpectationSchema, group.expectation[0], `store: runs.spec of ${group.run_id} (evalCase.expectWorkflow)`);
+    const observation = { expectation, usage: group.usage.map(([item, invoked]) => ({ item, invoked })) };
+    return Array.from({ length: group.runs }, () => observation);
+  });
 }
 
 /** Trigger quality in the field names of evalflow's files (snake_case), ratios to four digits. */

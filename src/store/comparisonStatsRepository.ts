@@ -1,0 +1,107 @@
+import { parseOrThrow } from '../format.js';
+import { ComparisonCaseStatsRowSchema, ComparisonFilterSchema, TriggerObservationStatsRowSchema, type ComparisonFilter } from './comparisonStatsSchema.js';
+import type { RunDirs } from './runDirs.js';
+import type { SqlExecutor } from './sqlExecutor.js';
+import type { Store } from './store.js';
+import { storeOperation } from './storeOperation.js';
+
+/**
+ * The side's runs, numbered in `listRuns` order (newest first), with what a comparison reads of
+ * each: the rules of loadRuns.ts and comparison.ts in SQL. Judged = completed with a current
+ * verdict, its result the run's (a person's decision) when set, else the verdict's; its overall
+ * is the verdict's. Contained = the spec's `candidate.isolation`, else the config's, is `sandbox`.
+ */
+const SIDE = `
+  SELECT r.run_id, r.case_id, r.case_version, r.case_hash, r.status, r.attempt_index, r.run_dir,
+         row_number() OVER (ORDER BY r.created_at DESC, r.run_id DESC) AS pos,
+         s.run_id IS NOT NULL AS has_verdict,
+         (r.status = 'completed' AND s.run_id IS NOT NULL) AS judged,
+         coalesce(r.result, s.result) AS result,
+         s.overall::float8 AS overall,
+         coalesce(coalesce(nullif(r.spec->'candidate'->'isolation', 'null'::jsonb), nullif(r.config->'candidate'->'isolation', 'null'::jsonb)) = '"sandbox"'::jsonb, false) AS contained
+  FROM runs r LEFT JOIN scores s ON s.run_id = r.run_id
+  WHERE ($1::text IS NULL OR r.batch_id = $1) AND ($2::text IS NULL OR r.arm = $2) AND ($3::text IS NULL OR r.workflow_rev = $3)`;
+
+/**
+ * `compare`'s side, grouped per case in SQL: no run row, verdict or transcript is loaded (two
+ * 1,000-run sides loaded whole took seconds). What the comparison reads run by run in order
+ * (overall scores, review dirs, attempts, differing case hashes) comes back as arrays in the
+ * side's order, so the sums and pairings are the same as over loaded runs, to the last bit.
+ */
+export function createComparisonStatsRepository(sql: SqlExecutor, dirs: RunDirs): Pick<Store, 'comparisonCaseStats' | 'triggerObservationStats'> {
+  const params = (filter: ComparisonFilter) => {
+    const f = parseOrThrow(ComparisonFilterSchema, filter, 'comparison filter');
+    return [f.batchId ?? null, f.arm ?? null, f.workflowRev ?? null];
+  };
+  return {
+    async comparisonCaseStats(filter) {
+      const values = params(filter);
+      return storeOperation(sql, 'comparisonCaseStats', async () => {
+        const rows = await sql.query(
+          `WITH side AS (${SIDE}),
+           judgings AS (
+             SELECT h.run_id, count(*) AS times, count(DISTINCT h.result) AS results
+             FROM score_history h JOIN side ON side.run_id = h.run_id AND side.judged
+             GROUP BY h.run_id
+           ),
+           uncounted AS (
+             SELECT case_id, jsonb_agg(jsonb_build_object('status', status, 'runs', n, 'first', first) ORDER BY first) AS by_status
+             FROM (SELECT case_id, status, count(*) AS n, min(pos) AS first FROM side WHERE NOT judged GROUP BY 1, 2) u
+             GROUP BY case_id
+           )
+           SELECT side.case_id,
+                  (array_agg(side.case_version ORDER BY side.pos))[1] AS case_version,
+                  CASE WHEN count(DISTINCT side.case_hash) = 1 THEN ARRAY[min(side.case_hash)] ELSE array_agg(side.case_hash ORDER BY side.pos) END AS case_hashes,
+                  count(*) AS runs,
+                  count(*) FILTER (WHERE side.judged) AS judged,
+                  count(*) FILTER (WHERE side.judged AND side.result = 'pass') AS passes,
+                  array_agg(side.overall ORDER BY side.pos) FILTER (WHERE side.judged AND side.overall IS NOT NULL) AS overalls,
+                  array_agg(side.run_dir ORDER BY side.pos) FILTER (WHERE side.has_verdict) AS review_dirs,
+                  count(*) FILTER (WHERE NOT side.contained) AS uncontained,
+                  coalesce(min(u.by_status::text), '[]')::jsonb AS uncounted,
+                  coalesce(bool_or(coalesce(j.times, 1) > 1) FILTER (WHERE side.judged), false) AS rejudged,
+                  coalesce(bool_or(coalesce(j.results, 0) > 1) FILTER (WHERE side.judged), false) AS judges_disagree,
+                  array_agg(DISTINCT side.result) FILTER (WHERE side.judged) AS results,
+                  array_agg(side.attempt_index ORDER BY side.pos) FILTER (WHERE side.judged AND side.attempt_index IS NOT NULL) AS attempts,
+                  array_agg(side.result ORDER BY side.pos) FILTER (WHERE side.judged AND side.attempt_index IS NOT NULL) AS attempt_results
+           FROM side LEFT JOIN judgings j ON j.run_id = side.run_id LEFT JOIN uncounted u ON u.case_id = side.case_id
+           GROUP BY side.case_id
+           ORDER BY side.case_id`,
+          values,
+        );
+        return rows.map((row) => {
+          const stats = parseOrThrow(ComparisonCaseStatsRowSchema, row, 'store: comparisonCaseStats row');
+          return { ...stats, review_dirs: stats.review_dirs.map((dir) => dirs.fromStored(dir)) };
+        });
+      });
+    },
+
+    async triggerObservationStats(filter) {
+      const values = params(filter);
+      return storeOperation(sql, 'triggerObservationStats', async () => {
+        // A spec's noWorkflow counts when truthy, as JavaScript reads it.
+        const rows = await sql.query(
+          `WITH side AS (${SIDE}),
+           usage AS (
+             SELECT u.run_id, jsonb_agg(jsonb_build_array(u.item, u.invoked) ORDER BY u.item) AS usage
+             FROM workflow_usage u JOIN side ON side.run_id = u.run_id
+             GROUP BY u.run_id
+           ),
+           observed AS (
+             SELECT side.run_id, side.pos, usage.usage,
+                    CASE WHEN coalesce(r.spec->'noWorkflow' NOT IN ('false'::jsonb, '0'::jsonb, '""'::jsonb, 'null'::jsonb), false) THEN NULL
+                         WHEN jsonb_typeof(r.spec->'evalCase') = 'object' AND r.spec->'evalCase' ? 'expectWorkflow'
+                         THEN jsonb_build_array(r.spec->'evalCase'->'expectWorkflow') END AS expectation
+             FROM side JOIN usage ON usage.run_id = side.run_id JOIN runs r ON r.run_id = side.run_id
+           )
+           SELECT expectation, usage, count(*) AS runs, (array_agg(run_id ORDER BY pos))[1] AS run_id
+           FROM observed
+           GROUP BY expectation, usage
+           ORDER BY min(pos)`,
+          values,
+        );
+        return rows.map((row) => parseOrThrow(TriggerObservationStatsRowSchema, row, 'store: triggerObservationStats row'));
+      });
+    },
+  };
+}
