@@ -51,7 +51,7 @@ export async function run(options: CompareOptions, io: CommandIo): Promise<numbe
     else {
       for (const line of comparisonLines(comparison, io.cwd)) io.out(line);
       const calibrations = await store.latestCalibrations(comparison.cases.map((c) => c.caseId));
-      for (const line of noiseFloorLines(comparison.cases, a.entries, calibrations)) io.out(line);
+      for (const line of noiseFloorLines(comparison.cases, new Map([...a.stats.cases].map(([caseId, c]) => [caseId, c.side.hash])), calibrations)) io.out(line);
       if (Object.keys(triggers.a).length + Object.keys(triggers.b).length > 0) {
         io.out('');
         for (const line of [...triggerQualityLines(a.label, triggers.a), ...triggerQualityLines(b.label, triggers.b)]) io.out(line);

@@ -1,5 +1,5 @@
 import { Z95 } from '../../stats/index.js';
-import type { CalibrationRow, RunWithVerdict } from '../../store/index.js';
+import type { CalibrationRow } from '../../store/index.js';
 import { noiseOf } from '../../summaries/calibration.js';
 
 /** A compared case as the noise floor reads it: its id and each side's completed runs. */
@@ -15,10 +15,11 @@ export interface ComparedCase {
  * a pass rate π gives each side's rate a variance of π(1 − π)/n, and π(1 − π) is half the flip
  * rate, so the difference of two identical sides spreads ±z·√(f/2 · (1/nA + 1/nB)).
  */
-export function noiseFloorLines(cases: readonly ComparedCase[], sideA: readonly { run: Pick<RunWithVerdict['run'], 'case_id' | 'case_hash'> }[], calibrations: readonly CalibrationRow[]): string[] {
+/** `hashesA`: the case version (case_hash) side A ran, by case id. */
+export function noiseFloorLines(cases: readonly ComparedCase[], hashesA: ReadonlyMap<string, string>, calibrations: readonly CalibrationRow[]): string[] {
   const lines: string[] = [];
   for (const c of cases) {
-    const hash = sideA.find((e) => e.run.case_id === c.caseId)?.run.case_hash;
+    const hash = hashesA.get(c.caseId);
     const row = calibrations.find((r) => r.case_id === c.caseId && r.case_hash === hash);
     if (!row) continue;
     const noise = noiseOf(row);

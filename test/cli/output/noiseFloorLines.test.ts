@@ -25,7 +25,7 @@ describe('noiseFloorLines', () => {
       { caseId: 'y', a: side(5), b: side(5) },
       { caseId: 'z', a: side(5), b: side(5) },
     ];
-    const sideA = [{ run: { case_id: 'x', case_hash: 'h1' } }, { run: { case_id: 'y', case_hash: 'h2' } }, { run: { case_id: 'z', case_hash: 'h1' } }];
+    const sideA = new Map([['x', 'h1'], ['y', 'h2'], ['z', 'h1']]);
     // y's calibration is of another version; z was judged again: 0.1 of its 0.36 is the judge's.
     const lines = noiseFloorLines(cases, sideA, [calibration('x'), calibration('y'), calibration('z', { judged_twice: 4, judge_flip: 0.1 })]);
     // 8 of 10: 16 of 45 pairs disagree, Wilson's 0.943 at the top gives 11% at the bottom; ±1.96·√(0.356/2 · (1/5 + 1/5)) = ±0.52.
@@ -38,6 +38,6 @@ describe('noiseFloorLines', () => {
   });
 
   it('prints nothing without a calibration of a compared version', () => {
-    expect(noiseFloorLines([{ caseId: 'x', a: side(3), b: side(3) }], [{ run: { case_id: 'x', case_hash: 'h1' } }], [])).toEqual([]);
+    expect(noiseFloorLines([{ caseId: 'x', a: side(3), b: side(3) }], new Map([['x', 'h1']]), [])).toEqual([]);
   });
 });
