@@ -13,9 +13,10 @@ import { schedules } from './012_schedules.js';
 import { workflowUsage } from './013_workflow_usage.js';
 import { lookupIndices } from './014_lookup_indices.js';
 import { hosts } from './015_hosts.js';
+import { batchDecisions } from './016_batch_decisions.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in the order they apply. Append only. */
-export const migrations: readonly Migration[] = [runsAndBatches, transcriptEvents, scores, editPrediction, runRejudgeInputs, structuredAnomalies, batchPlan, runSteps, runFacts, judgeSamples, reviews, schedules, workflowUsage, lookupIndices, hosts];
+export const migrations: readonly Migration[] = [runsAndBatches, transcriptEvents, scores, editPrediction, runRejudgeInputs, structuredAnomalies, batchPlan, runSteps, runFacts, judgeSamples, reviews, schedules, workflowUsage, lookupIndices, hosts, batchDecisions];
 
 export type { Migration };
