@@ -1,9 +1,6 @@
 import * as z from 'zod';
 import { LABEL_ORDER } from '../stats/index.js';
-
-/** Why a case of a batch run until decided stopped: the test decided it (evidence, futility), its own limit, or the batch's (--max-runs, --budget-usd). */
-export const DecisionStopSchema = z.enum(['evidence', 'futility', 'limit', 'batch_limit', 'budget']);
-export type DecisionStop = z.infer<typeof DecisionStopSchema>;
+import { DecisionStopSchema } from '../vocabulary/decisionStop.js';
 
 /** One row of `batch_decisions`: a case's decision by the sequential test, as its batch ended. */
 export const BatchDecisionRowSchema = z.object({

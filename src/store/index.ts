@@ -5,8 +5,8 @@ export type { MigrationReport } from './migrate.js';
 export { ScheduleBaselineSchema, ScheduledBatchRowSchema, ScheduleVerdictSchema } from './scheduleSchema.js';
 export type { ScheduleBaseline, ScheduledBatch, ScheduleVerdict } from './scheduleSchema.js';
 export type { RunHost, WorkerRow } from './hostSchema.js';
-export { BatchDecisionRowSchema, DecisionStopSchema } from './decisionSchema.js';
-export type { BatchDecision, DecisionStop } from './decisionSchema.js';
+export { BatchDecisionRowSchema } from './decisionSchema.js';
+export type { BatchDecision } from './decisionSchema.js';
 export {
   BatchRowInputSchema,
   BatchPatchSchema,
