@@ -1,6 +1,7 @@
 import { compareCase, LABEL_ORDER, mcnemarExact, pairedBootstrapDifference, wilsonInterval, type CaseComparison, type CaseSide, type ComparisonLabel, type MeanInterval, type RateInterval } from '../stats/index.js';
 import type { RunWithVerdict } from '../store/index.js';
 import { countUncontained } from './runIsolation.js';
+import type { CaseDecisionFacts } from './sequentialComparison.js';
 import { caseStability, type VerdictSample, type Stability } from './stability.js';
 
 /** One side of a comparison as the user named it, with the runs it stands for. */
@@ -20,6 +21,8 @@ export interface CaseRow extends CaseComparison {
   /** Whether each side's verdicts repeat (see stability.ts). */
   stabilityA: Stability;
   stabilityB: Stability;
+  /** The sequential test's decision, when the label is its (an until-decided batch's two arms). */
+  decision?: CaseDecisionFacts;
 }
 
 export interface Comparison {
@@ -32,6 +35,8 @@ export interface Comparison {
   difference: MeanInterval | null;
   /** McNemar's exact p over runs that pair one to one (same case and attempt index on both sides); null without pairs. */
   mcnemar: { pairs: number; onlyA: number; onlyB: number; p: number } | null;
+  /** Set when the labels come from the sequential test of an until-decided batch (`withDecisions`), not from Fisher's test. */
+  sequential?: { alpha: number; maxRunsPerCase: number };
 }
 
 export interface SideTotals {
