@@ -3,6 +3,8 @@ import { CannotRunHereError, FormatError } from '../errors.js';
 import { loadEvalBank, loadEvalCase, type EvalCase } from '../evalset/index.js';
 import type { BatchArm, BatchCounts, BatchSelection } from '../run/batchInput.js';
 import { applyArm } from '../run/arms.js';
+import { decisionRows } from '../run/decisionRows.js';
+import type { RoundsState, UntilDecidedInput } from '../run/untilDecided.js';
 import { planEntries, selectionDigest } from '../run/batchPlan.js';
 import { loadCaseSet, writeOutPack, type TravelledCase } from '../run/caseFolder.js';
 import { toCaseSnapshot } from '../run/caseSnapshot.js';
@@ -28,6 +30,15 @@ export interface PlanBatchRequest {
 }
 
 /** A page of the plan, or one round of an until-decided batch, as run specs. */
+export interface CloseBatchRequest {
+  batchId: string;
+  status: BatchStatus;
+  counts: BatchCounts;
+  summary: Record<string, unknown>;
+  /** An until-decided batch's rounds as it ended: the sequential test's decisions, stored per case. */
+  decisions?: { untilDecided: Pick<UntilDecidedInput, 'design' | 'a' | 'b'>; state: RoundsState };
+}
+
 interface SpecsRequest {
   batchId: string;
   stamp: string;
@@ -118,8 +129,9 @@ export function planActivities(deps: ActivityDeps) {
       await deps.store.updateBatch(batchId, { counts });
     },
 
-    /** The batch row's final status and counts. */
-    async closeBatch({ batchId, status, counts, summary }: { batchId: string; status: BatchStatus; counts: BatchCounts; summary: Record<string, unknown> }): Promise<void> {
+    /** The batch row's final status and counts, and an until-decided batch's decisions (before its status says it ended). */
+    async closeBatch({ batchId, status, counts, summary, decisions }: CloseBatchRequest): Promise<void> {
+      if (decisions) await deps.store.saveBatchDecisions(batchId, decisionRows(decisions.untilDecided, decisions.state));
       // A batch that failed to plan never got its row.
       if (await deps.store.getBatch(batchId)) await deps.store.updateBatch(batchId, { status, counts });
       else await deps.store.upsertBatch({ batch_id: batchId, status, counts, spec: summary });

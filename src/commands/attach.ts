@@ -1,4 +1,5 @@
 import { loadSettings } from '../config.js';
+import type { BatchResult } from '../run/batchInput.js';
 import type { BatchProgress } from '../run/progress.js';
 import { isUnfinished } from '../vocabulary/runStatus.js';
 import type { Batch, Store } from '../store/index.js';
@@ -9,7 +10,9 @@ import { EXIT } from '../cli/exitCodes.js';
 import { closedStatus, collectBatchReport, createProgressPrinter, followToEnd, printBatchReport, sayDetached } from '../cli/batch/follow.js';
 import type { InterruptMode } from '../cli/batch/interrupts.js';
 import type { CommandIo } from '../cli/io.js';
-import { createReconnectingCalls } from '../cli/batch/reconnects.js';
+import { createReconnectingCalls, type ReconnectingCalls } from '../cli/batch/reconnects.js';
+import { createRoundsPrinter } from '../cli/batch/roundsProgress.js';
+import { reportStoredDecisions, type RoundsEnd } from '../cli/output/decisionsReport.js';
 import { openRuntime, type EvalRuntime } from '../cli/runtime.js';
 
 export interface AttachOptions {
@@ -27,7 +30,9 @@ const FIRST_ANSWER_MS = 15_000;
  * `evalflow attach BATCH`: follows a batch to its end with the progress lines and the final
  * table of `run`. Without TEMPORAL_ADDRESS it starts the dev server if none runs and a worker
  * in this process, so a batch whose process died goes on where it stopped. Exit codes as
- * `run`: 0 every run completed, 1 otherwise, 130 detached; 3 for an unknown batch.
+ * `run`: 0 every run completed, 1 otherwise, 130 detached; 3 for an unknown batch. An
+ * until-decided batch is followed as `run` follows it: its rounds, then the decisions it stored,
+ * and complete when every run it started completed (its plan holds every run it might have needed).
  */
 export async function run(options: AttachOptions, io: CommandIo): Promise<number> {
   const settings = await loadSettings(io.cwd, io.env, options.config ? { configPath: options.config } : {});
@@ -55,13 +60,15 @@ export async function run(options: AttachOptions, io: CommandIo): Promise<number
       );
       return EXIT.unknownBatch;
     }
-    const printer = createProgressPrinter(io);
     const statusName = description?.status.name ?? row!.status.toUpperCase();
     const open = statusName === 'RUNNING' || statusName === 'CONTINUED_AS_NEW';
-    let total = plannedTotal(row);
+    const progress = open ? await firstProgress(runtime, options.batchId) : null;
+    // An until-decided batch plans every run a case could need and starts only those its rounds need.
+    const untilDecided = row?.spec.until_decided !== undefined || progress?.rounds !== undefined;
+    const printer = createProgressPrinter(io, untilDecided ? createRoundsPrinter(io) : undefined);
+    let total = untilDecided ? null : plannedTotal(row);
     if (open) {
-      const progress = await firstProgress(runtime, options.batchId);
-      if (progress) total = progress.total;
+      if (progress && !untilDecided) total = progress.total;
       // With our own worker, nothing moved before the snapshot; with a cluster's, the query may know more.
       if (before) printer.skip(recorded.length, recorded);
       else printer.skip(progress?.finished ?? 0, [...recorded, ...(progress?.outcomes.map((o) => o.runId) ?? [])]);
@@ -71,10 +78,10 @@ export async function run(options: AttachOptions, io: CommandIo): Promise<number
       io.err(`batch ${options.batchId} already ended (${statusName.toLowerCase()})`);
     }
     const execution = open
-      ? await followToEnd(runtime, options.batchId, io, { calls, total: total ?? 0, printer, ...(options.onInterrupt ? { onInterrupt: options.onInterrupt } : {}) })
+      ? await followToEnd(runtime, options.batchId, io, { calls, total: untilDecided ? null : (total ?? 0), printer, ...(options.onInterrupt ? { onInterrupt: options.onInterrupt } : {}) })
       : {
           detached: false as const,
-          report: await collectBatchReport(runtime.store, options.batchId, total ?? 0, null),
+          report: await collectBatchReport(runtime.store, options.batchId, untilDecided ? null : (total ?? 0), null),
           end: { closed: true as const, status: closedStatus(statusName), failure: null, total },
         };
     if (execution.detached) {
@@ -82,9 +89,23 @@ export async function run(options: AttachOptions, io: CommandIo): Promise<number
       return EXIT.detached;
     }
     printBatchReport(execution.report, execution.end, io, runtime.temporal.uiUrl);
+    if (untilDecided) {
+      const rounds = execution.end.status === 'completed' && description ? await roundsOf(runtime, options.batchId, calls) : null;
+      await reportStoredDecisions(runtime.store, options.batchId, rounds, execution.report.runs.length, settings.summariesDir, io);
+    }
     return execution.report.allCompleted ? EXIT.ok : EXIT.notAllCompleted;
   } finally {
     await runtime.close();
+  }
+}
+
+/** How an until-decided batch's rounds ended, from its result; null when Temporal no longer has it (the store's decisions then say the rest). */
+async function roundsOf(runtime: EvalRuntime, batchId: string, calls: ReconnectingCalls): Promise<RoundsEnd | null> {
+  try {
+    const result = (await calls.call(() => runtime.temporal.client.workflow.getHandle(batchId).result())) as BatchResult;
+    return result.rounds ?? null;
+  } catch {
+    return null;
   }
 }
 

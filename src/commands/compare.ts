@@ -4,7 +4,7 @@ import { printJson } from '../cli/json/document.js';
 import { CompareJson } from '../cli/json/compare.js';
 import { loadSettings } from '../config.js';
 import { openStore } from '../store/index.js';
-import { compareSideStats, comparisonLines, loadSideTriggerObservations, triggerQuality, triggerQualityFields, triggerQualityLines } from '../summaries/index.js';
+import { compareSideStats, comparisonLines, decisionsForSides, withDecisions, loadSideTriggerObservations, triggerQuality, triggerQualityFields, triggerQualityLines } from '../summaries/index.js';
 import { selectSideStats } from '../summaries/selectSide.js';
 import type { CommandIo } from '../cli/io.js';
 import { storeOptions } from '../cli/storeOptions.js';
@@ -31,21 +31,24 @@ export async function run(options: CompareOptions, io: CommandIo): Promise<numbe
   const settings = await loadSettings(io.cwd, io.env, options.config ? { configPath: options.config } : {});
   const store = await openStore(storeOptions(settings));
   try {
-    let a, b;
+    let a, b, decided;
     try {
       // Counted per case in SQL: two 1,000-run sides loaded whole took seconds.
       a = await selectSideStats(store, options.a, options.batch);
       b = await selectSideStats(store, options.b, options.batch);
+      decided = await decisionsForSides(store, options.a, options.b, options.batch);
     } catch (err) {
       io.err(`error: ${(err as Error).message}`);
       return COMPARE_EXIT.nothingComparable;
     }
-    const comparison = compareSideStats(a.stats, b.stats);
+    // The two arms of a batch run until decided are labelled by the test that stopped it, never by Fisher's on the runs it accumulated.
+    const compared = compareSideStats(a.stats, b.stats);
+    const comparison = decided ? withDecisions(compared, decided) : compared;
     const triggers = { a: triggerQuality(await loadSideTriggerObservations(store, a.filter)), b: triggerQuality(await loadSideTriggerObservations(store, b.filter)) };
     if (options.json) {
       // Trigger quality is keyed by skill refs (data, never renamed) and already snake_case.
       // The schema checks what these loosely typed fields hold when it reads the document.
-      const json = { schema_version: 1, ...(snakeCaseKeys(comparison) as object), trigger_quality: { a: triggerQualityFields(triggers.a), b: triggerQualityFields(triggers.b) } };
+      const json = { schema_version: 1, method: comparison.sequential ? 'sequential_test' : 'fisher_exact', ...(snakeCaseKeys(comparison) as object), trigger_quality: { a: triggerQualityFields(triggers.a), b: triggerQualityFields(triggers.b) } };
       printJson(io, CompareJson, json as z.input<typeof CompareJson>);
     }
     else {

@@ -22,9 +22,8 @@ import { checkWorkflowFolder } from '../sandbox/workflowSnapshot.js';
 import { selectCases, selectionOverrides } from '../run/selection.js';
 import type { SelectionFlags } from '../run/selectionFlags.js';
 import { untilDecidedLimits, type UntilDecidedFlags } from '../cli/untilDecidedFlags.js';
-import { reportDecisions } from '../cli/output/decisionsReport.js';
-import { designToWire, untilDecidedDesign } from '../run/untilDecided.js';
-import { baselineFirst } from '../vocabulary/armOrder.js';
+import { reportStoredDecisions } from '../cli/output/decisionsReport.js';
+import { untilDecidedDesign } from '../run/untilDecided.js';
 import { noiseForecast } from '../run/noiseForecast.js';
 
 /** The flags of `evalflow run`: what it runs (`SelectionFlags`, shared with schedules), how it is judged (`JudgingFlags`), and these. */
@@ -119,11 +118,10 @@ export async function run(options: RunOptions, io: CommandIo): Promise<number> {
       return EXIT.detached;
     }
     printBatchReport(execution.report, execution.end, io, runtime.temporal.uiUrl);
-    const { rounds } = execution.report;
-    if (untilDecided && rounds) {
-      const [a, b] = baselineFirst(arms);
-      await reportDecisions(execution.report.batchId, { a: a!.name, b: b!.name }, designToWire(untilDecidedDesign(untilDecided)), rounds, settings.summariesDir, io);
-    } else if (arms.length > 1) await reportArms(runtime.store, execution.report.batchId, arms, settings.summariesDir, io);
+    // An until-decided batch stored its decisions as it closed (cancelled too): those are its labels.
+    const { batchId, rounds, runs } = execution.report;
+    if (untilDecided) await reportStoredDecisions(runtime.store, batchId, rounds ?? null, runs.length, settings.summariesDir, io);
+    else if (arms.length > 1) await reportArms(runtime.store, execution.report.batchId, arms, settings.summariesDir, io);
     const gated = await reportGate(runtime.store, execution.report.batchId, options, settings.prices, io);
     if (gated !== null) return gated;
     return execution.report.allCompleted ? EXIT.ok : EXIT.notAllCompleted;

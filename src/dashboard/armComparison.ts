@@ -1,6 +1,7 @@
 import { DEFAULT_SEED, wilsonInterval, type RateInterval } from '../stats/index.js';
-import type { Batch, RunWithVerdict } from '../store/index.js';
+import type { Batch, BatchDecision, RunWithVerdict } from '../store/index.js';
 import { compareSides } from '../summaries/comparison.js';
+import { sideDecisions, withDecisions } from '../summaries/sequentialComparison.js';
 import { baselineFirst } from '../vocabulary/armOrder.js';
 import { markKind } from './markKind.js';
 import type { AbTest } from './schema.js';
@@ -12,14 +13,17 @@ import type { RunLinks } from './runLinks.js';
  * any workflow when there is one (so a positive difference says the workflow helped), else the
  * batch's first arm. Null when the batch's runs have fewer than two arms.
  */
-export function abTestOf(batch: Batch, entries: readonly RunWithVerdict[], links: RunLinks): AbTest | null {
+export function abTestOf(batch: Batch, entries: readonly RunWithVerdict[], links: RunLinks, decisions: readonly BatchDecision[] = []): AbTest | null {
   const armsOfRuns = [...new Set(entries.map((e) => e.run.arm).filter((a): a is string => a !== null))];
   if (armsOfRuns.length < 2) return null;
   const arms = armOrder(batch, armsOfRuns);
   const byArm = new Map(arms.map((a) => [a.name, entries.filter((e) => e.run.arm === a.name)]));
   const base = arms[0]!;
   const pairs = arms.slice(1).map((arm) => {
-    const comparison = compareSides({ label: base.name, entries: byArm.get(base.name)! }, { label: arm.name, entries: byArm.get(arm.name)! }, { seed: DEFAULT_SEED });
+    const compared = compareSides({ label: base.name, entries: byArm.get(base.name)! }, { label: arm.name, entries: byArm.get(arm.name)! }, { seed: DEFAULT_SEED });
+    // An until-decided batch's labels are the sequential test's, as compare gives them.
+    const decided = sideDecisions(batch.batch_id, decisions, base.name, arm.name);
+    const comparison = decided ? withDecisions(compared, decided) : compared;
     return {
       a: base.name,
       b: arm.name,

@@ -107,7 +107,7 @@ export async function buildDashboard(request: DashboardRequest): Promise<Dashboa
     revSteps: revSteps(revSides),
     ...(await lastBatchViews(store, lastEval)),
     editPrediction: await editPredictionMetrics(store, batchList),
-    abTest: lastAb && abTestOf(lastAb, await loadRunsWithVerdicts(store, { batchId: lastAb.batch_id }), links),
+    abTest: lastAb && abTestOf(lastAb, await loadRunsWithVerdicts(store, { batchId: lastAb.batch_id }), links, await store.getBatchDecisions(lastAb.batch_id)),
   };
   return DashboardSchema.parse(dashboard);
 }

@@ -76,7 +76,7 @@ export async function writeSummaries(request: SummariesRequest): Promise<Summari
     const described = batchId === batch.batch_id ? batch : (await store.getBatch(batchId))!;
     const entries = await loadRunsWithVerdicts(store, { batchId });
     const stats = {
-      ...batchStats(described, entries, prices, await store.getJudgings(entries.map((e) => e.run.run_id))),
+      ...batchStats(described, entries, prices, await store.getJudgings(entries.map((e) => e.run.run_id)), await store.getBatchDecisions(batchId)),
       triggerQuality: triggerQuality(await loadTriggerObservations(store, entries)),
     };
     const dir = join(summariesDir, folder);

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { sequentialDesign, sequentialVerdict, type PairTally, type SequentialDesign, type SequentialVerdict } from '../stats/index.js';
+import { DecisionStopSchema } from '../vocabulary/decisionStop.js';
 import type { VerdictResult } from '../vocabulary/verdictResult.js';
 
 /**
@@ -30,7 +31,7 @@ export const CaseDecisionSchema = z.object({
   /** Rounds where a side's run was not judged (infrastructure error, judge failure): no pair. */
   unpaired: z.number().int().nonnegative(),
   /** Set once the test stopped the case; a stopped case never runs again (its futility bound is binding). */
-  stopped: z.object({ label: z.string(), stoppedBy: z.enum(['evidence', 'futility', 'limit', 'batch_limit', 'budget']), why: z.string() }).nullable(),
+  stopped: z.object({ label: z.string(), stoppedBy: DecisionStopSchema, why: z.string() }).nullable(),
 });
 export type CaseDecision = z.infer<typeof CaseDecisionSchema>;
 /** Why a case stopped: the test decided it (evidence, futility), its own limit, or the batch's (--max-runs, --budget-usd). */

@@ -10,6 +10,8 @@ export { CaseSetEntrySchema } from './casePackSchema.js';
 export type { CaseSetEntry } from './casePackSchema.js';
 export { ComparisonCaseStatsRowSchema, ComparisonFilterSchema, TriggerObservationStatsRowSchema } from './comparisonStatsSchema.js';
 export type { ComparisonCaseStatsRow, ComparisonFilter, TriggerObservationStatsRow } from './comparisonStatsSchema.js';
+export { BatchDecisionRowSchema } from './decisionSchema.js';
+export type { BatchDecision } from './decisionSchema.js';
 export {
   BatchRowInputSchema,
   BatchPatchSchema,

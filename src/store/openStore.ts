@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { ConfigError } from '../errors.js';
 import { createBatchRepository } from './batchRepository.js';
+import { createDecisionRepository } from './decisionRepository.js';
 import { createEditPredictionRepository } from './editPredictionRepository.js';
 import { createHostRepository } from './hostRepository.js';
 import { createCalibrationRepository } from './calibrationRepository.js';
@@ -92,6 +93,7 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Store> 
     ...createScheduleRepository(sql),
     ...createWorkflowUsageRepository(sql),
     ...createBatchRepository(sql),
+    ...createDecisionRepository(sql),
     ...createStepRepository(sql),
     ...createEditPredictionRepository(sql),
     ...createHostRepository(sql),

@@ -8,6 +8,7 @@ import type { RunHost, WorkerRow } from './hostSchema.js';
 import type { CalibrationRow } from './calibrationSchema.js';
 import type { CaseSetEntry } from './casePackSchema.js';
 import type { ComparisonCaseStatsRow, ComparisonFilter, TriggerObservationStatsRow } from './comparisonStatsSchema.js';
+import type { BatchDecision } from './decisionSchema.js';
 import type {
   Batch,
   BatchRowInput,
@@ -138,6 +139,11 @@ export interface Store {
   saveScheduledBatch(batch: ScheduledBatch): Promise<ScheduledBatch>;
   /** A schedule's finished batches, newest first. */
   listScheduledBatches(schedule: string, limit: number): Promise<ScheduledBatch[]>;
+
+  /** Replaces the sequential test's decisions of a batch run until decided (one per case). */
+  saveBatchDecisions(batchId: string, decisions: readonly BatchDecision[]): Promise<void>;
+  /** A batch's decisions by case; none for a batch that was not run until decided (or has not ended). */
+  getBatchDecisions(batchId: string): Promise<BatchDecision[]>;
 
   /** Writes plan entries of a batch; an entry whose (batch, idx) is stored already is kept as it is. */
   savePlan(batchId: string, entries: readonly PlanEntryInput[]): Promise<{ inserted: number }>;

@@ -1,9 +1,10 @@
-import type { RunWithVerdict } from '../store/index.js';
+import type { BatchDecision, RunWithVerdict } from '../store/index.js';
 import type { Prices } from '../vocabulary/prices.js';
 import { armsOf, sameArm, type ArmGroup } from './armGroups.js';
 import { compareSides, type Comparison, type ComparisonSide } from './comparison.js';
 import { evaluateGate, type GateCondition } from './gate.js';
 import { groupStats, type GroupStats } from './groupStats.js';
+import { sideDecisions, withDecisions, type SideDecisions } from './sequentialComparison.js';
 import type { VerdictSample } from './stability.js';
 
 /** One thing a gate checked, about one arm (null: the whole batch, which has no arms). */
@@ -38,6 +39,8 @@ export interface BatchGateInput {
   /** `--baseline`: the other batch (or batch:arm, or workflow_rev) no case may regress against. */
   baseline?: ComparisonSide;
   judgings?: readonly VerdictSample[];
+  /** An until-decided batch's stored decisions: an arm regresses against the baseline arm when the sequential test says so, not Fisher's test. */
+  decided?: { batchId: string; decisions: readonly BatchDecision[] };
 }
 
 /**
@@ -76,8 +79,9 @@ export function evaluateBatchGate(input: BatchGateInput): BatchGate {
   const conditionChecks = (arm: string | null, s: GroupStats): GateCheck[] =>
     evaluateGate(input.conditions, s).map((r) => ({ arm, name: r.condition.text, met: r.met, detail: r.value === null ? 'no value' : String(Number(r.value.toFixed(4))) }));
   // The comparison with the baseline arm is printed by the batch's own A/B report; a --baseline one is not.
-  const regressionCheck = (arm: string | null, against: ComparisonSide, now: readonly RunWithVerdict[], show = true): GateCheck => {
-    const comparison = compareSides(against, { label: arm ?? 'this batch', entries: now }, input.judgings ? { judgings: input.judgings } : {});
+  const regressionCheck = (arm: string | null, against: ComparisonSide, now: readonly RunWithVerdict[], show = true, decided: SideDecisions | null = null): GateCheck => {
+    const compared = compareSides(against, { label: arm ?? 'this batch', entries: now }, input.judgings ? { judgings: input.judgings } : {});
+    const comparison = decided ? withDecisions(compared, decided) : compared;
     const regressed = comparison.cases.filter((c) => c.label === 'regression').map((c) => c.caseId);
     return { arm, name: `no regression against ${against.label}`, met: regressed.length === 0, detail: regressed.length === 0 ? 'no case regressed' : `${regressed.length} case(s) regressed: ${regressed.join(', ')}`, ...(show ? { comparison } : {}) };
   };
@@ -100,7 +104,9 @@ export function evaluateBatchGate(input: BatchGateInput): BatchGate {
     const oneGroup = input.baseline ? armsOf(input.baseline.entries).length <= 1 : false;
     for (const arm of tested) {
       checks.push(...conditionChecks(arm.name, stats.get(arm.name)!));
-      if (arm !== base) checks.push(regressionCheck(arm.name, { label: `the baseline arm ${base.name}`, entries: base.entries }, arm.entries, false));
+      const decided = input.decided ? sideDecisions(input.decided.batchId, input.decided.decisions, base.name, arm.name) : null;
+      if (decided) notes.push(`arm ${arm.name} against ${base.name}: regressions from the sequential test that stopped the batch (α ${decided.alpha}), not from a test of its accumulated runs`);
+      if (arm !== base) checks.push(regressionCheck(arm.name, { label: `the baseline arm ${base.name}`, entries: base.entries }, arm.entries, false, decided));
       if (!input.baseline) continue;
       const same = sameArm(arm.name, input.baseline.entries);
       if (same) checks.push(regressionCheck(arm.name, { label: armLabel(input.baseline.label, arm.name), entries: same }, arm.entries));

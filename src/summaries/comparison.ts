@@ -1,6 +1,7 @@
 import { compareCase, LABEL_ORDER, mcnemarExact, pairedBootstrapDifference, type CaseComparison, type ComparisonLabel, type MeanInterval, type RateInterval } from '../stats/index.js';
 import { sideStatsOfRuns, type ComparisonSide, type SideStats, type SideTotals } from './sideStats.js';
 import type { Stability, VerdictSample } from './stability.js';
+import type { CaseDecisionFacts } from './sequentialComparison.js';
 
 export type { ComparisonSide, SideTotals } from './sideStats.js';
 
@@ -15,6 +16,8 @@ export interface CaseRow extends CaseComparison {
   /** Whether each side's verdicts repeat (see stability.ts). */
   stabilityA: Stability;
   stabilityB: Stability;
+  /** The sequential test's decision, when the label is its (an until-decided batch's two arms). */
+  decision?: CaseDecisionFacts;
 }
 
 export interface Comparison {
@@ -27,6 +30,8 @@ export interface Comparison {
   difference: MeanInterval | null;
   /** McNemar's exact p over runs that pair one to one (same case and attempt index on both sides); null without pairs. */
   mcnemar: { pairs: number; onlyA: number; onlyB: number; p: number } | null;
+  /** Set when the labels come from the sequential test of an until-decided batch (`withDecisions`), not from Fisher's test. */
+  sequential?: { alpha: number; maxRunsPerCase: number };
 }
 
 /**

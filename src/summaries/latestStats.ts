@@ -1,11 +1,12 @@
 import { stringify } from 'yaml';
 import * as z from 'zod';
 import { bootstrapMean, DEFAULT_SEED, passAtK, passHatK, type MeanInterval } from '../stats/index.js';
-import type { Batch, RunWithVerdict } from '../store/index.js';
+import type { Batch, BatchDecision, RunWithVerdict } from '../store/index.js';
 import type { Prices } from '../vocabulary/prices.js';
 import { baselineFirst } from '../vocabulary/armOrder.js';
 import { compareSides, type Comparison } from './comparison.js';
 import { groupStats, type GroupStats } from './groupStats.js';
+import { sideDecisions, withDecisions } from './sequentialComparison.js';
 import { LatestStatsSchema, type GroupStatsFile, type LatestStats, type VersusFirst } from './latestStatsSchema.js';
 import { caseStability, type VerdictSample, type Stability } from './stability.js';
 import { triggerQualityFields, type SkillTrigger } from './triggerQuality.js';
@@ -57,7 +58,7 @@ export function batchArms(batch: Pick<Batch, 'spec'>, entries: readonly RunWithV
 }
 
 /** Per arm (or for the whole batch when it has none), per case and overall, the numbers of one batch's runs. */
-export function batchStats(batch: Pick<Batch, 'batch_id' | 'spec'>, entries: readonly RunWithVerdict[], prices: Prices, judgings: readonly VerdictSample[] = []): BatchStats {
+export function batchStats(batch: Pick<Batch, 'batch_id' | 'spec'>, entries: readonly RunWithVerdict[], prices: Prices, judgings: readonly VerdictSample[] = [], decisions: readonly BatchDecision[] = []): BatchStats {
   const arms = batchArms(batch, entries);
   if (arms.length === 0) return { batchId: batch.batch_id, arms: [armStats(null, null, entries, prices, judgings, null)] };
   const first = entries.filter((e) => e.run.arm === arms[0]!.name);
@@ -65,7 +66,10 @@ export function batchStats(batch: Pick<Batch, 'batch_id' | 'spec'>, entries: rea
     batchId: batch.batch_id,
     arms: arms.map((arm, i) => {
       const own = entries.filter((e) => e.run.arm === arm.name);
-      const versus = i === 0 ? null : compareSides({ label: arms[0]!.name, entries: first }, { label: arm.name, entries: own }, { seed: SUMMARY_BOOTSTRAP.seed, judgings });
+      const compared = i === 0 ? null : compareSides({ label: arms[0]!.name, entries: first }, { label: arm.name, entries: own }, { seed: SUMMARY_BOOTSTRAP.seed, judgings });
+      // An until-decided batch's labels are the sequential test's, as compare gives them.
+      const decided = compared ? sideDecisions(batch.batch_id, decisions, arms[0]!.name, arm.name) : null;
+      const versus = compared && decided ? withDecisions(compared, decided) : compared;
       return armStats(arm.name, arm.change, own, prices, judgings, versus);
     }),
   };
@@ -148,6 +152,7 @@ function group(g: SummaryGroup & { stability?: Stability }): GroupStatsFile {
 function versusFile(c: Comparison): VersusFirst {
   return {
     arm: c.a.label,
+    ...(c.sequential ? { method: 'sequential_test' as const } : {}),
     labels: c.labels,
     mean_difference: c.difference ? { mean: round(c.difference.mean), low: round(c.difference.low), high: round(c.difference.high), n: c.difference.n } : null,
     mcnemar: c.mcnemar ? { pairs: c.mcnemar.pairs, only_first: c.mcnemar.onlyA, only_this: c.mcnemar.onlyB, p: round(c.mcnemar.p) } : null,

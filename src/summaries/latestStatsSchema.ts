@@ -57,6 +57,8 @@ const CaseVersusSchema = z.object({
 /** An arm against the first arm of its batch: the same comparison as `evalflow compare`, in that one direction. */
 export const VersusFirstSchema = z.object({
   arm: z.string(),
+  /** Present for the two arms of a batch run --until-decided: the labels are the sequential test's, not Fisher's (docs/how-many-runs.md). */
+  method: z.literal('sequential_test').optional(),
   labels: z.record(LabelSchema, z.number().int().nonnegative()),
   /** Paired bootstrap (seeded) of the mean per-case pass-rate difference over the comparable cases. */
   mean_difference: MeanIntervalSchema.nullable(),

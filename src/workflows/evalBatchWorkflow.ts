@@ -21,7 +21,7 @@ import type { BatchProgress } from '../run/progress.js';
 import type { RunOutcome } from '../run/runOutcome.js';
 import type { RunSpec } from '../run/runSpec.js';
 import { batchPosition, runDetails, runSummary } from '../run/story.js';
-import type { RoundsState } from '../run/untilDecided.js';
+import type { RoundsState, UntilDecidedInput } from '../run/untilDecided.js';
 import type { BatchStatus } from '../store/index.js';
 import { SHARED_TASK_QUEUE, searchAttributes } from '../temporal/names.js';
 import { viewerDetailsLine } from '../vocabulary/viewer.js';
@@ -184,16 +184,23 @@ export async function evalBatchWorkflow(input: BatchInput): Promise<BatchResult>
     const cancelled = isCancellation(err);
     await CancellationScope.nonCancellable(async () => {
       if (cancelled) await condition(() => running.size === 0);
-      await books.closeBatch({ batchId: input.batchId, status: cancelled ? 'cancelled' : 'failed', counts: { ...counts }, summary });
+      await books.closeBatch({ batchId: input.batchId, status: cancelled ? 'cancelled' : 'failed', counts: { ...counts }, summary, ...decisionsOf(input, rounds) });
       await summarize(input);
     });
     throw err;
   }
   const status = finalStatus(counts);
-  await books.closeBatch({ batchId: input.batchId, status, counts: { ...counts }, summary });
+  await books.closeBatch({ batchId: input.batchId, status, counts: { ...counts }, summary, ...decisionsOf(input, rounds) });
   setCurrentDetails(`${status === 'failed' ? 'FAILED: no run was judged · ' : ''}${batchPosition(counts, total, 0)}`);
   await summarize(input);
   return { batchId: input.batchId, total, counts, ...(rounds ? { rounds } : {}) };
+}
+
+/** What an until-decided batch's close stores: its rounds' decisions, so compare and the gate read the sequential test's labels. */
+function decisionsOf(input: BatchInput, rounds: RoundsState | null): { decisions?: { untilDecided: Pick<UntilDecidedInput, 'design' | 'a' | 'b'>; state: RoundsState } } {
+  const { untilDecided } = input;
+  if (!untilDecided || !rounds) return {};
+  return { decisions: { untilDecided: { design: untilDecided.design, a: untilDecided.a, b: untilDecided.b }, state: rounds } };
 }
 
 /** The batch's last step: summaries/ rebuilt from the store. A failure there is reported, not the batch's. */
@@ -257,6 +264,19 @@ function batchSummary(input: BatchInput): Record<string, unknown> {
     ...(input.schedule ? { schedule: input.schedule } : {}),
     ...(input.template.workflowRev ? { workflow_rev: input.template.workflowRev } : {}),
     ...(input.arms ? { arms: input.arms.map((a) => ({ name: a.name, change: a.change })) } : {}),
+    // Read by attach (completion by the runs started), compare and the gate (the test's labels).
+    ...(input.untilDecided ? { until_decided: untilDecidedSummary(input.untilDecided) } : {}),
+  };
+}
+
+function untilDecidedSummary({ limits, design, a, b }: UntilDecidedInput): Record<string, unknown> {
+  return {
+    a,
+    b,
+    max_runs_per_case: limits.maxRunsPerCase,
+    ...(limits.maxRuns !== undefined ? { max_runs: limits.maxRuns } : {}),
+    ...(limits.budgetUsd !== undefined ? { budget_usd: limits.budgetUsd } : {}),
+    alpha: design.alpha,
   };
 }
 

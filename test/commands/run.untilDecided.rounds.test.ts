@@ -124,5 +124,22 @@ describe('evalflow run --until-decided', () => {
     const count = (caseId: string, arm: string) => runs.filter((r) => r.case_id === caseId && r.arm === arm).length;
     expect([count(CLEAR, 'A'), count(CLEAR, 'B'), count(FLAT, 'A'), count(FLAT, 'B')]).toEqual([6, 6, 8, 8]);
     expect(runs.filter((r) => r.case_id === CLEAR && r.arm === 'B').every((r) => r.result === 'fail')).toBe(true);
+
+    // The store keeps the decisions; attach and compare read them back, not a test of the 28 runs against a plan of 32.
+    expect((await store.getBatchDecisions(batchId)).map((d) => [d.case_id, d.label, d.stopped_by, d.runs_a_side])).toEqual([
+      [CLEAR, 'regression', 'evidence', 6],
+      [FLAT, 'insufficient_data', 'limit', MAX_RUNS_PER_CASE],
+    ]);
+    const attach = startCli(['attach', batchId, '--no-worker'], { cwd: root, env });
+    expect(await attach.exited, attach.stderr.join('\n')).toBe(0);
+    expect(attach.stdout.join('\n')).toContain('1 of 2 cases decided in 8 rounds, 28 runs');
+    const compare = startCli(['compare', 'A', 'B', '--batch', batchId, '--json'], { cwd: root, env });
+    expect(await compare.exited).toBe(1);
+    const compared = JSON.parse(compare.stdout.join('\n')) as { method: string; cases: { case_id: string; label: string }[] };
+    expect(compared.method).toBe('sequential_test');
+    expect(compared.cases.map((c) => [c.case_id, c.label])).toEqual([
+      [CLEAR, 'regression'],
+      [FLAT, 'insufficient_data'],
+    ]);
   }, 900_000);
 });

@@ -63,8 +63,8 @@ export interface FollowOptions {
 }
 
 export interface FollowToEndOptions extends FollowOptions {
-  /** Runs in the batch, for the counters and the report. */
-  total: number;
+  /** Runs in the batch, for the counters and the report; null for an until-decided batch: the runs it started are all. */
+  total: number | null;
   /** A printer that already counted the runs finished before (attach). */
   printer?: ProgressPrinter;
 }
@@ -80,7 +80,7 @@ export async function followToEnd(runtime: EvalRuntime, batchId: string, io: Com
     query: batchProgressQuery,
     printer,
     // A progress answer from before planning says 0 runs: the larger count is the batch's.
-    report: (end) => collectBatchReport(runtime.store, batchId, Math.max(options.total, end.total ?? 0), printer),
+    report: (end) => collectBatchReport(runtime.store, batchId, options.total === null ? null : Math.max(options.total, end.total ?? 0), printer),
   });
 }
 

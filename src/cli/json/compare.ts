@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { LABEL_ORDER } from '../../stats/index.js';
+import { DecisionStopSchema } from '../../vocabulary/decisionStop.js';
 import { RateIntervalJson } from './common.js';
 import { jsonDocument } from './document.js';
 
@@ -29,16 +30,28 @@ const CaseSideJson = z.object({
   mean_overall: z.number().nullable(),
 });
 
+/** What the sequential test said of a case of an until-decided batch. */
+const DecisionJson = z.object({
+  runs_a_side: z.number().int().describe('rounds the case ran: one run of each arm per round'),
+  pairs: z.number().int().describe('rounds whose two runs were both judged'),
+  only_a: z.number().int().describe('pairs only A passed'),
+  only_b: z.number().int(),
+  evidence: z.number().describe('the e-value of "A and B differ" when the case stopped'),
+  stopped_by: z.enum(DecisionStopSchema.options).nullable().describe('evidence or futility (decided), limit, batch_limit or budget (stopped short); null: open when the batch ended'),
+  why: z.string(),
+});
+
 const CaseJson = z.object({
   case_id: z.string(),
   label: LabelJson,
+  decision: DecisionJson.nullable().default(null).describe("the sequential test's decision when method is sequential_test (the label is its); null otherwise"),
   a: CaseSideJson.nullable().describe('side A of the case; null when A did not run it'),
   b: CaseSideJson.nullable().describe('side B of the case; null when B did not run it'),
   rate_a: RateIntervalJson.nullable(),
   rate_b: RateIntervalJson.nullable(),
   difference: z.number().nullable().describe('pass rate of B minus that of A; null when not comparable'),
   difference_interval: z.object({ low: z.number(), high: z.number() }).nullable().describe("Newcombe's 95% interval of the difference"),
-  p: z.number().nullable().describe("Fisher's exact p-value; null when not comparable"),
+  p: z.number().nullable().describe("Fisher's exact p-value; null when not comparable or when method is sequential_test"),
   detectable: z.number().nullable().describe('the smallest difference these run counts could show at p < alpha; null when none could'),
   reason: z.string().nullable().default(null).describe('why the case is not comparable; null when it is'),
   mean_overall_a: z.number().nullable(),
@@ -63,6 +76,10 @@ const TriggerJson = z.object({
 const TriggersJson = z.record(z.string(), TriggerJson).describe('per skill ref (as the cases name it), only for skills a case expects or forbids');
 
 export const CompareJson = jsonDocument(1, 'Side A against side B, case by case (`evalflow compare`), regressions first.', {
+  method: z
+    .enum(['fisher_exact', 'sequential_test'])
+    .describe("where the labels come from: Fisher's exact test on the runs, or, for the two arms of a batch run --until-decided, the sequential test that stopped it (docs/how-many-runs.md)"),
+  sequential: z.object({ alpha: z.number(), max_runs_per_case: z.number().int() }).nullable().default(null).describe("the sequential test's design when method is sequential_test"),
   a: SideJson,
   b: SideJson,
   cases: z.array(CaseJson).describe('regressions first, then improvements, no_change, insufficient_data, not_comparable'),
@@ -74,6 +91,6 @@ export const CompareJson = jsonDocument(1, 'Side A against side B, case by case 
   mcnemar: z
     .object({ pairs: z.number().int(), only_a: z.number().int().describe('pairs only A passed'), only_b: z.number().int(), p: z.number() })
     .nullable()
-    .describe("McNemar's exact test over runs that pair one to one (same case and attempt); null without pairs"),
+    .describe("McNemar's exact test over runs that pair one to one (same case and attempt); null without pairs, and when method is sequential_test"),
   trigger_quality: z.object({ a: TriggersJson, b: TriggersJson }),
 });

@@ -36,6 +36,7 @@ export async function reportGate(store: Store, batchId: string, options: GateOpt
   const batch = await store.getBatch(batchId);
   const scope = batch ? changedOnlyOf(batch.spec) : null;
   const arms = armGroups(batch, entries);
+  const decisions = arms.length === 2 ? await store.getBatchDecisions(batchId) : [];
   const gate = wantsGate(options)
     ? evaluateBatchGate({
         conditions: options.gate ? parseGate(options.gate) : [],
@@ -44,6 +45,7 @@ export async function reportGate(store: Store, batchId: string, options: GateOpt
         prices,
         ...(options.maxInfraErrors !== undefined ? { maxInfraErrors: options.maxInfraErrors } : {}),
         ...(options.baseline ? { baseline: await selectSide(store, options.baseline) } : {}),
+        ...(decisions.length > 0 ? { decided: { batchId, decisions } } : {}),
       })
     : null;
   if (options.junit) {
