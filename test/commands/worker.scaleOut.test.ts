@@ -110,7 +110,8 @@ describe('evalflow worker on four hosts against a TLS team server', () => {
     const runsStarted = () => new Set(fixture.agentLog().filter((l) => l.startsWith('start ')).map((l) => l.split(' ')[1])).size;
 
     // The three hosts at work, then the fourth joins while runs wait for a slot and takes some.
-    expect(await until(() => runsStarted() >= 8 && (['host-a', 'host-b', 'host-c'] as const).every((h) => startsOn(h).length > 0), 120_000)).toBe(true);
+    const atWork = await until(() => runsStarted() >= 8 && (['host-a', 'host-b', 'host-c'] as const).every((h) => startsOn(h).length > 0), 240_000);
+    expect(atWork, `turns started per host: ${HOSTS.map((h) => `${h} ${startsOn(h).length}`).join(', ')}`).toBe(true);
     await startHost('host-d');
     expect(await until(() => startsOn('host-d').length > 0, 120_000)).toBe(true);
 
