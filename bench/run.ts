@@ -14,6 +14,7 @@ const ROOT = resolve(import.meta.dirname, '..');
 const BENCHMARKS = [
   { name: 'orchestration', file: 'orchestration.ts' },
   { name: 'crash-cost', file: 'crashCost.ts' },
+  { name: 'scale-out', file: 'scaleOut.ts' },
   { name: 'run-cost', file: 'runCost.ts' },
   { name: 'compaction', file: 'compaction.ts' },
   { name: 'summaries', file: 'summaries.ts' },

@@ -45,6 +45,23 @@ export function hostStageActivities(hostId: string, stages: HostStages, hosting?
   };
   return {
     /**
+     * Which host queue this worker serves; the run's sandbox work is then pinned to it. With
+     * the run's `candidate`, a host that cannot start it refuses (the run then claims a host
+     * on the slots queue). A run that lost its host (`generation` given) is claimed as on the
+     * slots queue: it takes a slot here and this host is recorded as its attempt's, unless this
+     * is the host it lost, come back (`lost`), which holds it already.
+     */
+    async claimHost(request: { runId?: string; candidate?: CandidateSpec; generation?: number; lost?: string } = {}): Promise<string> {
+      if (request.runId !== undefined && request.generation !== undefined && request.lost !== here) {
+        await claim(request.runId, request.generation, 'claimed after its host was lost', request.candidate);
+        return here;
+      }
+      const why = request.candidate ? await hosting?.candidates?.whyCannotRun?.(request.candidate) : null;
+      if (why) throw new CannotRunHereError(`host ${hostId} cannot take run ${request.runId ?? '?'}: ${why}`);
+      return here;
+    },
+
+    /**
      * A host stage run as a local activity, inside the workflow task of the worker that has
      * it: no round trip through the host's queue. Only on the run's own host; anywhere else
      * it refuses, and the workflow sends the stage to the host's queue.

@@ -1,5 +1,4 @@
-import type { CandidateSpec } from '../candidates/adapter.js';
-import { CannotRunHereError, FormatError } from '../errors.js';
+import { FormatError } from '../errors.js';
 import { loadEvalBank, loadEvalCase, type EvalCase } from '../evalset/index.js';
 import type { BatchArm, BatchCounts, BatchSelection } from '../run/batchInput.js';
 import { applyArm } from '../run/arms.js';
@@ -15,7 +14,6 @@ import type { BatchStatus, PlanEntry } from '../store/index.js';
 import { runCost } from '../summaries/prices.js';
 import type { Prices } from '../vocabulary/prices.js';
 import { isUnfinished } from '../vocabulary/runStatus.js';
-import { hostTaskQueue } from '../temporal/names.js';
 import type { ActivityDeps } from './deps.js';
 
 export interface PlanBatchRequest {
@@ -54,17 +52,6 @@ export interface PlanRoundRequest extends SpecsRequest {
 
 export function planActivities(deps: ActivityDeps) {
   return {
-    /**
-     * Which host queue this worker serves; the run's sandbox work is then pinned to it. With
-     * the run's `candidate`, a host that cannot start it refuses (the run then claims a host
-     * on the slots queue).
-     */
-    async claimHost(request: { runId?: string; candidate?: CandidateSpec } = {}): Promise<string> {
-      const why = request.candidate ? await deps.candidates.whyCannotRun?.(request.candidate) : null;
-      if (why) throw new CannotRunHereError(`host ${deps.hostId} cannot take run ${request.runId ?? '?'}: ${why}`);
-      return hostTaskQueue(deps.hostId);
-    },
-
     /**
      * The batch's first step: its row in the store (running) and its plan, one entry per
      * (case, attempt), from the cases the client saved to the store (older batches: from the

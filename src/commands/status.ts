@@ -1,6 +1,8 @@
 import { loadSettings } from '../config.js';
 import type { BatchProgress } from '../run/progress.js';
-import type { Batch } from '../store/index.js';
+import type { Batch, Store } from '../store/index.js';
+import { DEFAULT_RECOVERY } from '../run/recovery.js';
+import { RecoverySchema } from '../run/runSpec.js';
 import { SHARED_TASK_QUEUE } from '../temporal/names.js';
 import { isUnreachable } from '../temporal/unreachable.js';
 import { UNCOUNTED_STATUSES } from '../vocabulary/runStates.js';
@@ -8,7 +10,7 @@ import { batchProgressQuery } from '../workflows/definitions.js';
 import { formatCounts, plannedTotal } from '../cli/batch/counts.js';
 import { describeBatch, newestBatchId, openBatchSources, unknownBatchMessage, type BatchSources } from '../cli/batch/lookup.js';
 import { batchWorkers, hasWorkers, type BatchWorkers } from '../cli/batch/workers.js';
-import { hostLines } from '../cli/batch/hosts.js';
+import { hostLines, type RunningRun } from '../cli/batch/hosts.js';
 import { EXIT } from '../cli/exitCodes.js';
 import type { CommandIo } from '../cli/io.js';
 
@@ -69,10 +71,7 @@ async function printStatus(batchId: string, sources: BatchSources, hostLostAfter
     const progress = hasWorkers(workers) ? await queryProgress(sources, batchId) : null;
     printRunning(row, progress, io);
     printWorkers(batchId, workers, sources, io);
-    if (sources.store) {
-      const running = progress?.running ?? (await sources.store.listRuns({ batchId, status: 'running' })).map((r) => r.run_id);
-      for (const line of await hostLines(sources.store, running, hostLostAfterS)) io.out(line);
-    }
+    if (sources.store) for (const line of await hostLines(sources.store, await runningRuns(sources.store, batchId, progress, hostLostAfterS))) io.out(line);
     if (progress?.running.length) io.out(`running   ${progress.running.slice(0, RUNNING_SHOWN).join(', ')}${progress.running.length > RUNNING_SHOWN ? `, +${progress.running.length - RUNNING_SHOWN} more` : ''}`);
     printSpec(row, description.startTime, io);
   } else {
@@ -80,6 +79,16 @@ async function printStatus(batchId: string, sources: BatchSources, hostLostAfter
     printSpec(row, description?.startTime ?? null, io);
   }
   return EXIT.ok;
+}
+
+/**
+ * The batch's running runs, each with the `host_lost_after_s` its spec carries (the client that
+ * started the batch set it); `fallback`, this client's, for a run not written yet.
+ */
+async function runningRuns(store: Store, batchId: string, progress: BatchProgress | null, fallback: number): Promise<RunningRun[]> {
+  const rows = await store.listRuns({ batchId, status: 'running' });
+  const limits = new Map(rows.map((r) => [r.run_id, RecoverySchema.safeParse(r.spec?.recovery).data?.hostLostAfterS ?? DEFAULT_RECOVERY.hostLostAfterS]));
+  return (progress?.running ?? rows.map((r) => r.run_id)).map((runId) => ({ runId, hostLostAfterS: limits.get(runId) ?? fallback }));
 }
 
 /** The progress query needs a worker to answer: asked only when one polls, and not for long. */

@@ -85,7 +85,7 @@ export async function evalRunWorkflow(spec: RunSpec): Promise<RunOutcome> {
       }
       // Only a queued host stage is lost, and only a claimed host has a queue.
       const lost = host.queue ?? 'no host';
-      const next = await claimHost(fewerWrites, { runId: spec.runId, candidate: spec.candidate, generation: generation + 1 });
+      const next = await claimHost(fewerWrites, { runId: spec.runId, candidate: spec.candidate, generation: generation + 1, lost });
       if (next === lost) continue; // its worker is back: every stage picks up where it was
       const lostStage = progress.stage;
       if (restarts >= MAX_HOST_RESTARTS) {

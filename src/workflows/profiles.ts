@@ -26,8 +26,8 @@ export const sharedProfile: ActivityOptions = {
 /** Bookkeeping short and idempotent enough to run inside the workflow task of the worker that has it. */
 export const localProfile: LocalActivityOptions = {
   startToCloseTimeout: '1m',
-  // A host that cannot start the run's candidate refuses its claim at once: the run claims on the slots queue.
-  retry: { ...backoff, maximumAttempts: 10, nonRetryableErrorTypes: [...NEVER_RETRY, 'CannotRunHereError'] },
+  // A host that cannot start the run's candidate, or has no free slot for a run that lost its host, refuses its claim at once: the run claims on the slots queue.
+  retry: { ...backoff, maximumAttempts: 10, nonRetryableErrorTypes: [...NEVER_RETRY, 'CannotRunHereError', 'NoFreeSlotError'] },
 };
 
 /**

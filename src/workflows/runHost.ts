@@ -28,17 +28,20 @@ export interface ClaimFor {
   runId: string;
   candidate: CandidateSpec;
   generation: number;
+  /** The queue of the host the run lost: that host, come back, holds the run already. */
+  lost: string;
 }
 
 /**
  * The host is claimed by the worker that runs the workflow task: a local activity, no round
  * trip through a task queue. Runs started before this change keep the queued activity. Runs
  * started with fewer writes claim locally without asking the older patch (each patch asked
- * is a marker and a search attribute write). When that worker's host cannot start the run's
- * candidate, the run claims a host that can through the slots queue.
+ * is a marker and a search attribute write). A run that lost its host takes a slot on the
+ * claiming host and records it as its attempt's host. When that worker's host cannot start the
+ * run's candidate, or has no free slot, the run claims a host through the slots queue.
  */
 export async function claimHost(fewerWrites: boolean, run?: ClaimFor): Promise<string> {
-  const request = run ? { runId: run.runId, candidate: run.candidate } : {};
+  const request = run ? { runId: run.runId, candidate: run.candidate, generation: run.generation, lost: run.lost } : {};
   try {
     return await (fewerWrites || patched(runPatch.claimHostLocally) ? local.claimHost(request) : shared.claimHost(request));
   } catch (err) {

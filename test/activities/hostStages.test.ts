@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hostStageActivities, type HostStages } from '../../src/activities/hostStages.js';
 import { whyCannotRunHere, type CandidateSpec } from '../../src/candidates/index.js';
-import { CannotRunHereError, OtherHostError } from '../../src/errors.js';
+import { CannotRunHereError, NoFreeSlotError, OtherHostError } from '../../src/errors.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import { hostTaskQueue } from '../../src/temporal/names.js';
 import { RunSlots } from '../../src/temporal/runSlots.js';
@@ -104,5 +104,23 @@ describe('a host claims only runs whose candidate it can start', () => {
     const result = await host(new RunSlots(1)).claimHostStage({ stage: 'recordRun', args: [{ spec: { runId: 'r-late', candidate: claude } } as never] });
     expect(result.queue).toBe(hostTaskQueue('gamma'));
     expect(ran).toEqual(['r-late']);
+  });
+
+  it('claims a run that lost its host as on the slots queue: a slot here and this host recorded for the new attempt; not when this is the lost host come back', async () => {
+    const slots = new RunSlots(1);
+    const { claimHost } = host(slots);
+    // The first claim of a run (no generation) only says which queue this worker serves.
+    await expect(claimHost({ runId: 'r-first', candidate: onPath })).resolves.toBe(hostTaskQueue('gamma'));
+    expect(slots.busy).toBe(0);
+    await expect(claimHost({ runId: 'r-first', candidate: claude })).rejects.toBeInstanceOf(CannotRunHereError);
+    // Its host was lost: the restart takes the slot here and is recorded as generation 1 on gamma.
+    await expect(claimHost({ runId: 'r-moved', candidate: onPath, generation: 1, lost: hostTaskQueue('delta') })).resolves.toBe(hostTaskQueue('gamma'));
+    expect(slots.busy).toBe(1);
+    expect((await store.getRunHosts(['r-moved'])).map((h) => [h.generation, h.host_id])).toEqual([[1, 'gamma']]);
+    // A full host refuses, so the run claims on the slots queue.
+    await expect(claimHost({ runId: 'r-other', candidate: onPath, generation: 1, lost: hostTaskQueue('delta') })).rejects.toBeInstanceOf(NoFreeSlotError);
+    // This host is the one the run lost, back: it holds the run already; nothing new is recorded.
+    await expect(claimHost({ runId: 'r-back', candidate: onPath, generation: 1, lost: hostTaskQueue('gamma') })).resolves.toBe(hostTaskQueue('gamma'));
+    expect(await store.getRunHosts(['r-other', 'r-back'])).toEqual([]);
   });
 });

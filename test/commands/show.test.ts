@@ -29,6 +29,31 @@ describe('evalflow show RUN', () => {
   });
 });
 
+describe('evalflow show RUN on hosts', () => {
+  it('names the host of each attempt, in text and in --json', async () => {
+    const root = await tempDir('evalflow-show-hosts-');
+    const store = await openStore({ pgliteDir: join(root, '.evalflow', 'pglite') });
+    try {
+      await store.upsertRun(aRun({ run_id: 'run-moved@1' }));
+      await store.saveRunHost({ run_id: 'run-moved@1', generation: 1, host_id: 'host-b', claimed_at: '2026-05-01T10:05:00.000Z' });
+      await store.saveRunHost({ run_id: 'run-moved@1', generation: 0, host_id: 'host-a', claimed_at: '2026-05-01T10:00:00.000Z' });
+    } finally {
+      await store.close();
+    }
+    const io = memoryIo(root, {});
+    expect(await show({ runId: 'run-moved@1' }, io)).toBe(0);
+    expect(io.stdout.find((line) => line.startsWith('host '))).toBe('host      host-a (attempt 1, from 2026-05-01T10:00:00.000Z), host-b (attempt 2, from 2026-05-01T10:05:00.000Z)');
+    const json = memoryIo(root, {});
+    expect(await show({ runId: 'run-moved@1', json: true }, json)).toBe(0);
+    const doc = JSON.parse(json.stdout.join('\n')) as { run: { hosts: string[] }; host_attempts: { host_id: string; attempt: number }[] };
+    expect(doc.run.hosts).toEqual(['host-a', 'host-b']);
+    expect(doc.host_attempts.map((h) => [h.host_id, h.attempt])).toEqual([
+      ['host-a', 1],
+      ['host-b', 2],
+    ]);
+  });
+});
+
 describe('evalflow show RUN in a copied workspace', () => {
   it("shows the copy's own files, for a run written with a relative run dir and for a row of an earlier version (absolute)", async () => {
     const original = await tempDir('evalflow-show-original-');

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { hostLines } from '../../src/cli/batch/hosts.js';
 import type { WorkerRow } from '../../src/store/index.js';
 import { uniqueId } from './builders.js';
 import { BACKENDS, useStore } from './testBackends.js';
@@ -40,19 +39,5 @@ describe.each(BACKENDS)('hosts and workers on %s', (backend) => {
       [0, 'a'],
       [1, 'b'],
     ]);
-  });
-
-  it('status: live hosts with free slots, and runs waiting for a lost host with when they move', async () => {
-    const live = uniqueId('live');
-    const lost = uniqueId('lost');
-    const now = Date.parse('2026-05-01T11:00:00Z');
-    await store().heartbeatWorker(worker(live, { worker_id: `${live}/1@m1`, pid: 1, hostname: 'm1', slots: 3, busy: 1, seen_at: '2026-05-01T10:59:58Z' }));
-    await store().heartbeatWorker(worker(lost, { worker_id: `${lost}/2@m2`, seen_at: '2026-05-01T10:59:20Z' }));
-    const runId = uniqueId('run-waits');
-    await store().saveRunHost({ run_id: runId, generation: 0, host_id: lost, claimed_at: '2026-05-01T10:50:00Z' });
-    const lines = await hostLines(store(), [runId], 60, now);
-    expect(lines).toContain(`host      ${live}: 2/3 slots free (pid 1 on m1)`);
-    expect(lines.some((l) => l.includes(`host      ${lost}`))).toBe(false);
-    expect(lines).toContain(`waiting   1 run(s) for lost host ${lost} (last seen 40s ago): ${runId}; they move to another host in about 20s (host_lost_after_s 60s)`);
   });
 });

@@ -2,7 +2,6 @@ import { hostStageActivities, type HostStages } from '../../src/activities/hostS
 import type { Activities } from '../../src/activities/index.js';
 import type { RunOutcome } from '../../src/run/runOutcome.js';
 import type { RunSpec } from '../../src/run/runSpec.js';
-import { hostTaskQueue } from '../../src/temporal/names.js';
 
 /** Stands in for a stage's work: told which stage, returns what the stage returns. */
 export type StubStage = <T>(name: string, value: T) => Promise<T>;
@@ -10,7 +9,7 @@ export type StubStage = <T>(name: string, value: T) => Promise<T>;
 /**
  * The activities of one run on host `hostId` with every stage's work replaced by `stage`:
  * prepare, setup, examiner (turn 1; turn 2 ends at once), candidate, verify, judge, cleanup,
- * record. The host is claimed as evalflow's own worker claims it (its own), and the host
+ * record. The host is claimed as evalflow's own worker claims it (its own, by `claimHost`), and the host
  * stages inside a workflow task refuse on another host, as evalflow's do.
  */
 export function stubRunActivities(hostId: string, stage: StubStage): Partial<Activities> {
@@ -23,7 +22,6 @@ export function stubRunActivities(hostId: string, stage: StubStage): Partial<Act
     recordRun: ({ spec }: { spec: RunSpec }) => stage('recordRun', outcome(spec)),
   } as unknown as HostStages;
   return {
-    claimHost: async () => hostTaskQueue(hostId),
     markRunFailed: async () => true,
     ...hostStages,
     ...hostStageActivities(hostId, hostStages),

@@ -1,6 +1,12 @@
 import type { RunHost, Store, WorkerRow } from '../../store/index.js';
 import { WORKER_STALE_S } from '../../temporal/workerHeartbeat.js';
 
+/** A running run and its own `host_lost_after_s`: the batch's client set it, not the one asking. */
+export interface RunningRun {
+  runId: string;
+  hostLostAfterS: number;
+}
+
 /** A worker whose row is older than this is gone (killed, or its host is down). */
 function isLive(worker: WorkerRow, now: number): boolean {
   return now - Date.parse(worker.seen_at) < WORKER_STALE_S * 1000;
@@ -9,9 +15,9 @@ function isLive(worker: WorkerRow, now: number): boolean {
 /**
  * What `evalflow status` says of the hosts: one line per live host (its workers' slots, free
  * and total, and whether it drains), and for running runs whose host has no live worker, that
- * they wait for it and about when they move to another host (after `host_lost_after_s`).
+ * they wait for it and about when they move to another host (after the run's `host_lost_after_s`).
  */
-export async function hostLines(store: Store, runningRunIds: readonly string[], hostLostAfterS: number, now = Date.now()): Promise<string[]> {
+export async function hostLines(store: Store, running: readonly RunningRun[], now = Date.now()): Promise<string[]> {
   const workers = await store.listWorkers();
   const live = workers.filter((w) => isLive(w, now));
   const lines: string[] = [];
@@ -25,17 +31,26 @@ export async function hostLines(store: Store, runningRunIds: readonly string[], 
     const draining = rows.some((w) => w.draining) ? ', draining' : '';
     lines.push(`host      ${host}: ${slots}${draining} (${rows.map((w) => `pid ${w.pid} on ${w.hostname}`).join(', ')})`);
   }
-  lines.push(...lostHostLines(await store.getRunHosts(runningRunIds), workers, new Set(byHost.keys()), hostLostAfterS, now));
+  const claims = await store.getRunHosts(running.map((r) => r.runId));
+  lines.push(...lostHostLines(claims, running, workers, new Set(byHost.keys()), now));
   return lines;
 }
 
-function lostHostLines(claims: readonly RunHost[], workers: readonly WorkerRow[], liveHosts: ReadonlySet<string>, hostLostAfterS: number, now: number): string[] {
+function lostHostLines(claims: readonly RunHost[], running: readonly RunningRun[], workers: readonly WorkerRow[], liveHosts: ReadonlySet<string>, now: number): string[] {
   // A run's host is the one of its latest attempt.
   const latest = new Map<string, RunHost>();
   for (const claim of claims) if ((latest.get(claim.run_id)?.generation ?? -1) < claim.generation) latest.set(claim.run_id, claim);
-  const waiting = new Map<string, string[]>();
-  for (const claim of latest.values()) if (!liveHosts.has(claim.host_id)) waiting.set(claim.host_id, [...(waiting.get(claim.host_id) ?? []), claim.run_id]);
-  return [...waiting].map(([host, runs]) => {
+  // Runs of one lost host with one limit share a line (one batch's runs share their limit), in the order given.
+  const waiting = new Map<string, { host: string; hostLostAfterS: number; runs: string[] }>();
+  for (const { runId, hostLostAfterS } of running) {
+    const host = latest.get(runId)?.host_id;
+    if (host === undefined || liveHosts.has(host)) continue;
+    const key = `${host}\n${hostLostAfterS}`;
+    const group = waiting.get(key) ?? { host, hostLostAfterS, runs: [] };
+    group.runs.push(runId);
+    waiting.set(key, group);
+  }
+  return [...waiting.values()].map(({ host, hostLostAfterS, runs }) => {
     const seen = workers.filter((w) => w.host_id === host).map((w) => Date.parse(w.seen_at));
     const lastSeen = seen.length > 0 ? Math.max(...seen) : null;
     // The run's next stage on that host waits host_lost_after_s from about when the host was last seen.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatRunProblems, formatUncontained } from '../../../src/cli/output/runTable.js';
+import { formatRunProblems, formatRunTable, formatUncontained, hostsByRun } from '../../../src/cli/output/runTable.js';
 import type { Run } from '../../../src/store/index.js';
 
 describe('formatRunProblems', () => {
@@ -33,5 +33,21 @@ describe('formatUncontained', () => {
 
   it('says nothing when every run was contained', () => {
     expect(formatUncontained([run('run-a@1', 'sandbox'), run('run-b@1', 'sandbox')])).toEqual([]);
+  });
+});
+
+describe('formatRunTable with hosts', () => {
+  it("names each run's hosts, attempt after attempt, and - for a run no host claimed", () => {
+    const claim = (run_id: string, generation: number, host_id: string) => ({ run_id, generation, host_id, claimed_at: '2026-05-01T10:00:00Z' });
+    // Listed out of order: the arrow follows the attempts.
+    const hosts = hostsByRun([claim('run-b@1', 1, 'host-c'), claim('run-a@1', 0, 'host-a'), claim('run-b@1', 0, 'host-b')]);
+    expect([...hosts]).toEqual([
+      ['run-a@1', 'host-a'],
+      ['run-b@1', 'host-b→host-c'],
+    ]);
+    const run = (run_id: string) => ({ run_id, case_id: 'c', status: 'completed', result: 'pass', overall: 1, run_dir: `/w/runs/${run_id}` }) as Run;
+    const table = formatRunTable([run('run-a@1'), run('run-b@1'), run('run-c@1')], '/w', hosts);
+    expect(table[0]).toMatch(/^case\s+status\s+result\s+overall\s+host\s+run dir$/);
+    expect(table.slice(-3).map((line) => line.split(/\s+/)[4])).toEqual(['host-a', 'host-b→host-c', '-']);
   });
 });
