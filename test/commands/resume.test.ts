@@ -64,7 +64,7 @@ describe('evalflow resume', () => {
     await rm(root, { recursive: true, force: true });
   });
 
-  it('continues an infra_error run from its kept sandbox, asking only what was not answered', async () => {
+  it('continues an infra_error run from its kept sandbox, asking only what was not answered', { timeout: 240_000 }, async () => {
     const first = memoryIo(root, env);
     expect(await run({ candidate: 'agent' }, first)).toBe(1);
     const runId = /(run-two-steps-agent@\d{8}T\d{6})/.exec(first.stdout.join('\n'))![1]!;
