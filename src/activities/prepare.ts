@@ -7,7 +7,8 @@ import { createRunRecord } from '../run/runRecord.js';
 import type { RunSpec } from '../run/runSpec.js';
 import { readEnvChecklist, updateEnvChecklist, type EnvChecklist } from '../run/runFiles.js';
 import { createStepLedger } from '../run/stepLedger.js';
-import { runCheck, runCommands } from '../sandbox/checks.js';
+import { runCommands } from '../sandbox/checks.js';
+import { runStageChecks } from '../sandbox/stageChecks.js';
 import { placeWorkflow } from '../sandbox/placeWorkflow.js';
 import { ensureProjectRepo } from '../sandbox/projectRepo.js';
 import { checkProtectedPathsExist } from '../sandbox/restoreProtected.js';
@@ -99,13 +100,8 @@ export function prepareActivities(deps: ActivityDeps) {
       const setup = await runCommands(spec.evalCase.env.setup_commands.map((c) => expandVariables(c, vars)), within(spec.evalCase.env.setup_network ? 'host' : 'loopback'));
       const setupResults = setup.map((s) => ({ command: s.command, exit_code: s.exitCode, output: redact(s.output) }));
       const failedSetup = setup.find((s) => s.exitCode !== 0);
-      const preconditions = [];
-      if (!failedSetup) {
-        for (const condition of spec.evalCase.env.preconditions) {
-          const result = await runCheck({ ...condition, check: expandVariables(condition.check, vars) }, within('loopback'));
-          preconditions.push({ ...result, output: redact(result.output) });
-        }
-      }
+      const conditions = spec.evalCase.env.preconditions.map((condition) => ({ ...condition, check: expandVariables(condition.check, vars) }));
+      const preconditions = failedSetup ? [] : (await runStageChecks(conditions, within('loopback'))).map((result) => ({ ...result, output: redact(result.output) }));
       await updateEnvChecklist(paths.runDir, { setup_commands: setupResults, preconditions });
       const hardFailure = preconditions.find((p) => !p.passed && p.severity === 'hard');
       const outcome: SetupOutcome = failedSetup

@@ -5,7 +5,7 @@ import { readEnvChecklist, updateEnvChecklist } from '../run/runFiles.js';
 import { localCaseDir } from '../run/caseFolder.js';
 import { caseVariables } from '../run/runPaths.js';
 import type { RunSpec } from '../run/runSpec.js';
-import { runCheck } from '../sandbox/checks.js';
+import { runStageChecks } from '../sandbox/stageChecks.js';
 import type { RestoredPath } from '../vocabulary/restoredPath.js';
 import { restoreProtected } from '../sandbox/restoreProtected.js';
 import { createRedactor } from '../transcript/redact.js';
@@ -31,15 +31,12 @@ export function verifyActivities(deps: ActivityDeps) {
       const redact = createRedactor(deps.env);
       // Before the first postcondition, so none of them runs on a test the candidate edited.
       const restored = await restoreProtectedPaths(spec, paths.runDir, paths.sandboxDir);
-      const results: CheckResult[] = [];
       const views = await runViewsOf(deps, spec, paths);
       const contained = views ? { view: views.check('loopback'), home: paths.homeDir } : {};
-      for (const condition of spec.evalCase.env.postconditions) {
-        const result = await heartbeatWhile(() =>
-          runCheck({ ...condition, check: expandVariables(condition.check, vars) }, { cwd: paths.sandboxDir, env: { ...vars }, ...contained }),
-        );
-        results.push({ ...result, output: redact(result.output) });
-      }
+      const conditions = spec.evalCase.env.postconditions.map((condition) => ({ ...condition, check: expandVariables(condition.check, vars) }));
+      // Their sandbox has ended when this returns: nothing they started runs beside the judge.
+      const checked = await heartbeatWhile(() => runStageChecks(conditions, { cwd: paths.sandboxDir, env: { ...vars }, ...contained }));
+      const results: CheckResult[] = checked.map((result) => ({ ...result, output: redact(result.output) }));
       await updateEnvChecklist(paths.runDir, { postconditions: results, ...(restored ? { protected_restored: restored } : {}) });
       await recordWorkflowUsage(deps, spec, paths.workflowSnapshot, deps.candidates.workflowSupport(spec.candidate.adapter));
       return results;

@@ -35,6 +35,8 @@ export interface ResolvedView {
   etcHosts?: string;
   /** Keep the one capability to listen on ports under 1024 in its own network namespace (a relayed provider on 443). */
   bindLowPorts?: boolean;
+  /** The command is the sandbox's PID 1 (no init of bubblewrap's own): nothing inside can signal it. */
+  asInit?: boolean;
 }
 
 /**
@@ -48,6 +50,7 @@ export interface ResolvedView {
  */
 export function bwrapArgs(view: ResolvedView): string[] {
   const args = ['--unshare-user', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try'];
+  if (view.asInit) args.push('--as-pid-1');
   if (view.network === 'loopback') args.push('--unshare-net');
   args.push('--die-with-parent', '--new-session', '--cap-drop', 'ALL', ...(view.bindLowPorts ? ['--cap-add', 'CAP_NET_BIND_SERVICE'] : []), '--json-status-fd', String(STATUS_FD));
   args.push('--ro-bind', '/', '/', '--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp');

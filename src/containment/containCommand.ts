@@ -29,12 +29,13 @@ const SYSTEM = ['/', '/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx
  */
 export async function containCommand(
   view: SandboxView,
-  request: { command: string; args: string[]; cwd: string; env: Record<string, string>; forwardPorts?: number[]; scratchRoot: string },
+  request: { command: string; args: string[]; cwd: string; env: Record<string, string>; forwardPorts?: number[]; scratchRoot: string; asInit?: boolean },
 ): Promise<ContainedCommand> {
   const program = locate(request.command, request.env.PATH, request.cwd);
   // Node's own install: most agent CLIs run on it, and so does the port relay on a host without Perl.
   const node = dirname(dirname(process.execPath));
   const resolved = resolveView(view, request.cwd, program ? [program, node] : [node]);
+  if (request.asInit) resolved.asInit = true;
   const targets = view.network === 'loopback' ? [...loopbackTargets(request.forwardPorts ?? []), ...remoteTargets(view.allow ?? [])] : [];
   if (targets.length === 0) {
     return { command: bwrapPath(), args: [...bwrapArgs(resolved), request.command, ...request.args], statusFd: STATUS_FD, close: async () => undefined };

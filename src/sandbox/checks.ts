@@ -116,6 +116,7 @@ async function runShell(command: string, options: CheckOptions, timeoutMs: numbe
   }
 }
 
-function tail(text: string): string {
+/** The end of a check's output, as its result keeps it. */
+export function tail(text: string): string {
   return text.length > OUTPUT_LIMIT ? `…${text.slice(-OUTPUT_LIMIT)}` : text;
 }

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readEnvChecklist } from '../../src/run/runFiles.js';
@@ -23,6 +24,15 @@ describe('prepareRun and the workflow', () => {
     expect(await fixture.store.getWorkflowUsage([spec.runId])).toEqual([
       { run_id: spec.runId, item: 'rules/r', kind: 'rule', name: 'r', loaded: 'yes', invoked: 'unknown', first_turn: 1, evidence: '[Turn 1] read: .fake-agent/rules/r.md (1 lines)' },
     ]);
+  });
+
+  it('records how the candidate is contained in env_checklist.yaml and config.yaml: none when its spec says so', async () => {
+    for (const isolation of ['none', 'sandbox'] as const) {
+      const spec = await fixture.preparedSpec({ isolation });
+      const runDir = join(spec.runsDir, spec.runId);
+      expect((await readEnvChecklist(runDir))?.isolation).toBe(isolation);
+      expect(await readFile(join(runDir, 'config.yaml'), 'utf8')).toContain(`  isolation: ${isolation}\n`);
+    }
   });
 
   it('refuses an expected item the snapshot lacks, naming meta.yaml and the field: a non-retryable FormatError, not a fail', async () => {

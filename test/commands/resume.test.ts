@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +11,7 @@ import type { MockReply, MockRequest } from '../../src/llm/mock/types.js';
 import { openStore } from '../../src/store/index.js';
 import { cliEnv, copyExamples, writeCliConfig } from '../support/cliFolder.js';
 import { startTestTemporal, type TestTemporal } from '../support/temporalServer.js';
+import { beaconTurns, turnBeaconLines } from '../support/turnBeacon.js';
 import { twoStepsExaminer, TWO_STEPS_VERDICT, writeTwoStepsCase } from '../support/twoStepsCase.js';
 
 /**
@@ -18,6 +19,9 @@ import { twoStepsExaminer, TWO_STEPS_VERDICT, writeTwoStepsCase } from '../suppo
  * infra_error with its sandbox kept, and `evalflow resume` continues it on the same host
  * without running the finished turn again.
  */
+/** The model name the contained agent's turn beacon asks for. */
+const TURN_BEACON = 'resume-turn';
+
 describe('evalflow resume', () => {
   let temporal: TestTemporal;
   let mock: MockServer;
@@ -29,6 +33,7 @@ describe('evalflow resume', () => {
     temporal = await startTestTemporal();
     mock = await startMockServer({
       script: (request: MockRequest): MockReply => {
+        if (request.model === TURN_BEACON) return { text: 'noted' };
         if (request.model === 'resume-judge') return { text: TWO_STEPS_VERDICT };
         if (examinerDown) return { status: 503, errorMessage: 'examiner endpoint down' };
         return twoStepsExaminer(request);
@@ -39,7 +44,7 @@ describe('evalflow resume', () => {
     await writeTwoStepsCase(join(root, 'eval_sets'), { progressPostcondition: true });
     await writeFile(
       join(root, 'agent.sh'),
-      ['#!/usr/bin/env bash', 'cat > /dev/null', `echo "turn $EVALFLOW_TURN" >> ${root}/agent.log`, 'echo "turn $EVALFLOW_TURN" >> progress.txt', 'echo "did turn $EVALFLOW_TURN"', ''].join('\n'),
+      ['#!/usr/bin/env bash', 'cat > /dev/null', ...turnBeaconLines(mock, TURN_BEACON), 'echo "turn $EVALFLOW_TURN" >> progress.txt', 'echo "did turn $EVALFLOW_TURN"', ''].join('\n'),
     );
     await chmod(join(root, 'agent.sh'), 0o755);
     await writeCliConfig(root, {
@@ -47,11 +52,11 @@ describe('evalflow resume', () => {
       mockUrl: mock.url,
       examiner: 'resume-examiner',
       judge: 'resume-judge',
+      candidateBaseUrl: mock.url,
       // A short window, so the test need not wait an hour for the outage to count as one.
       extra: ['recovery: { model_outage_s: 3 }'],
     });
-    // The agent counts its turns in a log of the test's folder: uncontained (the escape tests cover containment).
-    env = { ...cliEnv(root, temporal), EVALFLOW_ISOLATION: 'none' };
+    env = cliEnv(root, temporal);
   });
   afterAll(async () => {
     await mock?.close();
@@ -59,12 +64,12 @@ describe('evalflow resume', () => {
     await rm(root, { recursive: true, force: true });
   });
 
-  it('continues an infra_error run from its kept sandbox, asking only what was not answered', async () => {
+  it('continues an infra_error run from its kept sandbox, asking only what was not answered', { timeout: 240_000 }, async () => {
     const first = memoryIo(root, env);
     expect(await run({ candidate: 'agent' }, first)).toBe(1);
     const runId = /(run-two-steps-agent@\d{8}T\d{6})/.exec(first.stdout.join('\n'))![1]!;
     expect(first.stdout.join('\n')).toMatch(/two-steps\s+infra_error/);
-    expect(readFileSync(join(root, 'agent.log'), 'utf8')).toBe('turn 1\n');
+    expect(beaconTurns(mock, TURN_BEACON)).toEqual(['turn 1']);
     expect(existsSync(join(root, 'sandboxes', runId, 'work', 'progress.txt'))).toBe(true);
     const store = await openStore({ pgliteDir: join(root, '.evalflow', 'pglite') });
     try {
@@ -82,7 +87,7 @@ describe('evalflow resume', () => {
     expect(await resume({ runId }, resumed)).toBe(0);
     expect(resumed.stdout.join('\n')).toMatch(/two-steps\s+completed\s+pass/);
     // Turn 1 was not run again: only turn 2 ran, in the sandbox turn 1 left.
-    expect(readFileSync(join(root, 'agent.log'), 'utf8')).toBe('turn 1\nturn 2\n');
+    expect(beaconTurns(mock, TURN_BEACON)).toEqual(['turn 1', 'turn 2']);
     // The examiner was asked for turn 2 again (it never answered) and for turn 3.
     expect(mock.requests.filter((r) => r.model === 'resume-examiner').length - examinerCalls).toBe(2);
     expect(existsSync(join(root, 'sandboxes', runId))).toBe(false);

@@ -21,6 +21,12 @@ describe('the Web UI texts of runs and batches', () => {
     expect(runSummary(spec({ noWorkflow: true, k: undefined }), 1)).toBe('add-truncate · claude-code (sonnet) · no workflow');
   });
 
+  it('a run summary says uncontained when the candidate ran with isolation: none, and nothing when contained', () => {
+    const candidate = spec().candidate;
+    expect(runSummary(spec({ candidate: { ...candidate, isolation: 'none' } }), 5)).toBe('add-truncate · claude-code (sonnet) · rev 3f2a1c9 · attempt 2/5 · uncontained');
+    expect(runSummary(spec({ candidate: { ...candidate, isolation: 'sandbox' } }), 5)).toBe('add-truncate · claude-code (sonnet) · rev 3f2a1c9 · attempt 2/5');
+  });
+
   it('current details follow the stage, the turn, who works, and the tool calls', () => {
     expect(runPosition({ stage: 'dialogue', turn: 3, maxTurns: 10, actor: 'candidate', toolCalls: 14 })).toBe('turn 3/10 · candidate running · 14 tool calls');
     expect(runPosition({ stage: 'dialogue', turn: 1, maxTurns: 10, actor: 'examiner', toolCalls: 0 })).toBe('turn 1/10 · examiner writing');

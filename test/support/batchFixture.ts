@@ -1,17 +1,17 @@
-import { existsSync, readdirSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startMockServer, type MockServer } from '../../src/llm/mock/server.js';
 import { cliEnv, copyExamples, writeCliConfig } from './cliFolder.js';
 import { passingJudgeAnswer } from './judgeAnswer.js';
+import { beaconTurns, turnBeaconLines } from './turnBeacon.js';
 
 export interface BatchFixture {
   root: string;
   mock: MockServer;
   /** The environment every evalflow process of the test gets (PATH, HOME, the state folder, a key for the mock). */
   env: NodeJS.ProcessEnv;
-  /** How many candidate turns have started so far (each touches a file in `started/`). */
+  /** How many candidate turns have started so far (each announces itself to the mock model). */
   startedTurns(): number;
   /** Resolves once `n` candidate turns have started. */
   waitForTurns(n: number, timeoutMs?: number): Promise<void>;
@@ -22,15 +22,13 @@ export interface BatchFixture {
  * A folder to run small batches in: one eval case `tiny` (one turn, no postconditions), the
  * example project and workflow, the scripted mock model (examiner ends at once, the judge
  * passes), and `command` candidates: `quick` answers at once, `slow` takes `slowSeconds`,
- * `sleeper` sleeps two minutes (until cancelled).
+ * `sleeper` sleeps two minutes (until cancelled). They run contained, as every candidate does by default.
  */
 export async function createBatchFixture(options: { slowSeconds?: number } = {}): Promise<BatchFixture> {
   const mock = await startMockServer({
     script: (request) => ({ text: request.model === 'fx-examiner' ? '<<END>>' : passingJudgeAnswer(['replies'], 'transcript') }),
   });
   const root = await mkdtemp(join(tmpdir(), 'evalflow-batch-'));
-  const started = join(root, 'started');
-  await mkdir(started);
   await copyExamples(root);
   await writeFiles(join(root, 'eval_sets', 'tiny'), {
     'meta.yaml': 'id: tiny\nversion: v1\ntarget_workflow: default\ncategory: feature\npurpose: A batch fixture that only needs a reply.\nmax_turns: 1\ntags: []\n',
@@ -38,7 +36,7 @@ export async function createBatchFixture(options: { slowSeconds?: number } = {})
     'rubric.md': '# Rubric\n\n## Hard requirements\n\n- The candidate replies.\n\n## Quality\n\n## Common failures\n',
     'env.yaml': 'setup_commands: []\npreconditions: []\npost_run_cleanup: []\npostconditions: []\n',
   });
-  const script = (seconds: number) => `#!/usr/bin/env bash\ncat > /dev/null\nmktemp -p '${started}' >/dev/null\nsleep ${seconds}\necho hello\n`;
+  const script = (seconds: number) => ['#!/usr/bin/env bash', 'cat > /dev/null', ...turnBeaconLines(mock, TURN_BEACON), `sleep ${seconds}`, 'echo hello', ''].join('\n');
   await writeFiles(root, {
     'quick.sh': script(0),
     'slow.sh': script(options.slowSeconds ?? 3),
@@ -51,13 +49,13 @@ export async function createBatchFixture(options: { slowSeconds?: number } = {})
     examiner: 'fx-examiner',
     judge: 'fx-judge',
     runsDir: 'out/runs',
+    candidateBaseUrl: mock.url,
   });
-  const startedTurns = () => (existsSync(started) ? readdirSync(started).length : 0);
+  const startedTurns = () => beaconTurns(mock, TURN_BEACON).length;
   return {
     root,
     mock,
-    // Its candidates count their turns in a folder of the test's: uncontained (the escape tests cover containment).
-    env: { ...cliEnv(root), EVALFLOW_ISOLATION: 'none' },
+    env: cliEnv(root),
     startedTurns,
     async waitForTurns(n, timeoutMs = 60_000) {
       const deadline = Date.now() + timeoutMs;
@@ -72,6 +70,9 @@ export async function createBatchFixture(options: { slowSeconds?: number } = {})
     },
   };
 }
+
+/** The model name the candidates' turn beacons ask for. */
+const TURN_BEACON = 'fx-turn';
 
 async function writeFiles(dir: string, files: Record<string, string>): Promise<void> {
   await mkdir(dir, { recursive: true });

@@ -19,6 +19,8 @@ export interface CliConfig {
   examiner: string;
   judge: string;
   runsDir?: string;
+  /** The candidates' own model endpoint (`base_url`), relayed into their sandboxes: how a script reaches the mock. */
+  candidateBaseUrl?: string;
   /** Further top-level lines: the settings a test is about. */
   extra?: string[];
 }
@@ -30,7 +32,7 @@ export async function writeCliConfig(root: string, config: CliConfig, file = 'ev
     'workflow_dir: workflow',
     ...(config.runsDir ? [`runs_dir: ${config.runsDir}`] : []),
     'candidates:',
-    ...Object.entries(config.candidates).flatMap(([name, script]) => [`  ${name}:`, '    adapter: command', `    args: [${script}]`]),
+    ...Object.entries(config.candidates).flatMap(([name, script]) => [`  ${name}:`, '    adapter: command', `    args: [${script}]`, ...(config.candidateBaseUrl ? [`    base_url: ${config.candidateBaseUrl}`] : [])]),
     'examiner:',
     `  model: ${config.examiner}`,
     `  base_url: ${config.mockUrl}`,
