@@ -49,6 +49,7 @@ program
   .description('where a batch stands (default: the newest): progress, what runs, whether a worker serves it')
   .argument('[batch]', 'batch id (batch-…)')
   .addOption(configOption)
+  .option('--json', 'print JSON instead of the table (docs/json.md)')
   .action((batchId: string | undefined, options) => dispatch('status', { ...options, batchId }));
 
 program

@@ -8,12 +8,14 @@ import { ReviewPendingJson } from './reviewPending.js';
 import { RunsJson } from './runs.js';
 import { ScheduleDescribeJson, ScheduleListJson } from './schedules.js';
 import { ShowJson } from './show.js';
+import { StatusJson } from './status.js';
 import { ValidateJson } from './validate.js';
 
 /** Every `--json` document by the command that prints it, in the order docs/json.md lists them. */
 export const JSON_OUTPUTS: readonly { command: string; schema: z.ZodType }[] = [
   { command: 'evalflow runs', schema: RunsJson },
   { command: 'evalflow batches', schema: BatchesJson },
+  { command: 'evalflow status', schema: StatusJson },
   { command: 'evalflow show', schema: ShowJson },
   { command: 'evalflow compare', schema: CompareJson },
   { command: 'evalflow history', schema: HistoryJson },
