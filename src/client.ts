@@ -42,6 +42,7 @@ withSelection(
   .addOption(new Option('--budget-usd <x>', 'with --until-decided: stop adding rounds once recorded usage at the configured prices reaches x dollars').argParser(flag.positiveNumber))
   .option('--no-worker', 'do not run a worker in this process (workers run elsewhere)')
   .addOption(onInterruptOption)
+  .option('--json', 'print the final result as one JSON document on stdout; progress and reports go to stderr (docs/json.md)')
   .action((paths: string[], options) => dispatch('run', { ...options, paths }));
 
 program
@@ -59,6 +60,7 @@ program
   .addOption(configOption)
   .option('--no-worker', 'do not run a worker in this process (workers run elsewhere)')
   .addOption(onInterruptOption)
+  .option('--json', 'print the final result as one JSON document on stdout; progress goes to stderr (docs/json.md)')
   .action((batchId: string, options) => dispatch('attach', { ...options, batchId }));
 
 program

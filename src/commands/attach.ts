@@ -8,7 +8,9 @@ import { describeBatch, unknownBatchMessage } from '../cli/batch/lookup.js';
 import { EXIT } from '../cli/exitCodes.js';
 import { closedStatus, collectBatchReport, createProgressPrinter, followToEnd, printBatchReport, sayDetached } from '../cli/batch/follow.js';
 import type { InterruptMode } from '../cli/batch/interrupts.js';
-import type { CommandIo } from '../cli/io.js';
+import { linesToStderr, type CommandIo } from '../cli/io.js';
+import { printJson } from '../cli/json/document.js';
+import { BatchResultJson, batchResultJson } from '../cli/json/batchResult.js';
 import { createReconnectingCalls } from '../cli/batch/reconnects.js';
 import { openRuntime, type EvalRuntime } from '../cli/runtime.js';
 
@@ -18,6 +20,8 @@ export interface AttachOptions {
   /** commander's --no-worker gives `worker: false`. */
   worker?: boolean;
   onInterrupt?: InterruptMode;
+  /** Print the result as one JSON document on stdout (docs/json.md); every other line goes to stderr. */
+  json?: boolean;
 }
 
 /** How long the first progress answer may take: the worker of this process is still starting. */
@@ -29,7 +33,8 @@ const FIRST_ANSWER_MS = 15_000;
  * in this process, so a batch whose process died goes on where it stopped. Exit codes as
  * `run`: 0 every run completed, 1 otherwise, 130 detached; 3 for an unknown batch.
  */
-export async function run(options: AttachOptions, io: CommandIo): Promise<number> {
+export async function run(options: AttachOptions, given: CommandIo): Promise<number> {
+  const io = options.json ? linesToStderr(given) : given;
   const settings = await loadSettings(io.cwd, io.env, options.config ? { configPath: options.config } : {});
   // Where the batch stood before our own worker starts it again: the runs finished since are printed.
   let before: { row: Batch | null; recorded: string[] } | null = null;
@@ -82,6 +87,10 @@ export async function run(options: AttachOptions, io: CommandIo): Promise<number
       return EXIT.detached;
     }
     printBatchReport(execution.report, execution.end, io, runtime.temporal.uiUrl);
+    if (options.json) {
+      const hosts = await runtime.store.getRunHosts(execution.report.runs.map((r) => r.run_id));
+      printJson(given, BatchResultJson, batchResultJson(execution.report, execution.end, hosts, null, runtime.temporal.uiUrl));
+    }
     return execution.report.allCompleted ? EXIT.ok : EXIT.notAllCompleted;
   } finally {
     await runtime.close();

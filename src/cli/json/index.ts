@@ -1,5 +1,6 @@
 import type * as z from 'zod';
 import { BatchesJson } from './batches.js';
+import { BatchResultJson } from './batchResult.js';
 import { CandidatesJson } from './candidates.js';
 import { CompareJson } from './compare.js';
 import { HistoryJson } from './history.js';
@@ -13,6 +14,8 @@ import { ValidateJson } from './validate.js';
 
 /** Every `--json` document by the command that prints it, in the order docs/json.md lists them. */
 export const JSON_OUTPUTS: readonly { command: string; schema: z.ZodType }[] = [
+  { command: 'evalflow run', schema: BatchResultJson },
+  { command: 'evalflow attach', schema: BatchResultJson },
   { command: 'evalflow runs', schema: RunsJson },
   { command: 'evalflow batches', schema: BatchesJson },
   { command: 'evalflow status', schema: StatusJson },
