@@ -110,6 +110,7 @@ program
   .option('--status <status>', 'runs with this status, e.g. judge_failed')
   .option('--judge-model <model>', 'judge with this model instead of the run\'s own')
   .option('--repeat <k>', 'judge each completed run k more times as samples and label each case stable, flaky_agent or flaky_judge', flag.positiveInteger)
+  .option('--json', 'print the runs (with --repeat, also the stability) as JSON; progress stays on stderr (docs/json.md)')
   .action((runIds: string[], options) => dispatch('rejudge', { ...options, runIds }));
 
 program
@@ -171,6 +172,7 @@ program
   .description('continue an infra_error run from its kept sandbox; finished turns are not run again')
   .argument('<run_id>')
   .addOption(configOption)
+  .option('--json', 'print the run as it ended as JSON; progress stays on stderr (docs/json.md)')
   .action((runId: string, options) => dispatch('resume', { ...options, runId }));
 
 program

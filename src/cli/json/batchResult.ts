@@ -11,15 +11,17 @@ const CLOSED_STATUSES = ['completed', 'failed', 'cancelled', 'terminated', 'time
 /** The gate of `run --gate/--baseline/--max-infra-errors`, as its `gate:` lines say it. */
 const GateJson = z.object({
   outcome: z.enum(['met', 'failed', 'infrastructure']).describe('met: exit 0; failed: a check failed, exit 1; infrastructure: nothing was measured or too many runs failed on our side, exit 2'),
-  checks: z.array(
+  checks: z
+    .array(
     z.object({
       arm: z.string().nullable().describe('the arm the check is about; null for a batch without arms'),
       name: z.string().describe("what was checked: a condition (`pass_rate>=0.8`) or `no regression against …`"),
-      met: z.boolean(),
+      met: z.boolean().describe('the check passed'),
       infrastructure: z.boolean().describe('a check of the infrastructure (nothing judged, too many infra_error or judge_failed runs)'),
       detail: z.string().describe('the value or the cases behind the verdict, in words'),
     }),
-  ),
+    )
+    .describe('each check, as a `gate:` line names it'),
   notes: z.array(z.string()).describe('what the numbers leave out or stand on (runs in review, the baseline arm), in words'),
 });
 

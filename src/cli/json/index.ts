@@ -5,6 +5,8 @@ import { CandidatesJson } from './candidates.js';
 import { CompareJson } from './compare.js';
 import { HistoryJson } from './history.js';
 import { PlanJson } from './plan.js';
+import { RejudgeJson } from './rejudge.js';
+import { ResumeJson } from './resume.js';
 import { ReviewPendingJson } from './reviewPending.js';
 import { RunsJson } from './runs.js';
 import { ScheduleDescribeJson, ScheduleListJson } from './schedules.js';
@@ -20,6 +22,8 @@ export const JSON_OUTPUTS: readonly { command: string; schema: z.ZodType }[] = [
   { command: 'evalflow batches', schema: BatchesJson },
   { command: 'evalflow status', schema: StatusJson },
   { command: 'evalflow show', schema: ShowJson },
+  { command: 'evalflow rejudge', schema: RejudgeJson },
+  { command: 'evalflow resume', schema: ResumeJson },
   { command: 'evalflow compare', schema: CompareJson },
   { command: 'evalflow history', schema: HistoryJson },
   { command: 'evalflow plan', schema: PlanJson },
