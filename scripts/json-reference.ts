@@ -18,7 +18,17 @@ const PREAMBLE = `# JSON output
 
 Every command that prints a table or a listing also prints it as one JSON document with \`--json\`,
 for scripts and CI. The document goes to stdout; progress, hints and the \`more:\` line of a paged
-listing stay on stderr, and exit codes are those of the table form.
+listing stay on stderr, and exit codes are those of the table form. The commands that run
+something (\`run\`, \`attach\`, \`rejudge\`, \`resume\`) print their final result as the document
+and every other line (progress, the table, the arm and gate reports) on stderr, so
+\`evalflow run … --json | jq\` reads one document.
+
+Without \`--json\`: \`demo\` (a guided tour; its batch is read with \`status\`, \`runs\` and
+\`compare --json\`), \`worker\` and \`server\` (they run until stopped; their start-up checks are
+lines for people), \`cancel\`, \`bless\`, \`review RUN\`, \`new\` and the \`schedule\` actions
+that change something (a line or two saying what was done), \`summarize\`, \`dashboard\` and \`view\`
+(they write files or serve pages: latest-stats.yaml is the machine-readable summary), and
+\`ep\` (Zed's own JSONL).
 
 Conventions:
 

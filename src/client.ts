@@ -42,6 +42,7 @@ withSelection(
   .addOption(new Option('--budget-usd <x>', 'with --until-decided: stop adding rounds once recorded usage at the configured prices reaches x dollars').argParser(flag.positiveNumber))
   .option('--no-worker', 'do not run a worker in this process (workers run elsewhere)')
   .addOption(onInterruptOption)
+  .option('--json', 'print the final result as one JSON document on stdout; progress and reports go to stderr (docs/json.md)')
   .action((paths: string[], options) => dispatch('run', { ...options, paths }));
 
 withSelection(
@@ -63,6 +64,7 @@ program
   .description('where a batch stands (default: the newest): progress, what runs, whether a worker serves it')
   .argument('[batch]', 'batch id (batch-…)')
   .addOption(configOption)
+  .option('--json', 'print JSON instead of the table (docs/json.md)')
   .action((batchId: string | undefined, options) => dispatch('status', { ...options, batchId }));
 
 program
@@ -72,6 +74,7 @@ program
   .addOption(configOption)
   .option('--no-worker', 'do not run a worker in this process (workers run elsewhere)')
   .addOption(onInterruptOption)
+  .option('--json', 'print the final result as one JSON document on stdout; progress goes to stderr (docs/json.md)')
   .action((batchId: string, options) => dispatch('attach', { ...options, batchId }));
 
 program
@@ -121,6 +124,7 @@ program
   .option('--status <status>', 'runs with this status, e.g. judge_failed')
   .option('--judge-model <model>', 'judge with this model instead of the run\'s own')
   .option('--repeat <k>', 'judge each completed run k more times as samples and label each case stable, flaky_agent or flaky_judge', flag.positiveInteger)
+  .option('--json', 'print the runs (with --repeat, also the stability) as JSON; progress stays on stderr (docs/json.md)')
   .action((runIds: string[], options) => dispatch('rejudge', { ...options, runIds }));
 
 program
@@ -182,6 +186,7 @@ program
   .description('continue an infra_error run from its kept sandbox; finished turns are not run again')
   .argument('<run_id>')
   .addOption(configOption)
+  .option('--json', 'print the run as it ended as JSON; progress stays on stderr (docs/json.md)')
   .action((runId: string, options) => dispatch('resume', { ...options, runId }));
 
 program

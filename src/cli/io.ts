@@ -44,6 +44,14 @@ function askOnTerminal(question: string): Promise<string | null> {
   });
 }
 
+/**
+ * The same io with every line on stderr: a command printing one JSON document (`--json`)
+ * keeps its progress, tables and reports for people there, and stdout for the document.
+ */
+export function linesToStderr(io: CommandIo): CommandIo {
+  return { ...io, out: (line) => io.err(line) };
+}
+
 /** An in-memory CommandIo for tests. */
 export function memoryIo(cwd: string, env: NodeJS.ProcessEnv = {}): CommandIo & { stdout: string[]; stderr: string[] } {
   const stdout: string[] = [];

@@ -9,7 +9,9 @@ import { describeBatch, unknownBatchMessage } from '../cli/batch/lookup.js';
 import { EXIT } from '../cli/exitCodes.js';
 import { closedStatus, collectBatchReport, createProgressPrinter, followToEnd, printBatchReport, sayDetached } from '../cli/batch/follow.js';
 import type { InterruptMode } from '../cli/batch/interrupts.js';
-import type { CommandIo } from '../cli/io.js';
+import { linesToStderr, type CommandIo } from '../cli/io.js';
+import { printJson } from '../cli/json/document.js';
+import { BatchResultJson, batchResultJson } from '../cli/json/batchResult.js';
 import { createReconnectingCalls, type ReconnectingCalls } from '../cli/batch/reconnects.js';
 import { createRoundsPrinter } from '../cli/batch/roundsProgress.js';
 import { reportStoredDecisions, type RoundsEnd } from '../cli/output/decisionsReport.js';
@@ -21,6 +23,8 @@ export interface AttachOptions {
   /** commander's --no-worker gives `worker: false`. */
   worker?: boolean;
   onInterrupt?: InterruptMode;
+  /** Print the result as one JSON document on stdout (docs/json.md); every other line goes to stderr. */
+  json?: boolean;
 }
 
 /** How long the first progress answer may take: the worker of this process is still starting. */
@@ -34,7 +38,8 @@ const FIRST_ANSWER_MS = 15_000;
  * until-decided batch is followed as `run` follows it: its rounds, then the decisions it stored,
  * and complete when every run it started completed (its plan holds every run it might have needed).
  */
-export async function run(options: AttachOptions, io: CommandIo): Promise<number> {
+export async function run(options: AttachOptions, given: CommandIo): Promise<number> {
+  const io = options.json ? linesToStderr(given) : given;
   const settings = await loadSettings(io.cwd, io.env, options.config ? { configPath: options.config } : {});
   // Where the batch stood before our own worker starts it again: the runs finished since are printed.
   let before: { row: Batch | null; recorded: string[] } | null = null;
@@ -92,6 +97,10 @@ export async function run(options: AttachOptions, io: CommandIo): Promise<number
     if (untilDecided) {
       const rounds = execution.end.status === 'completed' && description ? await roundsOf(runtime, options.batchId, calls) : null;
       await reportStoredDecisions(runtime.store, options.batchId, rounds, execution.report.runs.length, settings.summariesDir, io);
+    }
+    if (options.json) {
+      const hosts = await runtime.store.getRunHosts(execution.report.runs.map((r) => r.run_id));
+      printJson(given, BatchResultJson, batchResultJson(execution.report, execution.end, hosts, null, runtime.temporal.uiUrl));
     }
     return execution.report.allCompleted ? EXIT.ok : EXIT.notAllCompleted;
   } finally {

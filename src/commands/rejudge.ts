@@ -4,12 +4,15 @@ import { ConfigError } from '../errors.js';
 import { runStamp } from '../run/runId.js';
 import type { RunOutcome } from '../run/runOutcome.js';
 import { RunStateSchema } from '../vocabulary/runStatus.js';
-import type { Run } from '../store/index.js';
+import type { Run, Store } from '../store/index.js';
 import { SHARED_TASK_QUEUE, searchAttributes } from '../temporal/names.js';
 import { formatRunTable } from '../cli/output/runTable.js';
 import { caseStability, loadRunsWithVerdicts } from '../summaries/index.js';
 import type { EvalRuntime } from '../cli/runtime.js';
-import type { CommandIo } from '../cli/io.js';
+import { linesToStderr, type CommandIo } from '../cli/io.js';
+import { printJson } from '../cli/json/document.js';
+import { RejudgeJson } from '../cli/json/rejudge.js';
+import { runJson } from '../cli/json/runs.js';
 import { openRuntime } from '../cli/runtime.js';
 
 export interface RejudgeOptions {
@@ -20,6 +23,8 @@ export interface RejudgeOptions {
   /** `--repeat k`: judge each stored transcript k more times as samples, to tell a flaky judge from a flaky agent. */
   repeat?: number;
   config?: string;
+  /** Print the runs as one JSON document on stdout (docs/json.md); progress stays on stderr. */
+  json?: boolean;
 }
 
 /**
@@ -27,15 +32,17 @@ export interface RejudgeOptions {
  * `judge_failed` ones of a batch, or all runs with a new judge model. Exit 0 when every run
  * got a verdict.
  */
-export async function run(options: RejudgeOptions, io: CommandIo): Promise<number> {
+export async function run(options: RejudgeOptions, given: CommandIo): Promise<number> {
+  const io = options.json ? linesToStderr(given) : given;
   const settings = await loadSettings(io.cwd, io.env, options.config ? { configPath: options.config } : {});
   const runtime = await openRuntime(settings, io, { worker: 'auto' });
   try {
     const runs = await selectRuns(runtime.store, options);
     if (runs.length === 0) throw new ConfigError('no runs match; name run ids, or select with --batch and/or --status');
     const stamp = runStamp(new Date());
-    if (options.repeat !== undefined) return await repeatJudgings(runtime, runs, options.repeat, stamp, options, io);
+    if (options.repeat !== undefined) return await repeatJudgings(runtime, runs, options.repeat, stamp, options, io, options.json ? given : null);
     io.err(`rejudging ${runs.length} run${runs.length === 1 ? '' : 's'}${options.judgeModel ? ` with ${options.judgeModel}` : ''}`);
+    const notRejudged: { run_id: string; reason: string }[] = [];
     const outcomes = await Promise.all(
       runs.map(async (target): Promise<RunOutcome | null> => {
         try {
@@ -55,6 +62,7 @@ export async function run(options: RejudgeOptions, io: CommandIo): Promise<numbe
           const cause = err instanceof WorkflowFailedError ? err.cause : undefined;
           const message = cause instanceof Error ? ((cause.cause instanceof Error ? cause.cause.message : undefined) ?? cause.message) : (err as Error).message;
           io.err(`${target.run_id}: not rejudged: ${message}`);
+          notRejudged.push({ run_id: target.run_id, reason: message });
           return null;
         }
       }),
@@ -62,6 +70,7 @@ export async function run(options: RejudgeOptions, io: CommandIo): Promise<numbe
     const refreshed = await Promise.all(runs.map(async (r) => (await runtime.store.getRun(r.run_id)) ?? r));
     io.out('');
     for (const line of formatRunTable(refreshed, io.cwd)) io.out(line);
+    if (options.json) await printRejudged(given, runtime.store, refreshed, notRejudged, null);
     return outcomes.every((o) => o?.status === 'completed') ? 0 : 1;
   } finally {
     await runtime.close();
@@ -73,11 +82,12 @@ export async function run(options: RejudgeOptions, io: CommandIo): Promise<numbe
  * one after another per run (each judging is a round of its own), the runs side by side. The
  * judgings are samples: the runs' verdicts stay. Then each case's stability is printed.
  */
-async function repeatJudgings(runtime: EvalRuntime, runs: Run[], repeat: number, stamp: string, options: RejudgeOptions, io: CommandIo): Promise<number> {
+async function repeatJudgings(runtime: EvalRuntime, runs: Run[], repeat: number, stamp: string, options: RejudgeOptions, io: CommandIo, jsonOut: CommandIo | null): Promise<number> {
   const judged = runs.filter((r) => r.status === 'completed');
   if (judged.length === 0) throw new ConfigError('--repeat judges completed runs again, and none of the selected runs completed');
   io.err(`judging ${judged.length} run${judged.length === 1 ? '' : 's'} ${repeat} more time${repeat === 1 ? '' : 's'} each (samples: the runs' verdicts stay)`);
   let failed = 0;
+  const notJudged: { run_id: string; reason: string }[] = [];
   await Promise.all(
     judged.map(async (target) => {
       const results: string[] = [];
@@ -91,7 +101,9 @@ async function repeatJudgings(runtime: EvalRuntime, runs: Run[], repeat: number,
           results.push(outcome.result ?? '?');
         } catch (err) {
           failed += 1;
-          results.push(`not judged (${(err instanceof WorkflowFailedError ? err.cause?.message : undefined) ?? (err as Error).message})`);
+          const reason = (err instanceof WorkflowFailedError ? err.cause?.message : undefined) ?? (err as Error).message;
+          results.push(`not judged (${reason})`);
+          notJudged.push({ run_id: target.run_id, reason });
         }
       }
       io.err(`${target.run_id}: ${target.result ?? '?'}; samples: ${results.join(', ')}`);
@@ -102,7 +114,14 @@ async function repeatJudgings(runtime: EvalRuntime, runs: Run[], repeat: number,
   const stability = caseStability(selected, await runtime.store.getJudgings(selected.map((e) => e.run.run_id)));
   io.out('');
   for (const [caseId, label] of Object.entries(stability)) io.out(`${caseId.padEnd(24)} ${label}`);
+  if (jsonOut) await printRejudged(jsonOut, runtime.store, judged, notJudged, stability);
   return failed === 0 ? 0 : 1;
+}
+
+/** The --json document: the runs with their hosts, those whose judging failed, and the stability when asked. */
+async function printRejudged(io: CommandIo, store: Store, runs: readonly Run[], notRejudged: RejudgeJson['not_rejudged'], stability: RejudgeJson['stability']): Promise<void> {
+  const hosts = await store.getRunHosts(runs.map((r) => r.run_id));
+  printJson(io, RejudgeJson, { schema_version: 1, runs: runs.map((r) => runJson(r, hosts)), not_rejudged: notRejudged, stability });
 }
 
 async function selectRuns(store: { getRun(id: string): Promise<Run | null>; listRuns(filter: object): Promise<Run[]> }, options: RejudgeOptions): Promise<Run[]> {

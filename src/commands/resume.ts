@@ -8,7 +8,10 @@ import { RunSpecSchema, type RunSpec } from '../run/runSpec.js';
 import type { Store } from '../store/index.js';
 import { SHARED_TASK_QUEUE, searchAttributes } from '../temporal/names.js';
 import { formatRunTable } from '../cli/output/runTable.js';
-import type { CommandIo } from '../cli/io.js';
+import { linesToStderr, type CommandIo } from '../cli/io.js';
+import { printJson } from '../cli/json/document.js';
+import { ResumeJson } from '../cli/json/resume.js';
+import { runJson } from '../cli/json/runs.js';
 import { openRuntime } from '../cli/runtime.js';
 
 /**
@@ -18,7 +21,8 @@ import { openRuntime } from '../cli/runtime.js';
  * examiner and candidate turns) is taken from the store instead of being run again. Exit 0
  * when the run then completes.
  */
-export async function run(options: { runId: string; config?: string }, io: CommandIo): Promise<number> {
+export async function run(options: { runId: string; config?: string; json?: boolean }, given: CommandIo): Promise<number> {
+  const io = options.json ? linesToStderr(given) : given;
   const settings = await loadSettings(io.cwd, io.env, options.config ? { configPath: options.config } : {});
   const runtime = await openRuntime(settings, io, { worker: 'auto' });
   try {
@@ -47,6 +51,10 @@ export async function run(options: { runId: string; config?: string }, io: Comma
     if (row) for (const line of formatRunTable([row], io.cwd)) io.out(line);
     for (const anomaly of outcome.anomalies) io.out(`anomaly   ${describeAnomaly(anomaly)}`);
     if (outcome.error) io.out(`error     ${outcome.error}`);
+    if (options.json && row) {
+      const run = runJson(row, await runtime.store.getRunHosts([row.run_id]));
+      printJson(given, ResumeJson, { schema_version: 1, run, anomalies: outcome.anomalies.map((a) => ({ kind: a.kind, description: describeAnomaly(a) })), error: outcome.error ?? null });
+    }
     return outcome.status === 'completed' ? 0 : 1;
   } finally {
     await runtime.close();

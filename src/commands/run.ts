@@ -12,7 +12,10 @@ import { executeBatch } from '../cli/batch/start.js';
 import { EXIT } from '../cli/exitCodes.js';
 import { printBatchReport, sayDetached } from '../cli/batch/follow.js';
 import type { InterruptMode } from '../cli/batch/interrupts.js';
-import type { CommandIo } from '../cli/io.js';
+import { linesToStderr, type CommandIo } from '../cli/io.js';
+import { printJson } from '../cli/json/document.js';
+import { BatchResultJson, batchResultJson, nothingRanJson } from '../cli/json/batchResult.js';
+import type { BatchGate } from '../summaries/batchGate.js';
 import { checkJudging, judgingOverrides, type JudgingFlags } from '../cli/checks/judging.js';
 import { openRuntime } from '../cli/runtime.js';
 import { applyChangedOnly } from '../cli/changedOnlyFlag.js';
@@ -38,6 +41,8 @@ export interface RunOptions extends SelectionFlags, JudgingFlags, UntilDecidedFl
   baseline?: string;
   junit?: string;
   maxInfraErrors?: number;
+  /** Print the result as one JSON document on stdout (docs/json.md); every other line goes to stderr. */
+  json?: boolean;
 }
 
 /**
@@ -45,7 +50,8 @@ export interface RunOptions extends SelectionFlags, JudgingFlags, UntilDecidedFl
  * workflow and prints one table row per run. Exit 0 when every run completed (pass or fail),
  * 1 otherwise, 130 when Ctrl-C detached (the batch goes on; `evalflow attach` follows it).
  */
-export async function run(options: RunOptions, io: CommandIo): Promise<number> {
+export async function run(options: RunOptions, given: CommandIo): Promise<number> {
+  const io = options.json ? linesToStderr(given) : given;
   // A gate that cannot be read is refused before anything else is read or started.
   if (options.gate) parseGate(options.gate);
   const settings = await loadSettings(io.cwd, io.env, {
@@ -69,6 +75,7 @@ export async function run(options: RunOptions, io: CommandIo): Promise<number> {
   const changed = options.changedOnly ? await applyChangedOnly(options.changedOnly, settings, bank.cases, io) : null;
   if (changed?.cases.length === 0) {
     io.out(`nothing to run: no selected case can be affected by the workflow changes since ${options.changedOnly}`);
+    if (options.json) printJson(given, BatchResultJson, nothingRanJson());
     return EXIT.ok;
   }
   const candidate = resolveCandidate(settings, settings.defaultCandidate, knownAdapterNames, io.env);
@@ -122,7 +129,12 @@ export async function run(options: RunOptions, io: CommandIo): Promise<number> {
     const { batchId, rounds, runs } = execution.report;
     if (untilDecided) await reportStoredDecisions(runtime.store, batchId, rounds ?? null, runs.length, settings.summariesDir, io);
     else if (arms.length > 1) await reportArms(runtime.store, execution.report.batchId, arms, settings.summariesDir, io);
-    const gated = await reportGate(runtime.store, execution.report.batchId, options, settings.prices, io);
+    let gate: BatchGate | null = null;
+    const gated = await reportGate(runtime.store, execution.report.batchId, options, settings.prices, io, (evaluated) => (gate = evaluated));
+    if (options.json) {
+      const hosts = await runtime.store.getRunHosts(execution.report.runs.map((r) => r.run_id));
+      printJson(given, BatchResultJson, batchResultJson(execution.report, execution.end, hosts, gate, runtime.temporal.uiUrl));
+    }
     if (gated !== null) return gated;
     return execution.report.allCompleted ? EXIT.ok : EXIT.notAllCompleted;
   } finally {

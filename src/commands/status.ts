@@ -1,26 +1,31 @@
 import { loadSettings } from '../config.js';
 import type { BatchProgress } from '../run/progress.js';
-import type { Batch, Store } from '../store/index.js';
+import type { Batch, Run } from '../store/index.js';
 import { DEFAULT_RECOVERY } from '../run/recovery.js';
 import { RecoverySchema } from '../run/runSpec.js';
 import { SHARED_TASK_QUEUE } from '../temporal/names.js';
 import { isUnreachable } from '../temporal/unreachable.js';
 import { UNCOUNTED_STATUSES } from '../vocabulary/runStates.js';
 import { batchProgressQuery } from '../workflows/definitions.js';
-import { formatCounts, plannedTotal } from '../cli/batch/counts.js';
+import { plannedTotal } from '../cli/batch/counts.js';
 import { describeBatch, newestBatchId, openBatchSources, unknownBatchMessage, type BatchSources } from '../cli/batch/lookup.js';
-import { batchWorkers, hasWorkers, type BatchWorkers } from '../cli/batch/workers.js';
-import { hostLines, type RunningRun } from '../cli/batch/hosts.js';
+import { batchWorkers, hasWorkers } from '../cli/batch/workers.js';
+import { hostStates, type RunningRun } from '../cli/batch/hosts.js';
+import { runStages } from '../cli/batch/runStages.js';
 import { EXIT } from '../cli/exitCodes.js';
 import type { CommandIo } from '../cli/io.js';
+import { printJson } from '../cli/json/document.js';
+import { StatusJson } from '../cli/json/status.js';
+import { formatStatus } from '../cli/output/statusTable.js';
 
 export interface StatusOptions {
   batchId?: string;
   config?: string;
+  /** Print the status as one JSON document (docs/json.md) instead of the table. */
+  json?: boolean;
 }
 
 const QUERY_DEADLINE_MS = 5_000;
-const RUNNING_SHOWN = 8;
 
 /**
  * `evalflow status [BATCH]` (default: the newest batch): live progress from the batch's
@@ -40,13 +45,18 @@ export async function run(options: StatusOptions, io: CommandIo): Promise<number
       io.err('no batch yet: `evalflow run` starts one');
       return EXIT.unknownBatch;
     }
-    return await printStatus(batchId, sources, settings.recovery.hostLostAfterS, io);
+    const status = await readStatus(batchId, sources, settings.recovery.hostLostAfterS, io);
+    if (!status) return EXIT.unknownBatch;
+    if (options.json) printJson(io, StatusJson, status);
+    else for (const line of formatStatus(status)) io.out(line);
+    return EXIT.ok;
   } finally {
     await sources.close();
   }
 }
 
-async function printStatus(batchId: string, sources: BatchSources, hostLostAfterS: number, io: CommandIo): Promise<number> {
+/** Where the batch stands, as the document both forms print; null (said on stderr) when no source knows it. */
+async function readStatus(batchId: string, sources: BatchSources, hostLostAfterS: number, io: CommandIo): Promise<StatusJson | null> {
   const row = sources.store ? await sources.store.getBatch(batchId) : null;
   let description: Awaited<ReturnType<typeof describeBatch>> = null;
   let temporalDown = sources.temporalDown?.message ?? null;
@@ -61,34 +71,62 @@ async function printStatus(batchId: string, sources: BatchSources, hostLostAfter
   if (!row && !description) {
     if (temporalDown && sources.store) io.err(`(${temporalDown}: only the store was searched)`);
     io.err(await unknownBatchMessage(batchId, sources.store));
-    return EXIT.unknownBatch;
+    return null;
   }
+  const storeRuns = sources.store ? await sources.store.listRuns({ batchId }) : [];
+  const spec = row?.spec ?? {};
+  const candidate = typeof spec.candidate === 'string' ? spec.candidate : null;
+  const base = {
+    schema_version: 1 as const,
+    batch_id: batchId,
+    planned: plannedTotal(row),
+    store_updated_at: row?.updated_at ?? null,
+    candidate: candidate
+      ? {
+          name: candidate,
+      adapter: typeof spec.adapter === 'string' ? spec.adapter : null,
+      model: typeof spec.model === 'string' ? spec.model : null,
+      parallelism: typeof spec.parallelism === 'number' ? spec.parallelism : null,
+          runs_per_case: typeof spec.runs_per_case === 'number' ? spec.runs_per_case : 1,
+        }
+      : null,
+    started_at: row?.created_at ?? description?.startTime.toISOString() ?? null,
+  };
 
-  const running = description ? description.status.name === 'RUNNING' || description.status.name === 'CONTINUED_AS_NEW' : row?.status === 'running' || row?.status === 'pending';
-  io.out(`batch     ${batchId}`);
-  if (running && description && sources.temporal) {
+  const live = description ? description.status.name === 'RUNNING' || description.status.name === 'CONTINUED_AS_NEW' : false;
+  if (live && sources.temporal) {
     const workers = await batchWorkers(sources.temporal.client);
     const progress = hasWorkers(workers) ? await queryProgress(sources, batchId) : null;
-    printRunning(row, progress, io);
-    printWorkers(batchId, workers, sources, io);
-    if (sources.store) for (const line of await hostLines(sources.store, await runningRuns(sources.store, batchId, progress, hostLostAfterS))) io.out(line);
-    if (progress?.running.length) io.out(`running   ${progress.running.slice(0, RUNNING_SHOWN).join(', ')}${progress.running.length > RUNNING_SHOWN ? `, +${progress.running.length - RUNNING_SHOWN} more` : ''}`);
-    printSpec(row, description.startTime, io);
-  } else {
-    printFromStore(batchId, row, description?.status.name ?? null, temporalDown, sources, io);
-    printSpec(row, description?.startTime ?? null, io);
+    const running = progress?.running ?? storeRuns.filter((r) => r.status === 'running').map((r) => r.run_id);
+    const hosts = sources.store ? await hostStates(sources.store, withLimits(running, storeRuns, hostLostAfterS)) : { live: [], lost: [] };
+    const stages = (await runStages(sources.temporal, batchId, QUERY_DEADLINE_MS)) ?? {};
+    return {
+      ...base,
+      status: 'running',
+      live: true,
+      ...liveCounts(row, progress),
+      planned: progress?.total ?? base.planned,
+      workers,
+      waiting: hasWorkers(workers) ? null : noWorker(batchId, sources),
+      hosts: hosts.live.map((h) => ({ host_id: h.hostId, slots: h.slots, busy: h.busy, free: h.slots === null ? null : Math.max(0, h.slots - h.busy), draining: h.draining, workers: h.workers })),
+      lost_hosts: hosts.lost.map((h) => ({ host_id: h.hostId, run_ids: h.runIds, last_seen_s_ago: h.lastSeenSAgo, moves_in_s: h.movesInS, host_lost_after_s: h.hostLostAfterS })),
+      runs: await statusRuns(sources, storeRuns, progress?.running ?? [], stages),
+    };
   }
-  return EXIT.ok;
-}
-
-/**
- * The batch's running runs, each with the `host_lost_after_s` its spec carries (the client that
- * started the batch set it); `fallback`, this client's, for a run not written yet.
- */
-async function runningRuns(store: Store, batchId: string, progress: BatchProgress | null, fallback: number): Promise<RunningRun[]> {
-  const rows = await store.listRuns({ batchId, status: 'running' });
-  const limits = new Map(rows.map((r) => [r.run_id, RecoverySchema.safeParse(r.spec?.recovery).data?.hostLostAfterS ?? DEFAULT_RECOVERY.hostLostAfterS]));
-  return (progress?.running ?? rows.map((r) => r.run_id)).map((runId) => ({ runId, hostLostAfterS: limits.get(runId) ?? fallback }));
+  const status = row?.status ?? description?.status.name.toLowerCase() ?? 'unknown';
+  const stillOpen = status === 'running' || status === 'pending';
+  return {
+    ...base,
+    status,
+    live: false,
+    counts: row?.counts ?? null,
+    counts_of_last: null,
+    workers: null,
+    waiting: stillOpen ? notServed(batchId, temporalDown, sources) : null,
+    hosts: [],
+    lost_hosts: [],
+    runs: await statusRuns(sources, storeRuns, [], {}),
+  };
 }
 
 /** The progress query needs a worker to answer: asked only when one polls, and not for long. */
@@ -101,20 +139,13 @@ async function queryProgress(sources: BatchSources, batchId: string): Promise<Ba
   }
 }
 
-function printRunning(row: Batch | null, progress: BatchProgress | null, io: CommandIo): void {
-  const total = progress?.total ?? plannedTotal(row);
-  if (!row && !progress) {
-    io.out('status    running: starting (not planned yet)');
-    return;
-  }
-  if (row && (!progress || row.counts.finished === progress.finished)) {
-    io.out(`status    running, ${formatCounts(row.counts, total)}`);
-    return;
-  }
+/** A live batch's counts: the store's row, unless the workflow's progress has moved on. */
+function liveCounts(row: Batch | null, progress: BatchProgress | null): { counts: Batch['counts'] | null; counts_of_last: number | null } {
+  if (!row && !progress) return { counts: null, counts_of_last: null };
+  if (row && (!progress || row.counts.finished === progress.finished)) return { counts: row.counts, counts_of_last: null };
   // The store's counts trail the workflow's by up to a few seconds, or the store is busy.
   const outcomes = progress!.outcomes;
-  const window = outcomes.length < progress!.finished ? ` (of the last ${outcomes.length})` : '';
-  io.out(`status    running, ${formatCounts(progressCounts(progress!), total)}${window}`);
+  return { counts: progressCounts(progress!), counts_of_last: outcomes.length < progress!.finished ? outcomes.length : null };
 }
 
 /** A running batch's counts from its workflow's progress, spelled as the batch row spells them. */
@@ -128,46 +159,46 @@ export function progressCounts(progress: BatchProgress): Batch['counts'] {
   };
 }
 
-function printWorkers(batchId: string, workers: BatchWorkers, sources: BatchSources, io: CommandIo): void {
-  if (hasWorkers(workers)) {
-    const here = workers.here.length ? [`${workers.here.length} here (pid ${workers.here.join(', ')})`] : [];
-    const elsewhere = workers.elsewhere.length ? [`${workers.elsewhere.length} elsewhere (${workers.elsewhere.join(', ')})`] : [];
-    io.out(`workers   ${[...here, ...elsewhere].join(', ')}`);
-    return;
+/** Every run of the batch: the store's rows, running where the workflow says so, with their stage and latest host. */
+/**
+ * The running runs, each with the `host_lost_after_s` its spec carries (the client that started
+ * the batch set it); `fallback`, this client's, for a run not written yet.
+ */
+function withLimits(running: readonly string[], storeRuns: readonly Run[], fallback: number): RunningRun[] {
+  const limits = new Map(storeRuns.map((r) => [r.run_id, RecoverySchema.safeParse(r.spec?.recovery).data?.hostLostAfterS ?? DEFAULT_RECOVERY.hostLostAfterS]));
+  return running.map((runId) => ({ runId, hostLostAfterS: limits.get(runId) ?? fallback }));
+}
+
+async function statusRuns(sources: BatchSources, storeRuns: readonly Run[], running: readonly string[], stages: Record<string, string>): Promise<StatusJson['runs']> {
+  const claims = sources.store && storeRuns.length > 0 ? await sources.store.getRunHosts(storeRuns.map((r) => r.run_id)) : [];
+  const host = new Map<string, { generation: number; hostId: string }>();
+  for (const claim of claims) if ((host.get(claim.run_id)?.generation ?? -1) < claim.generation) host.set(claim.run_id, { generation: claim.generation, hostId: claim.host_id });
+  const runningNow = new Set(running);
+  const known = new Set(storeRuns.map((r) => r.run_id));
+  const rows: StatusJson['runs'] = storeRuns.map((r) => {
+    const status = runningNow.has(r.run_id) && r.status === 'pending' ? 'running' : r.status;
+    return { run_id: r.run_id, case_id: r.case_id, arm: r.arm, attempt_index: r.attempt_index, status, result: r.result, stage: status === 'running' ? (stages[r.run_id] ?? null) : null, host: host.get(r.run_id)?.hostId ?? null };
+  });
+  for (const runId of running) {
+    if (!known.has(runId)) rows.push({ run_id: runId, case_id: null, arm: null, attempt_index: null, status: 'running', result: null, stage: stages[runId] ?? null, host: null });
   }
+  // Numeric order, so attempt -10 of --runs-per-case comes after -9, not after -1.
+  return rows.sort((a, b) => a.run_id.localeCompare(b.run_id, 'en', { numeric: true }));
+}
+
+/** What a live batch waits for when no worker polls its queue. */
+function noWorker(batchId: string, sources: BatchSources): string {
   if (sources.temporal?.mode === 'cluster') {
-    io.out(`waiting   for a worker: nothing polls task queue ${SHARED_TASK_QUEUE} at ${sources.temporal.address}; start \`evalflow worker\` on a host`);
-  } else {
-    io.out(`waiting   for a worker: the batch stopped with the process that ran it; \`evalflow attach ${batchId}\` continues it (or \`evalflow worker\`)`);
+    return `for a worker: nothing polls task queue ${SHARED_TASK_QUEUE} at ${sources.temporal.address}; start \`evalflow worker\` on a host`;
   }
+  return `for a worker: the batch stopped with the process that ran it; \`evalflow attach ${batchId}\` continues it (or \`evalflow worker\`)`;
 }
 
-function printFromStore(batchId: string, row: Batch | null, temporalStatus: string | null, temporalDown: string | null, sources: BatchSources, io: CommandIo): void {
-  const total = plannedTotal(row);
-  const counts = row ? `, ${formatCounts(row.counts, total)}` : '';
-  const status = row?.status ?? temporalStatus?.toLowerCase() ?? 'unknown';
-  const stillOpen = status === 'running' || status === 'pending';
-  io.out(`status    ${status}${counts}${stillOpen && row ? ` (the store's last word, ${row.updated_at})` : ''}`);
-  if (!stillOpen) {
-    io.out(`runs      \`evalflow runs --batch ${batchId}\``);
-    return;
-  }
+/** What a batch the store calls open waits for when Temporal does not run it. */
+function notServed(batchId: string, temporalDown: string | null, sources: BatchSources): string {
   if (temporalDown && sources.temporal === null && sources.temporalDown?.message.startsWith('Temporal is not running')) {
-    io.out(`waiting   for Temporal and a worker: ${temporalDown}; \`evalflow attach ${batchId}\` starts both and continues the batch`);
-  } else if (temporalDown) {
-    io.out(`waiting   ${temporalDown}; the batch goes on in Temporal once it is back`);
-  } else {
-    io.out(`waiting   Temporal does not know this batch (the dev server keeps closed workflows 24 hours; or it ran on another server)`);
+    return `for Temporal and a worker: ${temporalDown}; \`evalflow attach ${batchId}\` starts both and continues the batch`;
   }
-}
-
-function printSpec(row: Batch | null, startTime: Date | null, io: CommandIo): void {
-  const spec = row?.spec ?? {};
-  const candidate = typeof spec.candidate === 'string' ? spec.candidate : null;
-  if (candidate) {
-    const details = [spec.adapter, spec.model].filter((v) => typeof v === 'string').join(', ');
-    io.out(`candidate ${candidate}${details ? ` (${details})` : ''}, parallelism ${String(spec.parallelism ?? '?')}, ${String(spec.runs_per_case ?? 1)} run(s) per case`);
-  }
-  const started = row?.created_at ?? startTime?.toISOString();
-  if (started) io.out(`started   ${started}`);
+  if (temporalDown) return `${temporalDown}; the batch goes on in Temporal once it is back`;
+  return 'Temporal does not know this batch (the dev server keeps closed workflows 24 hours; or it ran on another server)';
 }

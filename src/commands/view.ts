@@ -4,10 +4,10 @@ import { StoreError } from '../errors.js';
 import type { BatchProgress } from '../run/progress.js';
 import { openStore } from '../store/index.js';
 import { connectTemporal, type TemporalHandle } from '../temporal/connection.js';
-import { searchAttributes } from '../temporal/names.js';
 import { batchProgressQuery } from '../workflows/definitions.js';
 import type { CommandIo } from '../cli/io.js';
 import { storeOptions } from '../cli/storeOptions.js';
+import { runStages } from '../cli/batch/runStages.js';
 
 /**
  * `evalflow view [--port 8300] [--host 127.0.0.1]`: a local, read-only web app over the store
@@ -59,18 +59,7 @@ export async function run(options: { port?: number; host?: string; config?: stri
       },
       runStages: async (batchId) => {
         const handle = await connected();
-        if (!handle) return null;
-        // One visibility list per poll: every running run workflow of the batch with its stage attribute.
-        return handle.client.connection
-          .withDeadline(Date.now() + PROGRESS_DEADLINE_MS, async () => {
-            const stages: Record<string, string> = {};
-            for await (const execution of handle.client.workflow.list({ query: `EvalBatch = ${JSON.stringify(batchId)} AND ExecutionStatus = "Running"` })) {
-              const stage = execution.typedSearchAttributes.get(searchAttributes.stage);
-              if (stage) stages[execution.workflowId] = stage;
-            }
-            return stages;
-          })
-          .catch(() => null);
+        return handle ? runStages(handle, batchId, PROGRESS_DEADLINE_MS) : null;
       },
     });
     io.out(`evalflow view: ${url} (read-only; Ctrl-C stops it)`);

@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run as attach } from '../../src/commands/attach.js';
 import { memoryIo } from '../../src/cli/io.js';
 import { run as status } from '../../src/commands/status.js';
+import { BatchResultJson } from '../../src/cli/json/batchResult.js';
+import { StatusJson } from '../../src/cli/json/status.js';
 import { openStore } from '../../src/store/index.js';
 import { createBatchFixture, type BatchFixture } from '../support/batchFixture.js';
 import { startCli } from '../support/cliProcess.js';
@@ -42,13 +44,16 @@ describe('evalflow attach', () => {
 
     const attached = memoryIo(fixture.root, env);
     const attachedAt = Date.now();
-    expect(await attach({ batchId, onInterrupt: 'detach' }, attached)).toBe(0);
+    expect(await attach({ batchId, onInterrupt: 'detach', json: true }, attached)).toBe(0);
     // The turn the dead worker held is retried at once, not after its 60 s heartbeat timeout.
     expect(attached.stderr).toContainEqual(expect.stringMatching(new RegExp(`^released 1 attempt held by a worker that is gone: run-tiny-slow@\\S+-2: candidateTurn$`)));
     expect(Date.now() - attachedAt).toBeLessThan(45_000);
     expect(attached.stderr).toContain(`attached to batch ${batchId}: 1/3 finished: 1 pass, 0 fail; a worker runs in this process`);
     expect(attached.stderr.flatMap((l) => /^\[(\d)\/3\] run-tiny-slow@\S+-\d: pass/.exec(l)?.[1] ?? [])).toEqual(['2', '3']);
-    expect(attached.stdout).toContain(`3 runs: 3/3 passed (batch ${batchId})`);
+    // --json: the table stays on stderr, stdout is the one document.
+    expect(attached.stderr).toContain(`3 runs: 3/3 passed (batch ${batchId})`);
+    const result = BatchResultJson.parse(JSON.parse(attached.stdout.join('\n')));
+    expect(result).toMatchObject({ batch_id: batchId, ended: 'completed', planned: 3, all_completed: true, totals: { runs: 3, passed: 3, judged: 3 } });
 
     const store = await openStore({ pgliteDir: join(fixture.root, '.evalflow', 'pglite') });
     try {
@@ -63,5 +68,14 @@ describe('evalflow attach', () => {
     const again = memoryIo(fixture.root, env);
     expect(await status({ batchId }, again)).toBe(0);
     expect(again.stdout.join('\n')).toMatch(/^status {4}completed, 3\/3 finished: 3 pass, 0 fail$/m);
+    const asJson = memoryIo(fixture.root, env);
+    expect(await status({ batchId, json: true }, asJson)).toBe(0);
+    const doc = StatusJson.parse(JSON.parse(asJson.stdout.join('\n')));
+    expect(doc).toMatchObject({ batch_id: batchId, status: 'completed', live: false, planned: 3, counts: { finished: 3, passed: 3, failed: 0 } });
+    expect(doc.runs.map((r) => [r.status, r.result])).toEqual([
+      ['completed', 'pass'],
+      ['completed', 'pass'],
+      ['completed', 'pass'],
+    ]);
   });
 });

@@ -7,6 +7,7 @@ import { memoryIo } from '../../src/cli/io.js';
 import { run } from '../../src/commands/run.js';
 import { run as rejudge } from '../../src/commands/rejudge.js';
 import { run as show } from '../../src/commands/show.js';
+import { RejudgeJson } from '../../src/cli/json/rejudge.js';
 import { startMockServer, type MockServer } from '../../src/llm/mock/server.js';
 import { cliEnv, copyExamples, writeCliConfig } from '../support/cliFolder.js';
 import { passingJudgeAnswer } from '../support/judgeAnswer.js';
@@ -76,9 +77,13 @@ describe('evalflow run', () => {
     // Judge it again with another model: the candidate script is not run again.
     const judged = mock.requests.filter((r) => r.model === 'cfg-judge-2').length;
     const again = memoryIo(root, env);
-    expect(await rejudge({ runIds: [runId], judgeModel: 'cfg-judge-2' }, again)).toBe(0);
+    expect(await rejudge({ runIds: [runId], judgeModel: 'cfg-judge-2', json: true }, again)).toBe(0);
     expect(mock.requests.filter((r) => r.model === 'cfg-judge-2').length).toBe(judged + 1);
-    expect(again.stdout.join('\n')).toMatch(/fix-slug-dashes\s+completed\s+pass\s+4\.0/);
+    // --json: the table goes to stderr, stdout is the one document.
+    expect(again.stderr.join('\n')).toMatch(/fix-slug-dashes\s+completed\s+pass\s+4\.0/);
+    const rejudged = RejudgeJson.parse(JSON.parse(again.stdout.join('\n')));
+    expect(rejudged.runs.map((r) => [r.run_id, r.status, r.result, r.overall])).toEqual([[runId, 'completed', 'pass', 4]]);
+    expect(rejudged).toMatchObject({ not_rejudged: [], stability: null });
     const missing = memoryIo(root, env);
     await expect(rejudge({ runIds: ['run-nope-x@20200101T000000'] }, missing)).rejects.toThrow('no such run in the store: run-nope-x@20200101T000000');
   });

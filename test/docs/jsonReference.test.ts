@@ -31,6 +31,12 @@ describe('docs/json.md, the --json reference', () => {
     for (const command of commands) expect(page).toMatch(new RegExp(`## ${command}\\n[^#]+\\| \`schema_version\` \\| \`1\` \\|`));
   });
 
+  it('gives every field a meaning (a `.describe()` in its schema)', async () => {
+    const rows = (await readFile(JSON_REFERENCE, 'utf8')).split('\n').filter((line) => line.startsWith('| `'));
+    expect(rows.length).toBeGreaterThan(100);
+    expect(rows.filter((row) => /\|\s*\|$/.test(row))).toEqual([]);
+  });
+
   it('is linked from the README and docs/cli.md', async () => {
     expect(await readFile(new URL('../../README.md', import.meta.url), 'utf8')).toContain('[docs/json.md](docs/json.md)');
     expect(await readFile(new URL('../../docs/cli.md', import.meta.url), 'utf8')).toContain('[json.md](json.md)');

@@ -7,8 +7,8 @@ import { jsonDocument } from './document.js';
 
 /** One batch as `evalflow batches` lists it. */
 export const BatchJson = z.object({
-  batch_id: z.string(),
-  status: z.enum(BATCH_STATUSES),
+  batch_id: z.string().describe('the batch id: batch-<time>-<suffix>; also its workflow id'),
+  status: z.enum(BATCH_STATUSES).describe('pending, running, completed, failed or cancelled'),
   counts: BatchCountsJson,
   planned: z.number().int().nullable().describe('runs the batch planned; null before it was planned'),
   candidate: z.string().nullable().describe('the candidate it ran; null when its spec names none'),
@@ -16,7 +16,7 @@ export const BatchJson = z.object({
 });
 
 export const BatchesJson = jsonDocument(1, 'The batches of `evalflow batches`, newest first, a page at a time.', {
-  batches: z.array(BatchJson),
+  batches: z.array(BatchJson).describe('the rows of the table, newest first'),
   next_after: z.string().nullable().describe('the batch id to pass as --after for the next page; null on the last page'),
 });
 export type BatchesJson = z.input<typeof BatchesJson>;

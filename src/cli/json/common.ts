@@ -9,7 +9,7 @@ export const RateIntervalJson = z.object({
   rate: z.number().describe('passes / n'),
   low: z.number().describe('lower end of the 95% Wilson interval'),
   high: z.number().describe('upper end of the 95% Wilson interval'),
-  passes: z.number().int(),
+  passes: z.number().int().describe('runs judged pass'),
   n: z.number().int().describe('judged runs'),
 });
 

@@ -7,7 +7,7 @@ import { jsonDocument } from './document.js';
 export const RevisionJson = z.object({
   workflow_rev: z.string().describe('the workflow revision (a git commit, `+dirty` when its folders had uncommitted changes)'),
   since: TimestampJson.describe("when the revision's first run was created"),
-  runs: z.number().int(),
+  runs: z.number().int().describe('runs on the revision, whatever their status'),
   judged: z.number().int().describe('runs judged pass or fail'),
   pass_rate: RateIntervalJson.nullable().describe('over the judged runs; null when none was judged'),
   mean_overall: z.number().nullable().describe('mean overall score of the judged runs'),
@@ -22,7 +22,7 @@ export const RevisionJson = z.object({
 });
 
 export const HistoryJson = jsonDocument(1, 'Per workflow revision in the order they were first run (`evalflow history`).', {
-  revisions: z.array(RevisionJson),
+  revisions: z.array(RevisionJson).describe('the rows of the table, oldest revision first'),
 });
 
 export function revisionJson(row: RevRow): z.input<typeof RevisionJson> {

@@ -7,13 +7,13 @@ import { jsonDocument } from './document.js';
 
 /** One run as listings print it: the columns of the run table and what identifies the run. */
 export const RunJson = z.object({
-  run_id: z.string(),
+  run_id: z.string().describe('the run id: run-<case>-<candidate>@<time>[-<attempt>]; also its workflow id'),
   batch_id: z.string().nullable().describe('null for a run outside any batch'),
-  case_id: z.string(),
-  case_version: z.string(),
+  case_id: z.string().describe('the eval case it ran'),
+  case_version: z.string().describe("the case's version (meta.yaml)"),
   arm: z.string().nullable().describe('the A/B arm; null outside an experiment'),
   attempt_index: z.number().int().nullable().describe('k of --runs-per-case; null with one run per case'),
-  candidate: z.string(),
+  candidate: z.string().describe('the candidate it ran, by its configured name'),
   status: RunStateSchema.describe('pending, running, completed, needs_review, infra_error, judge_failed, aborted or cancelled'),
   result: VerdictResultSchema.nullable().describe('pass or fail; null until judged'),
   overall: z.number().nullable().describe("the judge's overall score; null until judged"),
@@ -25,10 +25,10 @@ export const RunJson = z.object({
 });
 
 export const RunsJson = jsonDocument(1, 'The runs of `evalflow runs`, newest first, a page at a time.', {
-  runs: z.array(RunJson),
+  runs: z.array(RunJson).describe('the rows of the table, newest first'),
   next_after: z.string().nullable().describe('the run id to pass as --after for the next page; null on the last page (always null with --query)'),
   not_in_store: z
-    .array(z.object({ run_id: z.string(), temporal_status: z.string().describe('the workflow execution status, lower case (running, completed, …)') }))
+    .array(z.object({ run_id: z.string().describe('the run workflow id'), temporal_status: z.string().describe('the workflow execution status, lower case (running, completed, …)') }))
     .describe('with --query: run workflows Temporal knows that this store does not; empty otherwise'),
 });
 export type RunsJson = z.input<typeof RunsJson>;

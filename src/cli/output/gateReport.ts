@@ -4,7 +4,7 @@ import { dirname, resolve } from 'node:path';
 import type { Store } from '../../store/index.js';
 import { comparisonLines, loadRunsWithVerdicts, parseGate, renderJunit } from '../../summaries/index.js';
 import { armGroups } from '../../summaries/armGroups.js';
-import { evaluateBatchGate } from '../../summaries/batchGate.js';
+import { evaluateBatchGate, type BatchGate } from '../../summaries/batchGate.js';
 import { selectSide } from '../../summaries/selectSide.js';
 import type { CommandIo } from '../io.js';
 import type { Prices } from '../../vocabulary/prices.js';
@@ -30,8 +30,9 @@ export function wantsGate(options: GateOptions): boolean {
  * the JUnit file when asked (its runs per arm, and the gate's checks), then the gate's lines, each
  * naming the arm it is about. Exit 2 when the batch (or an arm) judged nothing or had more
  * infrastructure failures (infra_error, judge_failed) than allowed; 1 when a check failed.
+ * `evaluated` receives the gate (for `run --json`).
  */
-export async function reportGate(store: Store, batchId: string, options: GateOptions, prices: Prices, io: CommandIo): Promise<number | null> {
+export async function reportGate(store: Store, batchId: string, options: GateOptions, prices: Prices, io: CommandIo, evaluated?: (gate: BatchGate) => void): Promise<number | null> {
   const entries = await loadRunsWithVerdicts(store, { batchId });
   const batch = await store.getBatch(batchId);
   const scope = batch ? changedOnlyOf(batch.spec) : null;
@@ -57,6 +58,7 @@ export async function reportGate(store: Store, batchId: string, options: GateOpt
     io.out(`JUnit report: ${options.junit}`);
   }
   if (!gate) return null;
+  evaluated?.(gate);
   io.out('');
   // A gate met on a subset must not read as the whole bank's.
   if (scope) io.out(`gate: covers only the cases of ${describeChangedOnly(scope)}; ${scope.skipped.length} skipped`);
