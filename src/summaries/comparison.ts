@@ -1,7 +1,7 @@
 import { compareCase, LABEL_ORDER, mcnemarExact, pairedBootstrapDifference, type CaseComparison, type ComparisonLabel, type MeanInterval, type RateInterval } from '../stats/index.js';
 import { sideStatsOfRuns, type ComparisonSide, type SideStats, type SideTotals } from './sideStats.js';
 import type { Stability, VerdictSample } from './stability.js';
-import type { CaseDecisionFacts } from './sequentialComparison.js';
+import type { CaseDecisionFacts } from './caseDecisionFacts.js';
 
 export type { ComparisonSide, SideTotals } from './sideStats.js';
 

@@ -19,4 +19,5 @@ export { caseStability, type VerdictSample, type Stability } from './stability.j
 export { loadSideTriggerObservations, loadTriggerObservations, triggerQuality, triggerQualityFields, triggerQualityLines, type SkillTrigger, type TriggerObservation } from './triggerQuality.js';
 export { ranWithoutWorkflow, workflowRevisionOf } from './workflowRevision.js';
 export { headlineBatch, latestOfSelection, sameSelection, selectionFolder, type BatchSelection } from './selection.js';
-export { decisionsForSides, sideDecisions, withDecisions, type CaseDecisionFacts, type SideDecisions } from './sequentialComparison.js';
+export { decisionsForSides, sideDecisions, withDecisions, type SideDecisions } from './sequentialComparison.js';
+export type { CaseDecisionFacts } from './caseDecisionFacts.js';

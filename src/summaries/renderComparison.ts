@@ -1,6 +1,6 @@
 import { relative } from 'node:path';
 import type { Comparison, SideTotals } from './comparison.js';
-import type { CaseDecisionFacts } from './sequentialComparison.js';
+import type { CaseDecisionFacts } from './caseDecisionFacts.js';
 import { uncontainedLine } from './runIsolation.js';
 
 /** The comparison as a terminal prints it: the two sides, the bank's difference, then one row per case, regressions first. */

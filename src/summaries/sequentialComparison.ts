@@ -4,18 +4,6 @@ import { parseArmRef } from '../vocabulary/armRef.js';
 import { ConfigError } from '../errors.js';
 import type { CaseRow, Comparison } from './comparison.js';
 
-/** What the sequential test said of one case, read the way the comparison is (A → B as the user named them). */
-export interface CaseDecisionFacts {
-  runsASide: number;
-  pairs: number;
-  onlyA: number;
-  onlyB: number;
-  evidence: number;
-  /** Null: the case was still open when its batch ended. */
-  stoppedBy: BatchDecision['stopped_by'];
-  why: string;
-}
-
 /** A batch's decisions as one comparison of its two arms reads them: A and B in the order the user named them. */
 export interface SideDecisions {
   batchId: string;
