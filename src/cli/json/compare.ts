@@ -92,5 +92,5 @@ export const CompareJson = jsonDocument(1, 'Side A against side B, case by case 
     .object({ pairs: z.number().int().describe('pairs of runs, one of A and one of B'), only_a: z.number().int().describe('pairs only A passed'), only_b: z.number().int().describe('pairs only B passed'), p: z.number().describe("McNemar's exact two-sided p-value") })
     .nullable()
     .describe("McNemar's exact test over runs that pair one to one (same case and attempt); null without pairs, and when method is sequential_test"),
-  trigger_quality: z.object({ a: TriggersJson, b: TriggersJson }),
+  trigger_quality: z.object({ a: TriggersJson, b: TriggersJson }).describe("each side's skill triggering (docs/workflow-usage.md); empty maps when no case expects or forbids a skill"),
 });
