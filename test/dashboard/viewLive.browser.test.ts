@@ -76,11 +76,12 @@ describe('evalflow view follows a running batch on the embedded store', () => {
     await store.updateRun('run-live-2', { status: 'running', started_at: new Date().toISOString() });
     await store.upsertRun(aRun({ run_id: 'run-live-3', batch_id: BATCH, case_id: 'gamma', status: 'pending' }));
 
+    // The three writes may straddle a poll (every 2 s): each expectation waits for a later one.
     await expect.poll(() => page.locator('td[data-state="run-live-1"]').textContent(), { timeout: 15_000 }).toBe('completed (pass)');
-    await expect.poll(() => page.locator('td[data-state="run-live-2"]').textContent()).toBe('running');
-    await expect.poll(() => page.locator('a[data-run="run-live-1"]').textContent()).toBe('✓ pass');
-    await expect.poll(() => page.locator('#batch-progress').textContent()).toContain('running: 1 of 3 finished, 1 running, 1 not started');
-    await expect.poll(() => page.locator('#runs-count').textContent()).toBe('1–3 of 3');
+    await expect.poll(() => page.locator('td[data-state="run-live-2"]').textContent(), { timeout: 15_000 }).toBe('running');
+    await expect.poll(() => page.locator('a[data-run="run-live-1"]').textContent(), { timeout: 15_000 }).toBe('✓ pass');
+    await expect.poll(() => page.locator('#batch-progress').textContent(), { timeout: 15_000 }).toContain('running: 1 of 3 finished, 1 running, 1 not started');
+    await expect.poll(() => page.locator('#runs-count').textContent(), { timeout: 15_000 }).toBe('1–3 of 3');
     expect(await page.evaluate(() => (window as unknown as { stillHere?: boolean }).stillHere)).toBe(true);
     await page.screenshot({ path: join(shots, 'batch-live.png'), fullPage: true });
     expect(watch.errors).toEqual([]);
