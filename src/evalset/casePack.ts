@@ -38,11 +38,14 @@ export const CasePackSchema = z.object({
 });
 export type CasePack = z.infer<typeof CasePackSchema>;
 
-/** Reads the case folder `dir` into a pack, in path order; FormatError naming the folder when it is over the bounds. */
-export async function packCase(dir: string, caseId = path.basename(dir)): Promise<CasePack> {
+/**
+ * Reads the case folder `dir` into a pack, in path order; FormatError naming the folder (as
+ * `shownAs`, by default its path) when it is over the bounds.
+ */
+export async function packCase(dir: string, caseId = path.basename(dir), shownAs = dir): Promise<CasePack> {
   const files: CasePackFile[] = [];
   let bytes = 0;
-  const over = (what: string) => new FormatError(`eval case ${dir}: ${what}; a case folder travels to every worker host, so keep data sets out of it (fetch them in a setup command)`);
+  const over = (what: string) => new FormatError(`eval case ${shownAs}: ${what}; a case folder travels to every worker host, so keep data sets out of it (fetch them in a setup command)`);
   const walk = async (folder: string, prefix: string): Promise<void> => {
     for (const name of (await readdir(folder)).sort(compareNames)) {
       // A repository inside the case folder is history, not content the case runs from.

@@ -55,6 +55,19 @@ describe('evalflow validate', () => {
     expect(io.stderr).toEqual([]);
   });
 
+  it('reports a case folder too big to travel to the worker hosts, as `evalflow run` would refuse it', async () => {
+    const root = await writeTree({
+      ...aCase('small', {}, 'eval_sets/'),
+      ...aCase('bulky', { 'fixtures/data.bin': Buffer.alloc(4 * 1024 * 1024 + 1) }, 'eval_sets/'),
+    });
+    const io = memoryIo(root);
+    expect(await run({}, io)).toBe(1);
+    expect(io.stdout).toEqual([
+      'eval case eval_sets/bulky: its files hold more than 4 MB, expected at most that; a case folder travels to every worker host, so keep data sets out of it (fetch them in a setup command)',
+      '2 eval cases checked: 1 valid, 1 with problems (1 problem)',
+    ]);
+  });
+
   it('counts problems outside any case, such as a missing folder', async () => {
     const root = await writeTree(aCase('one', {}, 'eval_sets/'));
     const io = memoryIo(root);
