@@ -17,6 +17,7 @@ import { storeOptions } from '../cli/storeOptions.js';
 import { UsageError } from '../errors.js';
 import type { BatchArm } from '../run/batchInput.js';
 import { selectCases, selectionOverrides } from '../run/selection.js';
+import { refuseUnusableBank } from '../cli/checks/unusableBank.js';
 import type { SelectionFlags } from '../run/selectionFlags.js';
 import { openStore, type Store } from '../store/index.js';
 import { loadRunsWithVerdicts } from '../summaries/index.js';
@@ -64,16 +65,9 @@ export async function run(options: CalibrateOptions, io: CommandIo): Promise<num
       await store.close();
     }
   }
-  const { paths, only, bank } = await selectCases(options, settings.evalSets, io.cwd);
-  if (bank.problems.length > 0) {
-    for (const problem of bank.problems) io.err(`error: ${problem}`);
-    io.err('nothing was run: fix the problems above (`evalflow validate` checks a bank without running it)');
-    return 1;
-  }
-  if (bank.cases.length === 0) {
-    io.err(`error: no eval cases found under ${paths.join(', ')}`);
-    return 1;
-  }
+  const selected = await selectCases(options, settings.evalSets, io.cwd);
+  if (refuseUnusableBank(selected, io)) return 1;
+  const { paths, only, bank } = selected;
   const changed = options.changedOnly ? await applyChangedOnly(options.changedOnly, settings, bank.cases, io) : null;
   if (changed?.cases.length === 0) {
     io.out(`nothing to calibrate: no selected case can be affected by the workflow changes since ${options.changedOnly}`);

@@ -23,6 +23,7 @@ import { storeOptions } from '../cli/storeOptions.js';
 import { resolveArms } from '../run/arms.js';
 import { checkWorkflowFolder } from '../sandbox/workflowSnapshot.js';
 import { selectCases, selectionOverrides } from '../run/selection.js';
+import { refuseUnusableBank } from '../cli/checks/unusableBank.js';
 import type { SelectionFlags } from '../run/selectionFlags.js';
 import { untilDecidedLimits, type UntilDecidedFlags } from '../cli/untilDecidedFlags.js';
 import { reportStoredDecisions } from '../cli/output/decisionsReport.js';
@@ -62,16 +63,9 @@ export async function run(options: RunOptions, given: CommandIo): Promise<number
   // Adaptive limits that cannot work are refused before the bank is read or anything starts.
   const untilDecided = untilDecidedLimits(options, options.arm?.length ?? 0, settings.prices);
   if (options.baseline) await checkBaselineFlag(storeOptions(settings), options.baseline);
-  const { paths, only, bank } = await selectCases(options, settings.evalSets, io.cwd);
-  if (bank.problems.length > 0) {
-    for (const problem of bank.problems) io.err(`error: ${problem}`);
-    io.err(`nothing was run: fix the problems above (\`evalflow validate\` checks a bank without running it)`);
-    return 1;
-  }
-  if (bank.cases.length === 0) {
-    io.err(`error: no eval cases found under ${paths.join(', ')}`);
-    return 1;
-  }
+  const selected = await selectCases(options, settings.evalSets, io.cwd);
+  if (refuseUnusableBank(selected, io)) return 1;
+  const { paths, only, bank } = selected;
   const changed = options.changedOnly ? await applyChangedOnly(options.changedOnly, settings, bank.cases, io) : null;
   if (changed?.cases.length === 0) {
     io.out(`nothing to run: no selected case can be affected by the workflow changes since ${options.changedOnly}`);
