@@ -1,5 +1,5 @@
 import type { TranscriptEvent } from '../../src/transcript/schema.js';
-import type { RunRowInput, ScoreRowInput } from '../../src/store/index.js';
+import type { RunRowInput, ScoreRowInput, WorkerRow } from '../../src/store/index.js';
 
 /** A run with every required column filled; override what the test is about. */
 export function aRun(overrides: Partial<RunRowInput> & { run_id: string }): RunRowInput {
@@ -40,6 +40,22 @@ export function aScore(overrides: Partial<ScoreRowInput> & { judged_at: string }
     judge_model: 'judge-model-1',
     raw: 'result: pass\n',
     salvaged: false,
+    ...overrides,
+  };
+}
+
+/** A worker row of `host` (pid 42 on m, one of two slots busy); override what the test is about. */
+export function aWorkerRow(host: string, overrides: Partial<WorkerRow> = {}): WorkerRow {
+  return {
+    worker_id: `${host}/42@m`,
+    host_id: host,
+    pid: 42,
+    hostname: 'm',
+    slots: 2,
+    busy: 1,
+    draining: false,
+    started_at: '2026-05-01T10:00:00.000Z',
+    seen_at: '2026-05-01T10:00:05.000Z',
     ...overrides,
   };
 }

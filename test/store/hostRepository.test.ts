@@ -1,30 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import type { WorkerRow } from '../../src/store/index.js';
-import { uniqueId } from './builders.js';
+import { aWorkerRow, uniqueId } from './builders.js';
 import { BACKENDS, useStore } from './testBackends.js';
-
-const worker = (host: string, over: Partial<WorkerRow> = {}): WorkerRow => ({
-  worker_id: `${host}/42@m`,
-  host_id: host,
-  pid: 42,
-  hostname: 'm',
-  slots: 2,
-  busy: 1,
-  draining: false,
-  started_at: '2026-05-01T10:00:00.000Z',
-  seen_at: '2026-05-01T10:00:05.000Z',
-  ...over,
-});
 
 describe.each(BACKENDS)('hosts and workers on %s', (backend) => {
   const store = useStore(backend);
 
   it('keeps a drain asked through the store across the worker\'s next heartbeats', async () => {
     const host = uniqueId('host');
-    expect(await store().heartbeatWorker(worker(host))).toMatchObject({ draining: false, busy: 1 });
+    expect(await store().heartbeatWorker(aWorkerRow(host))).toMatchObject({ draining: false, busy: 1 });
     expect((await store().drainHost(host)).map((w) => w.worker_id)).toEqual([`${host}/42@m`]);
     // The worker's next beat says it does not drain yet: the store keeps the request and hands it back.
-    expect(await store().heartbeatWorker(worker(host, { busy: 0, seen_at: '2026-05-01T10:00:10.000Z' }))).toMatchObject({ draining: true, busy: 0, seen_at: '2026-05-01T10:00:10.000Z' });
+    expect(await store().heartbeatWorker(aWorkerRow(host, { busy: 0, seen_at: '2026-05-01T10:00:10.000Z' }))).toMatchObject({ draining: true, busy: 0, seen_at: '2026-05-01T10:00:10.000Z' });
     await store().removeWorker(`${host}/42@m`);
     expect((await store().listWorkers()).some((w) => w.host_id === host)).toBe(false);
   });

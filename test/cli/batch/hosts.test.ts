@@ -1,23 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { hostLines } from '../../../src/cli/batch/hosts.js';
 import type { WorkerRow } from '../../../src/store/index.js';
-import { uniqueId } from '../../store/builders.js';
+import { aWorkerRow, uniqueId } from '../../store/builders.js';
 import { useStore } from '../../store/testBackends.js';
 
 const NOW = Date.parse('2026-05-01T11:00:00Z');
 
-const worker = (host: string, over: Partial<WorkerRow> = {}): WorkerRow => ({
-  worker_id: `${host}/42@m`,
-  host_id: host,
-  pid: 42,
-  hostname: 'm',
-  slots: 2,
-  busy: 1,
-  draining: false,
-  started_at: '2026-05-01T10:00:00.000Z',
-  seen_at: '2026-05-01T10:59:58.000Z',
-  ...over,
-});
+/** Seen two seconds before NOW: live. */
+const worker = (host: string, over: Partial<WorkerRow> = {}): WorkerRow => aWorkerRow(host, { seen_at: '2026-05-01T10:59:58.000Z', ...over });
 
 /** `evalflow status`'s lines about hosts, from the workers' heartbeat rows and the runs' host claims. */
 describe('hostLines', () => {
