@@ -10,7 +10,7 @@ import { batchProgressQuery } from '../workflows/definitions.js';
 import { plannedTotal } from '../cli/batch/counts.js';
 import { describeBatch, newestBatchId, openBatchSources, unknownBatchMessage, type BatchSources } from '../cli/batch/lookup.js';
 import { batchWorkers, hasWorkers } from '../cli/batch/workers.js';
-import { hostStates, type RunningRun } from '../cli/batch/hosts.js';
+import { hostStates, latestClaims, type RunningRun } from '../cli/batch/hosts.js';
 import { runStages } from '../cli/batch/runStages.js';
 import { EXIT } from '../cli/exitCodes.js';
 import type { CommandIo } from '../cli/io.js';
@@ -84,9 +84,9 @@ async function readStatus(batchId: string, sources: BatchSources, hostLostAfterS
     candidate: candidate
       ? {
           name: candidate,
-      adapter: typeof spec.adapter === 'string' ? spec.adapter : null,
-      model: typeof spec.model === 'string' ? spec.model : null,
-      parallelism: typeof spec.parallelism === 'number' ? spec.parallelism : null,
+          adapter: typeof spec.adapter === 'string' ? spec.adapter : null,
+          model: typeof spec.model === 'string' ? spec.model : null,
+          parallelism: typeof spec.parallelism === 'number' ? spec.parallelism : null,
           runs_per_case: typeof spec.runs_per_case === 'number' ? spec.runs_per_case : 1,
         }
       : null,
@@ -159,7 +159,6 @@ export function progressCounts(progress: BatchProgress): Batch['counts'] {
   };
 }
 
-/** Every run of the batch: the store's rows, running where the workflow says so, with their stage and latest host. */
 /**
  * The running runs, each with the `host_lost_after_s` its spec carries (the client that started
  * the batch set it); `fallback`, this client's, for a run not written yet.
@@ -169,15 +168,15 @@ function withLimits(running: readonly string[], storeRuns: readonly Run[], fallb
   return running.map((runId) => ({ runId, hostLostAfterS: limits.get(runId) ?? fallback }));
 }
 
+/** Every run of the batch: the store's rows, running where the workflow says so, with their stage and latest host. */
 async function statusRuns(sources: BatchSources, storeRuns: readonly Run[], running: readonly string[], stages: Record<string, string>): Promise<StatusJson['runs']> {
   const claims = sources.store && storeRuns.length > 0 ? await sources.store.getRunHosts(storeRuns.map((r) => r.run_id)) : [];
-  const host = new Map<string, { generation: number; hostId: string }>();
-  for (const claim of claims) if ((host.get(claim.run_id)?.generation ?? -1) < claim.generation) host.set(claim.run_id, { generation: claim.generation, hostId: claim.host_id });
+  const host = latestClaims(claims);
   const runningNow = new Set(running);
   const known = new Set(storeRuns.map((r) => r.run_id));
   const rows: StatusJson['runs'] = storeRuns.map((r) => {
     const status = runningNow.has(r.run_id) && r.status === 'pending' ? 'running' : r.status;
-    return { run_id: r.run_id, case_id: r.case_id, arm: r.arm, attempt_index: r.attempt_index, status, result: r.result, stage: status === 'running' ? (stages[r.run_id] ?? null) : null, host: host.get(r.run_id)?.hostId ?? null };
+    return { run_id: r.run_id, case_id: r.case_id, arm: r.arm, attempt_index: r.attempt_index, status, result: r.result, stage: status === 'running' ? (stages[r.run_id] ?? null) : null, host: host.get(r.run_id)?.host_id ?? null };
   });
   for (const runId of running) {
     if (!known.has(runId)) rows.push({ run_id: runId, case_id: null, arm: null, attempt_index: null, status: 'running', result: null, stage: stages[runId] ?? null, host: null });

@@ -77,10 +77,15 @@ export function formatHostLines(states: HostStates): string[] {
   return lines;
 }
 
-function lostHosts(claims: readonly RunHost[], running: readonly RunningRun[], workers: readonly WorkerRow[], liveHosts: ReadonlySet<string>, now: number): LostHost[] {
-  // A run's host is the one of its latest attempt.
+/** Each run's claim of its latest attempt, by run id: a run's host is the one of that attempt. */
+export function latestClaims(claims: readonly RunHost[]): Map<string, RunHost> {
   const latest = new Map<string, RunHost>();
   for (const claim of claims) if ((latest.get(claim.run_id)?.generation ?? -1) < claim.generation) latest.set(claim.run_id, claim);
+  return latest;
+}
+
+function lostHosts(claims: readonly RunHost[], running: readonly RunningRun[], workers: readonly WorkerRow[], liveHosts: ReadonlySet<string>, now: number): LostHost[] {
+  const latest = latestClaims(claims);
   // Runs of one lost host with one limit share an entry (one batch's runs share their limit), in the order given.
   const waiting = new Map<string, { hostId: string; hostLostAfterS: number; runIds: string[] }>();
   for (const { runId, hostLostAfterS } of running) {
