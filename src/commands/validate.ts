@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { FormatError, isEvalflowError } from '../errors.js';
 import { checkEvalBank } from '../evalset/index.js';
-import { packCase } from '../evalset/casePack.js';
+import { listCaseFiles } from '../evalset/casePack.js';
 import type { CommandIo } from '../cli/io.js';
 import { printJson } from '../cli/json/document.js';
 import { ValidateJson } from '../cli/json/validate.js';
@@ -23,10 +23,10 @@ export async function run(options: ValidateOptions, io: CommandIo): Promise<numb
   const paths = options.paths && options.paths.length > 0 ? options.paths : ['eval_sets'];
   try {
     const bank = await checkEvalBank(paths, { cwd: io.cwd, ...(options.only ? { only: options.only } : {}) });
-    // `evalflow run` packs each case to send it to the worker hosts: a folder over the bounds is refused there, so it is a problem here.
+    // `evalflow run` packs each case to send it to the worker hosts: a folder over the bounds is refused there, so it is a problem here (sizes only, no file is read).
     for (const check of bank.cases) {
       if (check.problems.length > 0) continue;
-      await packCase(check.dir, check.id, path.relative(io.cwd, check.dir) || '.').catch((error: unknown) => {
+      await listCaseFiles(check.dir, path.relative(io.cwd, check.dir) || '.').catch((error: unknown) => {
         if (!(error instanceof FormatError)) throw error;
         check.problems.push(error.message);
       });

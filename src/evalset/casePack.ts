@@ -38,12 +38,20 @@ export const CasePackSchema = z.object({
 });
 export type CasePack = z.infer<typeof CasePackSchema>;
 
+/** A file of a case folder as the walk finds it, before its bytes are read. */
+interface CaseFileEntry {
+  path: string;
+  full: string;
+  executable: boolean;
+}
+
 /**
- * Reads the case folder `dir` into a pack, in path order; FormatError naming the folder (as
- * `shownAs`, by default its path) when it is over the bounds.
+ * The files of the case folder `dir` in path order (`.git` left out), checked against the
+ * bounds from their sizes alone; FormatError naming the folder (as `shownAs`, by default its
+ * path) when it is over them.
  */
-export async function packCase(dir: string, caseId = path.basename(dir), shownAs = dir): Promise<CasePack> {
-  const files: CasePackFile[] = [];
+export async function listCaseFiles(dir: string, shownAs = dir): Promise<CaseFileEntry[]> {
+  const files: CaseFileEntry[] = [];
   let bytes = 0;
   const over = (what: string) => new FormatError(`eval case ${shownAs}: ${what}; a case folder travels to every worker host, so keep data sets out of it (fetch them in a setup command)`);
   const walk = async (folder: string, prefix: string): Promise<void> => {
@@ -61,10 +69,17 @@ export async function packCase(dir: string, caseId = path.basename(dir), shownAs
       bytes += stats.size;
       if (bytes > MAX_CASE_PACK_BYTES) throw over(`its files hold more than ${MAX_CASE_PACK_BYTES / 1024 / 1024} MB, expected at most that`);
       if (files.length >= MAX_CASE_PACK_FILES) throw over(`it holds more than ${MAX_CASE_PACK_FILES} files, expected at most that`);
-      files.push({ path: relative, executable: (stats.mode & 0o111) !== 0, content: (await readFile(full)).toString('base64') });
+      files.push({ path: relative, full, executable: (stats.mode & 0o111) !== 0 });
     }
   };
   await walk(dir, '');
+  return files;
+}
+
+/** Reads the case folder `dir` into a pack, in path order; FormatError naming the folder when it is over the bounds. */
+export async function packCase(dir: string, caseId = path.basename(dir)): Promise<CasePack> {
+  const files: CasePackFile[] = [];
+  for (const file of await listCaseFiles(dir)) files.push({ path: file.path, executable: file.executable, content: (await readFile(file.full)).toString('base64') });
   return { caseId, files };
 }
 
