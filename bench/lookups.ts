@@ -14,7 +14,7 @@ import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { row, writeResult, type BenchRow } from './support/benchResult.js';
@@ -120,6 +120,8 @@ for (const size of SIZES) {
     const commands = ONLY ? all.filter((c) => ONLY.some((prefix) => c.name.startsWith(prefix))) : all;
     // A first command applies any migration this build adds; it is not what is measured.
     await measure([CLI, 'batches', '--limit', '1'], workspace, env);
+    const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
+    notes.push(`${label}: load average (1, 5, 15 min) ${load()} before measuring`);
     for (const mode of ['opening PGlite itself', 'served by another process'] as const) {
       const release = mode === 'served by another process' ? await holdStore(workspace, env) : undefined;
       try {
@@ -133,6 +135,7 @@ for (const size of SIZES) {
       } finally {
         await release?.();
       }
+      notes.push(`${label}: load average ${load()} after ${mode}`);
     }
   } finally {
     if (!KEPT) await rm(workspace, { recursive: true, force: true });
