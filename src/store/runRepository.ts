@@ -101,7 +101,7 @@ export function createRunRepository(sql: SqlExecutor, dirs: RunDirs): Pick<Store
       const statuses = f.status === undefined ? null : JSON.stringify(Array.isArray(f.status) ? f.status : [f.status]);
       // The cursor's own timestamp is read in SQL (a JS Date would drop its microseconds), as an
       // InitPlan, so the row comparison stays an index condition.
-      const olderThan = f.olderThan === undefined ? '' : 'AND (created_at, run_id) < ((SELECT c.created_at FROM runs c WHERE c.run_id = $9), $9::text)';
+      const olderThan = f.olderThan === undefined ? '' : 'AND (created_at, run_id) < ((SELECT c.created_at FROM runs c WHERE c.run_id = $11), $11::text)';
       return storeOperation(sql, 'listRuns', async () => {
         const rows = await sql.query(
           `SELECT ${RUN_COLUMNS} FROM runs
@@ -112,15 +112,34 @@ export function createRunRepository(sql: SqlExecutor, dirs: RunDirs): Pick<Store
              AND ($5::text IS NULL OR workflow_rev = $5)
              AND ($6::text IS NULL OR arm = $6)
              AND ($8::text IS NULL OR run_id > $8)
+             AND ($9::text IS NULL OR workflow_rev LIKE $9)
+             AND (NOT $10::boolean OR (spec->'noWorkflow' IS DISTINCT FROM 'true'::jsonb AND workflow_rev IS DISTINCT FROM 'none'))
              ${olderThan}
            ORDER BY ${f.afterRunId === undefined ? 'created_at DESC, run_id DESC' : 'run_id'}
            LIMIT $7`,
-          [f.batchId ?? null, f.caseId ?? null, f.candidate ?? null, statuses, f.workflowRev ?? null, f.arm ?? null, f.limit ?? null, f.afterRunId ?? null, ...(f.olderThan === undefined ? [] : [f.olderThan])],
+          [
+            f.batchId ?? null,
+            f.caseId ?? null,
+            f.candidate ?? null,
+            statuses,
+            f.workflowRev ?? null,
+            f.arm ?? null,
+            f.limit ?? null,
+            f.afterRunId ?? null,
+            f.workflowRevPrefix === undefined ? null : `${likeLiteral(f.workflowRevPrefix)}%`,
+            f.withWorkflow ?? false,
+            ...(f.olderThan === undefined ? [] : [f.olderThan]),
+          ],
         );
         return rows.map(readRun);
       });
     },
   };
+}
+
+/** `text` matched literally by LIKE: its wildcards and the escape character escaped. */
+function likeLiteral(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
 /** jsonb parameters travel as JSON text: `pg` would turn a JS array into a PostgreSQL array. */

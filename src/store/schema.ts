@@ -160,6 +160,10 @@ export const ListRunsFilterSchema = z
     candidate: z.string().optional(),
     status: z.union([RunStateSchema, z.array(RunStateSchema)]).optional(),
     workflowRev: z.string().optional(),
+    /** Runs whose workflow_rev starts with this (a commit named by its prefix), matched in SQL. */
+    workflowRevPrefix: z.string().min(1).optional(),
+    /** Only runs that ran a workflow: not `spec.noWorkflow`, nor workflow_rev `none` (see summaries/workflowRevision.ts). */
+    withWorkflow: z.literal(true).optional(),
     arm: z.string().optional(),
     limit: z.number().int().positive().optional(),
     /**

@@ -51,7 +51,8 @@ export async function resolveSide(store: Store, name: string, inBatch?: string):
 /** The runs of the latest batch that ran workflow_rev `rev` (or a rev starting with it); a run without any workflow has no rev. */
 async function sideOfRev(store: Store, rev: string): Promise<ResolvedSide | undefined> {
   const exact = (await store.listRuns({ workflowRev: rev, limit: 1 })).filter((r) => !ranWithoutWorkflow(r));
-  const matching = exact.length > 0 ? exact : (await store.listRuns({})).filter((r) => !ranWithoutWorkflow(r) && r.workflow_rev?.startsWith(rev));
+  // A prefix is matched in SQL: reading every run to match it in memory grows with the store.
+  const matching = exact.length > 0 ? exact : await store.listRuns({ workflowRevPrefix: rev, withWorkflow: true, limit: 1 });
   const latest = matching[0];
   if (!latest) return undefined;
   const workflowRev = latest.workflow_rev!;

@@ -1,6 +1,6 @@
 import { parseOrThrow } from '../format.js';
 import type { ComparisonFilter, RunWithVerdict, Store } from '../store/index.js';
-import { WorkflowExpectationSchema, type WorkflowExpectation, type WorkflowUsageRow } from '../workflowUsage/index.js';
+import { WorkflowExpectationSchema, type WorkflowExpectation, type WorkflowUsageRow } from '../vocabulary/workflowUsage.js';
 
 /** One run as trigger quality needs it: what its case expected, and what the candidate invoked. */
 export interface TriggerObservation {

@@ -59,6 +59,32 @@ describe("Fisher's exact test", () => {
     expect(smallestDetectableDifference(5, 5)).toBeCloseTo(0.8, 10);
     expect(smallestDetectableDifference(20, 20)!).toBeLessThan(0.5);
   });
+
+  it('finds the same smallest difference as testing every pair of outcomes, for even and uneven counts and other alphas', () => {
+    const everyPair = (nA: number, nB: number, alpha: number): number | null => {
+      let smallest: number | null = null;
+      for (let a = 0; a <= nA; a++) {
+        for (let b = 0; b <= nB; b++) {
+          if (fisherExact(a, nA, b, nB) >= alpha) continue;
+          const difference = Math.abs(a / nA - b / nB);
+          if (smallest === null || difference < smallest) smallest = difference;
+        }
+      }
+      return smallest;
+    };
+    const counts = [0, 1, 2, 3, 4, 5, 7, 9, 12, 17, 25, 40, 63];
+    for (const nA of counts) {
+      for (const nB of counts) {
+        for (const alpha of [0.05, 0.01, 0.2]) expect([nA, nB, alpha, smallestDetectableDifference(nA, nB, alpha)]).toEqual([nA, nB, alpha, everyPair(nA, nB, alpha)]);
+      }
+    }
+  });
+
+  it('answers for 300 runs of a case a side in well under a second (testing every pair took seconds)', () => {
+    const start = performance.now();
+    expect(smallestDetectableDifference(300, 299)!).toBeLessThan(0.15);
+    expect(performance.now() - start).toBeLessThan(500);
+  });
 });
 
 describe('mcnemarExact', () => {

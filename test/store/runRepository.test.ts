@@ -149,6 +149,26 @@ describe.each(BACKENDS)('runs on %s', (backend) => {
       expect(await store().listRuns({ batchId: big, olderThan: `${big}-missing` })).toEqual([]);
     }, 120_000);
 
+    it('matches a workflow_rev by its prefix, literally (LIKE wildcards are characters), and keeps only runs that ran a workflow', async () => {
+      const rev = uniqueId('rev').replaceAll('-', '');
+      const at = (s: number) => new Date(Date.UTC(2026, 3, 1, 0, 0, s)).toISOString();
+      await store().upsertRun(aRun({ run_id: `${rev}-old`, workflow_rev: `${rev}aaaa`, created_at: at(1) }));
+      await store().upsertRun(aRun({ run_id: `${rev}-new`, workflow_rev: `${rev}bbbb`, created_at: at(2) }));
+      await store().upsertRun(aRun({ run_id: `${rev}-bare`, workflow_rev: `${rev}cccc`, spec: { noWorkflow: true }, created_at: at(3) }));
+      await store().upsertRun(aRun({ run_id: `${rev}-wild`, workflow_rev: `${rev}_%\\x`, created_at: at(4) }));
+      await store().upsertRun(aRun({ run_id: `${rev}-none`, workflow_rev: 'none', created_at: at(5) }));
+
+      const runIds = async (filter: Parameters<ReturnType<typeof store>['listRuns']>[0]) => (await store().listRuns(filter)).map((r) => r.run_id);
+      expect(await runIds({ workflowRevPrefix: rev })).toEqual([`${rev}-wild`, `${rev}-bare`, `${rev}-new`, `${rev}-old`]);
+      expect(await runIds({ workflowRevPrefix: rev, withWorkflow: true, limit: 2 })).toEqual([`${rev}-wild`, `${rev}-new`]);
+      expect(await runIds({ workflowRevPrefix: `${rev}a` })).toEqual([`${rev}-old`]);
+      // `_` and `%` stand for themselves; so does the escape character.
+      expect(await runIds({ workflowRevPrefix: `${rev}_` })).toEqual([`${rev}-wild`]);
+      expect(await runIds({ workflowRevPrefix: `${rev}_%\\` })).toEqual([`${rev}-wild`]);
+      expect(await runIds({ workflowRevPrefix: `${rev.slice(0, -1)}%` })).toEqual([]);
+      expect(await runIds({ workflowRevPrefix: 'non', withWorkflow: true })).toEqual([]);
+    });
+
     it('rejects an unknown filter key', async () => {
       await expect(store().listRuns({ batch: 'x' } as never)).rejects.toThrow('listRuns(filter): (root): Unrecognized key: "batch"');
     });

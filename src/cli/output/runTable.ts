@@ -1,6 +1,6 @@
 import { relative } from 'node:path';
 import type { Run, RunHost } from '../../store/index.js';
-import { runIsolation, uncontainedLine } from '../../summaries/index.js';
+import { runIsolation, uncontainedLine } from '../../summaries/runIsolation.js';
 import { formatTable } from './table.js';
 
 /** One line per run that did not complete, with why: the table alone says only `infra_error`. */
