@@ -10,6 +10,7 @@ import type { CommandIo } from '../cli/io.js';
 import { storeOptions } from '../cli/storeOptions.js';
 import { noiseFloorJson, noiseFloorLines } from '../cli/output/noiseFloorLines.js';
 import { noiseFloor } from '../summaries/noiseFloor.js';
+import { sequentialSideNotes } from '../summaries/sequentialSideNotes.js';
 
 export interface CompareOptions {
   a: string;
@@ -42,9 +43,11 @@ export async function run(options: CompareOptions, io: CommandIo): Promise<numbe
       io.err(`error: ${(err as Error).message}`);
       return COMPARE_EXIT.nothingComparable;
     }
-    // The two arms of a batch run until decided are labelled by the test that stopped it, never by Fisher's on the runs it accumulated.
+    // The two arms of a batch run until decided are labelled by the test that stopped it, never by Fisher's on the runs it accumulated;
+    // any other comparison of such a batch's runs is Fisher's, and says so.
     const compared = compareSideStats(a.stats, b.stats);
-    const comparison = decided ? withDecisions(compared, decided) : compared;
+    const notes = decided ? [] : await sequentialSideNotes(store, { A: a, B: b });
+    const comparison = decided ? withDecisions(compared, decided) : notes.length > 0 ? { ...compared, methodNotes: notes } : compared;
     const floor = noiseFloor(comparison.cases, new Map([...a.stats.cases].map(([caseId, c]) => [caseId, c.side.hash])), await store.latestCalibrations(comparison.cases.map((c) => c.caseId)));
     const triggers = { a: triggerQuality(await loadSideTriggerObservations(store, a.filter)), b: triggerQuality(await loadSideTriggerObservations(store, b.filter)) };
     if (options.json) {

@@ -98,6 +98,10 @@ export const CompareJson = jsonDocument(1, 'Side A against side B, case by case 
   method: z
     .enum(['fisher_exact', 'sequential_test'])
     .describe("where the labels come from: Fisher's exact test on the runs, or, for the two arms of a batch run --until-decided, the sequential test that stopped it (docs/how-many-runs.md)"),
+  method_notes: z
+    .array(z.string())
+    .default([])
+    .describe("with fisher_exact: one note per side's batch that ran until decided (its run counts were chosen by its own sequential test, or it stored no decisions), saying the labels are approximate; empty otherwise"),
   sequential: z.object({ alpha: z.number().describe('the error rate the test keeps under optional stopping'), max_runs_per_case: z.number().int().describe('the most runs a side a case could get') }).nullable().default(null).describe("the sequential test's design when method is sequential_test"),
   a: SideJson.describe('side A, the reference (the first argument)'),
   b: SideJson.describe('side B, measured against A (the second argument)'),
