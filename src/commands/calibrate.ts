@@ -142,7 +142,7 @@ function refuseArms(options: CalibrateOptions): void {
   if (arm !== undefined) {
     throw new UsageError(`--arm ${arm}: expected no --arm (calibrate runs one configuration twice; choose it with --candidate, --candidate-model or --workflow-dir), found one`);
   }
-  if (options.batch !== undefined && (options.runsPerCase !== undefined || (options.paths?.length ?? 0) > 0 || options.only !== undefined)) {
-    throw new UsageError(`--batch ${options.batch}: expected alone (it measures a batch already run), found it with cases or --runs-per-case to run`);
+  if (options.batch !== undefined && (options.runsPerCase !== undefined || (options.paths?.length ?? 0) > 0 || options.only !== undefined || options.judges !== undefined)) {
+    throw new UsageError(`--batch ${options.batch}: expected alone (it measures a batch already run), found it with cases, --runs-per-case or --judges to run`);
   }
 }

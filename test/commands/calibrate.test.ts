@@ -145,7 +145,8 @@ describe('evalflow calibrate refuses bad input: one line, exit 2, before anythin
   it.each([
     [['--runs-per-case', '0'], "error: option '--runs-per-case <k>' argument '0' is invalid. expected a whole number 1 or more, found '0'"],
     [['--arm', 'B=model=x'], 'error: --arm B=model=x: expected no --arm (calibrate runs one configuration twice; choose it with --candidate, --candidate-model or --workflow-dir), found one'],
-    [['--batch', 'batch-x', '--runs-per-case', '3'], 'error: --batch batch-x: expected alone (it measures a batch already run), found it with cases or --runs-per-case to run'],
+    [['--batch', 'batch-x', '--runs-per-case', '3'], 'error: --batch batch-x: expected alone (it measures a batch already run), found it with cases, --runs-per-case or --judges to run'],
+    [['--batch', 'batch-x', '--judges', '3'], 'error: --batch batch-x: expected alone (it measures a batch already run), found it with cases, --runs-per-case or --judges to run'],
   ])('%j', { timeout: 60_000 }, async (args, line) => {
     const cli = startCli(['calibrate', ...args], { cwd: root, env: { PATH: process.env.PATH, HOME: root, EVALFLOW_HOME: join(root, 'state'), EVALFLOW_TEMPORAL_PORT: '1' } });
     const code = await cli.exited;
