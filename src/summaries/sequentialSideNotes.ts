@@ -7,11 +7,12 @@ import type { ResolvedSide } from './selectSide.js';
  * two arms), so Fisher's test on those runs is approximate here, and only the batch's own A/B
  * comparison has labels that hold their error rate. A batch that stored no decisions says so,
  * rather than being read as if it had none to give. One note per such batch; none for others.
+ * `sides`: each side by the name the output gives it (compare's A and B, the gate's --baseline).
  */
-export async function sequentialSideNotes(store: Store, sides: { A: ResolvedSide; B: ResolvedSide }): Promise<string[]> {
+export async function sequentialSideNotes(store: Store, sides: Readonly<Record<string, ResolvedSide>>): Promise<string[]> {
   const byBatch = new Map<string, string[]>();
   for (const [name, side] of Object.entries(sides)) {
-    if (side.filter.batchId) byBatch.set(side.filter.batchId, [...(byBatch.get(side.filter.batchId) ?? []), `${name} (${side.label})`]);
+    if (side.filter.batchId) byBatch.set(side.filter.batchId, [...(byBatch.get(side.filter.batchId) ?? []), side.label === name ? name : `${name} (${side.label})`]);
   }
   const notes: string[] = [];
   for (const [batchId, named] of byBatch) {
