@@ -1,5 +1,5 @@
 import { parseOrThrow } from '../format.js';
-import { RunVerdictSchema, type RunVerdict } from '../run/runVerdict.js';
+import { ScoreSchema, type Score } from '../vocabulary/score.js';
 import type { Store } from '../store/index.js';
 import type { Judging } from './calibration.js';
 
@@ -16,14 +16,15 @@ export async function panelJudgings(store: Store, runIds: readonly string[]): Pr
     // A round retried after a crash can hold several finished attempts: its latest is the round's verdict.
     const byTurn = new Map<number, (typeof finished)[number]>();
     for (const step of finished.sort((a, b) => a.attempt - b.attempt)) byTurn.set(step.turn, step);
-    for (const step of byTurn.values()) out.push(...extraSamples(runId, parseOrThrow(RunVerdictSchema, step.output, `store: judge step ${step.turn} of ${runId}`)));
+    // The step holds the round's whole verdict (run/runVerdict.ts); only its score is read here.
+    for (const step of byTurn.values()) out.push(...extraSamples(runId, parseOrThrow(ScoreSchema, step.output!.score, `store: judge step ${step.turn} of ${runId} (score)`)));
   }
   return out;
 }
 
 /** A round's samples that gave a result, less the one its verdict of record already counts. */
-export function extraSamples(runId: string, verdict: RunVerdict): Judging[] {
-  const results = (verdict.score.judge_samples ?? []).filter((s) => s.error === undefined && s.result !== null).map((s) => s.result!);
-  const recorded = results.indexOf(verdict.score.result!);
+export function extraSamples(runId: string, score: Score): Judging[] {
+  const results = (score.judge_samples ?? []).filter((s) => s.error === undefined && s.result !== null).map((s) => s.result!);
+  const recorded = results.indexOf(score.result!);
   return results.filter((_, i) => i !== recorded).map((result) => ({ run_id: runId, result }));
 }
