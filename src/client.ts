@@ -53,6 +53,7 @@ withSelection(
     .addOption(configOption),
 )
   .option('--batch <id>', 'measure this A/A batch again instead of running one (after `rejudge --batch <id> --repeat k`: also the judge\'s share)')
+  .option('--judges <n>', "independent judge samples per run, 1-9: the judge's share of the noise without a rejudge (default 1)", flag.positiveInteger)
   .option('--allow-self-judge', "let the judge use the candidate's own model or agent")
   .option('--json', 'print the calibration as JSON (docs/json.md)')
   .option('--no-worker', 'do not run a worker in this process (workers run elsewhere)')

@@ -23,6 +23,7 @@ import { openStore, type Store } from '../store/index.js';
 import { loadRunsWithVerdicts } from '../summaries/index.js';
 import { armGroups } from '../summaries/armGroups.js';
 import { calibrationRows, measureNoise } from '../summaries/calibration.js';
+import { panelJudgings } from '../summaries/panelJudgings.js';
 
 /** The flags of `evalflow calibrate`: run's selection (one configuration, no arms), its judging, and these. */
 export interface CalibrateOptions extends SelectionFlags, JudgingFlags {
@@ -122,7 +123,9 @@ async function measure(store: Store, batchId: string, settings: Settings, option
   if (differing.length > 0) {
     throw new UsageError(`--batch ${batchId}: expected an A/A batch (arms that change nothing, or none), found arm ${differing[0]!.name} (${differing[0]!.change ?? 'unknown change'})`);
   }
-  const judgings = await store.getJudgings(entries.map((e) => e.run.run_id));
+  const runIds = entries.map((e) => e.run.run_id);
+  // rejudge --repeat's judgings are in the verdict history; run --judges' extra samples only in the judge steps.
+  const judgings = [...(await store.getJudgings(runIds)), ...(await panelJudgings(store, runIds))];
   const noise = measureNoise(entries, judgings, settings.prices);
   for (const row of calibrationRows(batchId, noise, entries, new Date().toISOString())) await store.saveCalibration(row);
   if (options.json) printJson(io, CalibrateJson, noiseJson(batchId, noise));
@@ -139,7 +142,7 @@ function refuseArms(options: CalibrateOptions): void {
   if (arm !== undefined) {
     throw new UsageError(`--arm ${arm}: expected no --arm (calibrate runs one configuration twice; choose it with --candidate, --candidate-model or --workflow-dir), found one`);
   }
-  if (options.batch !== undefined && (options.runsPerCase !== undefined || (options.paths?.length ?? 0) > 0 || options.only !== undefined)) {
-    throw new UsageError(`--batch ${options.batch}: expected alone (it measures a batch already run), found it with cases or --runs-per-case to run`);
+  if (options.batch !== undefined && (options.runsPerCase !== undefined || (options.paths?.length ?? 0) > 0 || options.only !== undefined || options.judges !== undefined)) {
+    throw new UsageError(`--batch ${options.batch}: expected alone (it measures a batch already run), found it with cases, --runs-per-case or --judges to run`);
   }
 }

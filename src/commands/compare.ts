@@ -12,7 +12,9 @@ import { loadSideTriggerObservations, triggerQuality, triggerQualityFields, trig
 import { selectSideStats } from '../summaries/selectSide.js';
 import type { CommandIo } from '../cli/io.js';
 import { storeOptions } from '../cli/storeOptions.js';
-import { noiseFloorLines } from '../cli/output/noiseFloorLines.js';
+import { noiseFloorJson, noiseFloorLines } from '../cli/output/noiseFloorLines.js';
+import { noiseFloor } from '../summaries/noiseFloor.js';
+import { sequentialSideNotes } from '../summaries/sequentialSideNotes.js';
 
 export interface CompareOptions {
   a: string;
@@ -45,20 +47,22 @@ export async function run(options: CompareOptions, io: CommandIo): Promise<numbe
       io.err(`error: ${(err as Error).message}`);
       return COMPARE_EXIT.nothingComparable;
     }
-    // The two arms of a batch run until decided are labelled by the test that stopped it, never by Fisher's on the runs it accumulated.
+    // The two arms of a batch run until decided are labelled by the test that stopped it, never by Fisher's on the runs it accumulated;
+    // any other comparison of such a batch's runs is Fisher's, and says so.
     const compared = compareSideStats(a.stats, b.stats);
-    const comparison = decided ? withDecisions(compared, decided) : compared;
+    const notes = decided ? [] : await sequentialSideNotes(store, { A: a, B: b });
+    const comparison = decided ? withDecisions(compared, decided) : notes.length > 0 ? { ...compared, methodNotes: notes } : compared;
+    const floor = noiseFloor(comparison.cases, new Map([...a.stats.cases].map(([caseId, c]) => [caseId, c.side.hash])), await store.latestCalibrations(comparison.cases.map((c) => c.caseId)));
     const triggers = { a: triggerQuality(await loadSideTriggerObservations(store, a.filter)), b: triggerQuality(await loadSideTriggerObservations(store, b.filter)) };
     if (options.json) {
       // Trigger quality is keyed by skill refs (data, never renamed) and already snake_case.
       // The schema checks what these loosely typed fields hold when it reads the document.
-      const json = { schema_version: 1, method: comparison.sequential ? 'sequential_test' : 'fisher_exact', ...(snakeCaseKeys(comparison) as object), trigger_quality: { a: triggerQualityFields(triggers.a), b: triggerQualityFields(triggers.b) } };
+      const json = { schema_version: 1, method: comparison.sequential ? 'sequential_test' : 'fisher_exact', ...(snakeCaseKeys(comparison) as object), trigger_quality: { a: triggerQualityFields(triggers.a), b: triggerQualityFields(triggers.b) }, noise_floor: noiseFloorJson(floor) };
       printJson(io, CompareJson, json as z.input<typeof CompareJson>);
     }
     else {
       for (const line of comparisonLines(comparison, io.cwd)) io.out(line);
-      const calibrations = await store.latestCalibrations(comparison.cases.map((c) => c.caseId));
-      for (const line of noiseFloorLines(comparison.cases, new Map([...a.stats.cases].map(([caseId, c]) => [caseId, c.side.hash])), calibrations)) io.out(line);
+      for (const line of noiseFloorLines(floor)) io.out(line);
       if (Object.keys(triggers.a).length + Object.keys(triggers.b).length > 0) {
         io.out('');
         for (const line of [...triggerQualityLines(a.label, triggers.a), ...triggerQualityLines(b.label, triggers.b)]) io.out(line);

@@ -33,38 +33,6 @@ export function flipRate(passes: number, runs: number): FlipRate {
   return { runs, passes, rate, low: Math.min(atLow, atHigh, rate), high: Math.max(high, rate) };
 }
 
-/** The verdicts of one run's transcript: its own judging and any repeated ones (`rejudge --repeat`). */
-export interface RunJudgings {
-  passes: number;
-  judgings: number;
-}
-
-/** The flip rate split into the judge's share and the agent's. */
-export interface NoiseSplit {
-  /** Runs judged at least twice: what the judge's share is measured on. */
-  judgedTwice: number;
-  /** The chance that two judgings of one transcript disagree, averaged over the transcripts; null when no run was judged twice. */
-  judge: number | null;
-  /** What is left of the flip rate: disagreement that comes from the transcripts differing; null without both. */
-  agent: number | null;
-}
-
-/**
- * Splits a case's flip rate. With q_T the chance the judge passes transcript T and π = E[q_T],
- * the law of total variance gives π(1 − π) = E[q_T(1 − q_T)] + Var(q_T): twice the first term is
- * how often two judgings of one transcript disagree (the judge's noise), twice the second what
- * different transcripts add (the agent's). The judge's share is measured on runs judged twice or
- * more, each run's share of disagreeing pairs of its judgings, averaged over the runs.
- */
-export function splitNoise(flip: number | null, runs: readonly RunJudgings[]): NoiseSplit {
-  const twice = runs.filter((r) => r.judgings >= 2);
-  if (twice.length === 0) return { judgedTwice: 0, judge: null, agent: null };
-  const mean = twice.reduce((sum, r) => sum + (r.passes * (r.judgings - r.passes)) / ((r.judgings * (r.judgings - 1)) / 2), 0) / twice.length;
-  // Capped at ½ as the flip rate is: a few runs judged twice can disagree on every pair.
-  const judge = Math.min(0.5, mean);
-  return { judgedTwice: twice.length, judge, agent: flip === null ? null : Math.max(0, flip - judge) };
-}
-
 function flipOf(p: number): number {
   return 2 * p * (1 - p);
 }

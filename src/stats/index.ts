@@ -8,4 +8,5 @@ export { DEFAULT_SEED, seededRandom } from './random.js';
 export { sequentialDesign, sequentialVerdict, tallyPairs, type PairTally, type SequentialDesign, type SequentialOptions, type SequentialVerdict, type StopReason } from './sequential.js';
 export { wilsonInterval, Z95, type RateInterval } from './wilson.js';
 export { decisionChances, type DecisionChances } from './decisionChances.js';
-export { flipRate, splitNoise, type FlipRate, type NoiseSplit, type RunJudgings } from './flipRate.js';
+export { flipRate, type FlipRate } from './flipRate.js';
+export { splitNoise, splitOf, type NoiseSplit, type RunJudgings } from './noiseSplit.js';

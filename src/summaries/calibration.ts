@@ -1,4 +1,4 @@
-import { flipRate, splitNoise, type FlipRate, type NoiseSplit } from '../stats/index.js';
+import { flipRate, splitNoise, splitOf, type FlipRate, type NoiseSplit } from '../stats/index.js';
 import type { CalibrationRow, RunWithVerdict } from '../store/index.js';
 import type { Prices } from '../vocabulary/prices.js';
 import type { VerdictResult } from '../vocabulary/verdictResult.js';
@@ -16,7 +16,7 @@ export interface CaseNoise {
   costPerRun: number | null;
 }
 
-/** A judging of a run (its own, a rejudge, a sample), as `Store.getJudgings` gives them. */
+/** A judging of a run (its own, a rejudge, a sample of `rejudge --repeat` or of `run --judges`). */
 export interface Judging {
   run_id: string;
   result: VerdictResult | null;
@@ -25,7 +25,10 @@ export interface Judging {
 /**
  * Each case's noise in an A/A batch: every judged run of the case counts, whichever side it
  * ran on (both sides are the same configuration, so their runs are alike), and every judging
- * of a run's transcript beyond its own tells the judge's share.
+ * of a run's transcript beyond its own tells the judge's share. The flip rate counts the runs
+ * that compare counts (completed, with a verdict); the judge's share also counts a run left for
+ * a person's review, since a run whose judge samples disagreed is left so, and leaving those out
+ * would hide exactly the judge's noise.
  */
 export function measureNoise(entries: readonly RunWithVerdict[], judgings: readonly Judging[], prices: Prices): CaseNoise[] {
   const byCase = new Map<string, RunWithVerdict[]>();
@@ -38,11 +41,13 @@ export function measureNoise(entries: readonly RunWithVerdict[], judgings: reado
     const passes = judged.filter(({ verdict }) => verdict!.result === 'pass').length;
     const flip = flipRate(passes, judged.length);
     const split = splitNoise(
-      flip.rate,
-      judged.map(({ run }) => {
-        const results = byRun.get(run.run_id) ?? [];
-        return { passes: results.filter((r) => r === 'pass').length, judgings: results.length };
-      }),
+      flip,
+      runs
+        .filter(({ run }) => run.status === 'completed' || run.status === 'needs_review')
+        .map(({ run }) => {
+          const results = byRun.get(run.run_id) ?? [];
+          return { passes: results.filter((r) => r === 'pass').length, judgings: results.length };
+        }),
     );
     return { caseId, caseHash: runs[0]!.run.case_hash, passRate: judged.length === 0 ? null : passes / judged.length, flip, split, costPerRun: meanCost(runs, prices) };
   });
@@ -71,7 +76,8 @@ export function calibrationRows(batchId: string, noise: readonly CaseNoise[], en
 /** A stored calibration read back as noise: the flip rate follows from its runs and passes. */
 export function noiseOf(row: CalibrationRow): CaseNoise {
   const flip = flipRate(row.passes, row.runs);
-  const split = row.judge_flip === null ? { judgedTwice: row.judged_twice, judge: null, agent: null } : { judgedTwice: row.judged_twice, judge: row.judge_flip, agent: flip.rate === null ? null : Math.max(0, flip.rate - row.judge_flip) };
+  // The row keeps the judge's mean share (capped at ½), which is what the interval is taken from.
+  const split = row.judge_flip === null ? splitOf(flip, 0, 0) : splitOf(flip, row.judged_twice, row.judge_flip);
   return { caseId: row.case_id, caseHash: row.case_hash, passRate: row.runs === 0 ? null : row.passes / row.runs, flip, split, costPerRun: row.cost_per_run };
 }
 

@@ -32,6 +32,8 @@ export interface Comparison {
   mcnemar: { pairs: number; onlyA: number; onlyB: number; p: number } | null;
   /** Set when the labels come from the sequential test of an until-decided batch (`withDecisions`), not from Fisher's test. */
   sequential?: { alpha: number; maxRunsPerCase: number };
+  /** With Fisher's labels: what they mean for a side that ran until decided (`sequentialSideNotes`). */
+  methodNotes?: string[];
 }
 
 /**

@@ -5,7 +5,7 @@ import { uncontainedLine } from './runIsolation.js';
 
 /** The comparison as a terminal prints it: the two sides, the bank's difference, then one row per case, regressions first. */
 export function comparisonLines(comparison: Comparison, cwd: string): string[] {
-  const lines = [describeSide('A', comparison.a), describeSide('B', comparison.b), describeBank(comparison), ''];
+  const lines = [describeSide('A', comparison.a), describeSide('B', comparison.b), describeBank(comparison), ...(comparison.methodNotes ?? []).map((n) => `note: ${n}`), ''];
   const rows = comparison.cases.map((c) => [
     c.label,
     c.caseId,
@@ -32,7 +32,7 @@ export function comparisonLines(comparison: Comparison, cwd: string): string[] {
 
 /** compare-<batch>.md: the same as Markdown, with links to both sides' reviews of every flip, and a note on how to read it when given. */
 export function comparisonMarkdown(title: string, comparison: Comparison, summariesDir: string, note?: string): string {
-  const parts = [`# ${title}`, '', ...(note ? [note, ''] : []), `- ${describeSide('A', comparison.a)}`, `- ${describeSide('B', comparison.b)}`, `- ${describeBank(comparison)}`, ''];
+  const parts = [`# ${title}`, '', ...(note ? [note, ''] : []), `- ${describeSide('A', comparison.a)}`, `- ${describeSide('B', comparison.b)}`, `- ${describeBank(comparison)}`, ...(comparison.methodNotes ?? []).map((n) => `- note: ${n}`), ''];
   parts.push(`| label | case | judged A/B | pass rate A → B | difference (95%) | overall A → B | ${comparison.sequential ? 'stopped / why' : 'detectable'} | reviews |`, '|---|---|---|---|---|---|---|---|');
   for (const c of comparison.cases) {
     const links = (side: string, paths: string[]) => paths.map((p, i) => `[${side}${i + 1}](${relative(summariesDir, p)})`).join(' ');

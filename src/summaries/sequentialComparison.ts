@@ -28,7 +28,11 @@ export async function decisionsForSides(store: Store, a: string, b: string, inBa
   const stored = await store.getBatchDecisions(left.batch);
   if (stored.length === 0) {
     if (!batch.spec.until_decided) return null;
-    throw new ConfigError(`compare: batch ${left.batch} runs until decided and has stored no decisions yet (status ${batch.status}); its labels come from the sequential test as it ends (\`evalflow attach ${left.batch}\`)`);
+    if (batch.status === 'running' || batch.status === 'pending') {
+      throw new ConfigError(`compare: batch ${left.batch} runs until decided and has stored no decisions yet (status ${batch.status}); its labels come from the sequential test as it ends (\`evalflow attach ${left.batch}\`)`);
+    }
+    // It ended before batches kept their decisions: Fisher's test on its runs would not hold its error rate either.
+    throw new ConfigError(`compare: batch ${left.batch} ran until decided and stored no sequential decisions (status ${batch.status}: it ended before evalflow kept them); its arms get no labels from a test of their accumulated runs (see summaries/compare-${left.batch}.md if it wrote one)`);
   }
   return sideDecisions(left.batch, stored, left.arm, right.arm);
 }

@@ -12,6 +12,17 @@ import { aRun, aScore } from '../store/builders.js';
 let root: string;
 const AA = 'batch-20260301T000000-aa';
 const AB = 'batch-20260302T000000-ab';
+const PANEL = 'batch-20260303T000000-panel';
+
+/** A judge step's verdict whose score says what each of `run --judges N`'s samples gave (the first result is the verdict of record). */
+function panelVerdict(runId: string, samples: ('pass' | 'fail')[]): Record<string, unknown> {
+  const score = {
+    reasoning: 'r', result: samples[0]!, compliance: 3, execution_quality: 3, overall: 3, summary: 's', hard_requirements: [], suggestions: [], run_id: runId, case_id: 'panel', judge_model: 'j', salvaged: false,
+    review_reasons: new Set(samples).size > 1 ? ['the judge samples disagree'] : [],
+    judge_samples: samples.map((result, i) => ({ sample: i + 1, result, overall: 3, review_reasons: [] })),
+  };
+  return { score, raw: '{}', model: 'j', usage: null, judgedAt: '2026-03-03T10:00:00.000Z' };
+}
 
 /** Seeds a batch: each run is [case, arm, verdict, extra judgings of its transcript]. */
 async function seed(batchId: string, arms: { name: string; change: string }[], runs: [string, string, 'pass' | 'fail', ('pass' | 'fail')[]][]): Promise<void> {
@@ -47,6 +58,27 @@ beforeAll(async () => {
     ['split', 'A1', 'pass', ['pass', 'pass']],
     ['split', 'A2', 'fail', ['fail', 'fail']],
   ]);
+  // Judged by a panel of three (run --judges 3): the samples are only in the judge steps. The third run's
+  // samples disagree, so it waits for a person's review; the fourth was judged once.
+  const store = await openStore({ pgliteDir: join(root, '.evalflow', 'pglite') });
+  try {
+    await store.upsertBatch({ batch_id: PANEL, status: 'completed', created_at: '2026-03-03T00:00:00.000Z', spec: { arms: base } });
+    const panel: ['A1' | 'A2', 'completed' | 'needs_review', ('pass' | 'fail')[]][] = [
+      ['A1', 'completed', ['pass', 'pass', 'pass']],
+      ['A2', 'completed', ['fail', 'fail', 'fail']],
+      ['A1', 'needs_review', ['pass', 'fail', 'pass']],
+      ['A2', 'completed', ['pass']],
+    ];
+    for (const [i, [arm, status, samples]] of panel.entries()) {
+      const runId = `${PANEL}-panel-${i}`;
+      await store.upsertRun(aRun({ run_id: runId, batch_id: PANEL, case_id: 'panel', case_hash: 'h-panel', arm, status, result: status === 'completed' ? samples[0]! : null }));
+      await store.saveScore(runId, aScore({ judged_at: '2026-03-03T10:00:00.000Z', result: samples[0]! }));
+      const output = samples.length > 1 ? panelVerdict(runId, samples) : { ...panelVerdict(runId, samples), score: { ...(panelVerdict(runId, samples).score as object), judge_samples: undefined } };
+      await store.finishStep({ run_id: runId, role: 'judge', turn: 0, attempt: 1 }, { usage: null, output: JSON.parse(JSON.stringify(output)) as Record<string, unknown>, finishedAt: '2026-03-03T10:00:00.000Z' });
+    }
+  } finally {
+    await store.close();
+  }
   // An A/B batch whose B recorded no run yet: still no A/A batch.
   await seed(AB, [base[0]!, { name: 'B', change: 'model=other' }], [['steady', 'A1', 'pass', []]]);
 });
@@ -80,10 +112,27 @@ describe('evalflow calibrate --batch', () => {
     const io = memoryIo(root, {});
     expect(await calibrate({ batch: AA }, io)).toBe(0);
     const row = (name: string) => io.stdout.find((line) => line.startsWith(`${name} `))!.split(/\s{2,}/);
-    expect(row('split')).toEqual(['split', '4', '50% (2/4)', '50% (26%…50%)', '17% (4 runs)', '33%']);
+    // The judge's 1/6 of 4 runs: Wilson's 0.67 in 4 is 2.2%…64%, capped at ½. The agent's 1/3: the flip rate's
+    // interval ends at its estimate (½), so the top is 1/3 + (1/6 − 0.022) = 0.48.
+    expect(row('split')).toEqual(['split', '4', '50% (2/4)', '50% (26%…50%)', '17% (2%…50%; 4 runs)', '33% (0%…48%)']);
     // 4 of 4: Wilson's lower bound 0.51 is still about a coin, so four runs cannot rule out flipping half the time.
     expect(row('steady')[3]).toBe('0% (0%…50%)');
     expect(row('steady')[6]).toMatch(/^never flipped/);
+  });
+
+  it("counts the samples of run --judges in the judge's share, with the run its disagreeing samples left for review", async () => {
+    const io = memoryIo(root, {});
+    expect(await calibrate({ batch: PANEL, json: true }, io)).toBe(0);
+    const [panel] = (JSON.parse(io.stdout.join('\n')) as { cases: Record<string, number | null>[] }).cases;
+    // The flip rate counts the three completed runs (2 pass, 1 fail: 2 of 3 pairs, capped at ½); the judge's
+    // share the three runs judged three times: 0, 0 and 2 of 3 pairs, so 2/9.
+    expect(panel).toMatchObject({ case_id: 'panel', runs: 3, passes: 2, flip_rate: 0.5, judged_twice: 3 });
+    expect(panel!.judge_flip).toBeCloseTo(2 / 9, 12);
+    expect(panel!.judge_low!).toBeLessThan(2 / 9);
+    expect(panel!.judge_high!).toBeGreaterThan(2 / 9);
+    expect(panel!.agent_flip).toBeCloseTo(0.5 - 2 / 9, 12);
+    expect(panel!.agent_low!).toBeLessThanOrEqual(panel!.agent_flip!);
+    expect(panel!.agent_high!).toBeGreaterThanOrEqual(panel!.agent_flip!);
   });
 
   it('refuses a batch whose arms differ, and --arm, naming the flag and value', async () => {
@@ -96,7 +145,8 @@ describe('evalflow calibrate refuses bad input: one line, exit 2, before anythin
   it.each([
     [['--runs-per-case', '0'], "error: option '--runs-per-case <k>' argument '0' is invalid. expected a whole number 1 or more, found '0'"],
     [['--arm', 'B=model=x'], 'error: --arm B=model=x: expected no --arm (calibrate runs one configuration twice; choose it with --candidate, --candidate-model or --workflow-dir), found one'],
-    [['--batch', 'batch-x', '--runs-per-case', '3'], 'error: --batch batch-x: expected alone (it measures a batch already run), found it with cases or --runs-per-case to run'],
+    [['--batch', 'batch-x', '--runs-per-case', '3'], 'error: --batch batch-x: expected alone (it measures a batch already run), found it with cases, --runs-per-case or --judges to run'],
+    [['--batch', 'batch-x', '--judges', '3'], 'error: --batch batch-x: expected alone (it measures a batch already run), found it with cases, --runs-per-case or --judges to run'],
   ])('%j', { timeout: 60_000 }, async (args, line) => {
     const cli = startCli(['calibrate', ...args], { cwd: root, env: { PATH: process.env.PATH, HOME: root, EVALFLOW_HOME: join(root, 'state'), EVALFLOW_TEMPORAL_PORT: '1' } });
     const code = await cli.exited;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { flipRate, splitNoise } from '../../src/stats/flipRate.js';
+import { flipRate } from '../../src/stats/flipRate.js';
 
 describe('flipRate', () => {
   it('is the share of pairs of runs that disagree', () => {
@@ -40,25 +40,6 @@ describe('flipRate', () => {
     let mean = 0;
     for (let s = 0; s <= n; s++) mean += binomial(n, s) * pi ** s * (1 - pi) ** (n - s) * ((s * (n - s)) / ((n * (n - 1)) / 2));
     expect(mean).toBeCloseTo(2 * pi * (1 - pi), 12);
-  });
-});
-
-describe('splitNoise', () => {
-  it("takes the judge's share from runs judged twice or more and leaves the rest to the agent", () => {
-    // Two transcripts judged 4 times: one agrees with itself, the other splits 2/2 (4 of 6 pairs).
-    const split = splitNoise(0.45, [
-      { passes: 4, judgings: 4 },
-      { passes: 2, judgings: 4 },
-      { passes: 1, judgings: 1 },
-    ]);
-    expect(split.judgedTwice).toBe(2);
-    expect(split.judge).toBeCloseTo((0 + 4 / 6) / 2, 12);
-    expect(split.agent).toBeCloseTo(0.45 - 1 / 3, 12);
-  });
-
-  it('has no split without repeated judgings, and never a negative agent share', () => {
-    expect(splitNoise(0.3, [{ passes: 1, judgings: 1 }])).toEqual({ judgedTwice: 0, judge: null, agent: null });
-    expect(splitNoise(0.1, [{ passes: 1, judgings: 2 }]).agent).toBe(0);
   });
 });
 

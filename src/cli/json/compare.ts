@@ -75,10 +75,33 @@ const TriggerJson = z.object({
 });
 const TriggersJson = z.record(z.string(), TriggerJson).describe('per skill ref (as the cases name it), only for skills a case expects or forbids');
 
+/** A compared case's calibrated noise (`evalflow calibrate`, docs/how-many-runs.md). */
+const NoiseFloorJson = z.object({
+  case_id: z.string().describe('the eval case'),
+  case_hash: z.string().describe('the case version calibrated: the version side A ran'),
+  calibrated_by: z.string().describe('the A/A batch that measured it'),
+  flip_rate: z.number().describe('the share of pairs of runs on identical inputs whose verdicts disagree (0..0.5)'),
+  flip_low: z.number().describe('lower end of its 95% interval'),
+  flip_high: z.number().describe('upper end of its 95% interval'),
+  judge_flip: z.number().nullable().describe('the chance two judgings of one transcript disagree; null when the calibration judged no transcript twice'),
+  judge_low: z.number().nullable().describe('lower end of its 95% interval; null without judge_flip'),
+  judge_high: z.number().nullable().describe('upper end of its 95% interval; null without judge_flip'),
+  agent_flip: z.number().nullable().describe('flip_rate − judge_flip, at least 0; null without judge_flip'),
+  agent_low: z.number().nullable().describe('lower end of its 95% interval; null without agent_flip'),
+  agent_high: z.number().nullable().describe('upper end of its 95% interval; null without agent_flip'),
+  runs_a: z.number().int().describe("side A's completed runs of the case in this comparison"),
+  runs_b: z.number().int().describe("side B's completed runs of the case in this comparison"),
+  spread: z.number().nullable().describe('how far the pass rates of two identical sides with runs_a and runs_b runs differ (95%, ±): 1.96·√(flip_rate/2 · (1/runs_a + 1/runs_b)); null when a side has no run'),
+});
+
 export const CompareJson = jsonDocument(1, 'Side A against side B, case by case (`evalflow compare`), regressions first.', {
   method: z
     .enum(['fisher_exact', 'sequential_test'])
     .describe("where the labels come from: Fisher's exact test on the runs, or, for the two arms of a batch run --until-decided, the sequential test that stopped it (docs/how-many-runs.md)"),
+  method_notes: z
+    .array(z.string())
+    .default([])
+    .describe("with fisher_exact: one note per side's batch that ran until decided (its run counts were chosen by its own sequential test, or it stored no decisions), saying the labels are approximate; empty otherwise"),
   sequential: z.object({ alpha: z.number().describe('the error rate the test keeps under optional stopping'), max_runs_per_case: z.number().int().describe('the most runs a side a case could get') }).nullable().default(null).describe("the sequential test's design when method is sequential_test"),
   a: SideJson.describe('side A, the reference (the first argument)'),
   b: SideJson.describe('side B, measured against A (the second argument)'),
@@ -93,4 +116,5 @@ export const CompareJson = jsonDocument(1, 'Side A against side B, case by case 
     .nullable()
     .describe("McNemar's exact test over runs that pair one to one (same case and attempt); null without pairs, and when method is sequential_test"),
   trigger_quality: z.object({ a: TriggersJson, b: TriggersJson }).describe("each side's skill triggering (docs/workflow-usage.md); empty maps when no case expects or forbids a skill"),
+  noise_floor: z.array(NoiseFloorJson).default([]).describe('per compared case whose version side A ran has a calibration (evalflow calibrate): its noise and what it means for these runs; empty when none has'),
 });

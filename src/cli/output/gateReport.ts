@@ -5,7 +5,8 @@ import type { Store } from '../../store/index.js';
 import { comparisonLines, loadRunsWithVerdicts, parseGate, renderJunit } from '../../summaries/index.js';
 import { armGroups } from '../../summaries/armGroups.js';
 import { evaluateBatchGate, type BatchGate } from '../../summaries/batchGate.js';
-import { selectSide } from '../../summaries/selectSide.js';
+import { resolveSide, selectSide } from '../../summaries/selectSide.js';
+import { sequentialSideNotes } from '../../summaries/sequentialSideNotes.js';
 import type { CommandIo } from '../io.js';
 import type { Prices } from '../../vocabulary/prices.js';
 import { changedOnlyOf, describeChangedOnly } from '../../vocabulary/changedOnly.js';
@@ -58,6 +59,14 @@ export async function reportGate(store: Store, batchId: string, options: GateOpt
     io.out(`JUnit report: ${options.junit}`);
   }
   if (!gate) return null;
+  // Fisher's labels anywhere an until-decided batch's runs are read without its decisions: said, never silent.
+  if (batch?.spec.until_decided && decisions.length === 0 && arms.length === 2) {
+    gate.notes.push(`batch ${batchId} ran until decided and stored no sequential decisions: regressions against the baseline arm are Fisher's exact test on its runs, whose counts were chosen while looking: read them as approximate`);
+  }
+  if (options.baseline) {
+    const sides = { '--baseline': await resolveSide(store, options.baseline), 'this batch': { label: batchId, filter: { batchId } } };
+    gate.notes.push(...(await sequentialSideNotes(store, sides)).map((note) => `against --baseline: ${note}`));
+  }
   evaluated?.(gate);
   io.out('');
   // A gate met on a subset must not read as the whole bank's.

@@ -10,11 +10,11 @@ export function noiseTableLines(noise: readonly CaseNoise[]): string[] {
     String(c.flip.runs),
     c.passRate === null ? '–' : `${percent(c.passRate)} (${c.flip.passes}/${c.flip.runs})`,
     c.flip.rate === null ? '–' : `${percent(c.flip.rate)} (${percent(c.flip.low!)}…${percent(c.flip.high!)})`,
-    c.split.judge === null ? '–' : `${percent(c.split.judge)} (${c.split.judgedTwice} run${c.split.judgedTwice === 1 ? '' : 's'})`,
-    c.split.agent === null ? '–' : percent(c.split.agent),
+    c.split.judge === null ? '–' : `${percent(c.split.judge)} (${percent(c.split.judgeLow!)}…${percent(c.split.judgeHigh!)}; ${c.split.judgedTwice} run${c.split.judgedTwice === 1 ? '' : 's'})`,
+    c.split.agent === null ? '–' : `${percent(c.split.agent)} (${percent(c.split.agentLow!)}…${percent(c.split.agentHigh!)})`,
     note(c),
   ]);
-  return formatTable(['case', 'runs', 'pass rate', 'flip rate (95%)', 'judge', 'agent', 'note'], rows);
+  return formatTable(['case', 'runs', 'pass rate', 'flip rate (95%)', 'judge (95%)', 'agent (95%)', 'note'], rows);
 }
 
 /** The calibration as `--json` prints it. */
@@ -33,7 +33,11 @@ export function noiseJson(batchId: string, noise: readonly CaseNoise[]): z.input
       flip_high: c.flip.high,
       judged_twice: c.split.judgedTwice,
       judge_flip: c.split.judge,
+      judge_low: c.split.judgeLow,
+      judge_high: c.split.judgeHigh,
       agent_flip: c.split.agent,
+      agent_low: c.split.agentLow,
+      agent_high: c.split.agentHigh,
       cost_per_run: c.costPerRun,
     })),
   };
