@@ -99,7 +99,8 @@ function runDirect(request: ProcessRequest, command: string, args: string[], sta
     let settled = false;
     const timers: NodeJS.Timeout[] = [];
 
-    const launched = dieWithParent(command, args);
+    // A contained command is bubblewrap, which arms its own parent-death signal (--die-with-parent).
+    const launched = statusFd === undefined ? dieWithParent(command, args) : { command, args };
     const child = spawn(launched.command, launched.args, {
       cwd: request.cwd,
       env: request.env,
@@ -147,7 +148,7 @@ function runDirect(request: ProcessRequest, command: string, args: string[], sta
           const reason = failedExec[1]!.trim();
           result = { exitCode: null, signal: null, spawnError: /no such file/i.test(reason) ? `${request.command}: not found` : `${request.command}: ${reason}` };
         }
-      } else if (!sandboxWasMade(sandboxStatus) && !aborted && !timedOut) {
+      } else if (result.spawnError === undefined && !sandboxWasMade(sandboxStatus) && !aborted && !timedOut) {
         result = { exitCode: null, signal: null, spawnError: whySandboxFailed(stderrTail) };
       }
       resolve({ ...result, stderrTail, stdoutTail, timedOut, aborted, durationMs: Date.now() - started });
@@ -180,7 +181,8 @@ function runDirect(request: ProcessRequest, command: string, args: string[], sta
     child.stderr.on('close', streamClosed);
 
     child.on('error', (err: NodeJS.ErrnoException) => {
-      finish({ exitCode: null, signal: null, spawnError: err.code === 'ENOENT' ? `${request.command}: not found` : err.message });
+      const missing = statusFd === undefined ? `${request.command}: not found` : 'the sandbox could not be made: bwrap: not installed (apt-get install bubblewrap)';
+      finish({ exitCode: null, signal: null, spawnError: err.code === 'ENOENT' ? missing : err.message });
     });
     child.on('exit', (code, signal) => {
       exit = { code, signal };
@@ -202,10 +204,8 @@ function runDirect(request: ProcessRequest, command: string, args: string[], sta
   });
 }
 
-/** Why a contained process's sandbox was not made, from what bubblewrap (or setpriv before it) said. */
+/** Why a contained process's sandbox was not made, from what bubblewrap said. */
 function whySandboxFailed(stderrTail: string): string {
-  const setpriv = /setpriv: failed to execute .*?: (.+)$/m.exec(stderrTail)?.[1]?.trim();
-  if (setpriv) return `the sandbox could not be made: bwrap: ${/no such file/i.test(setpriv) ? 'not installed (apt-get install bubblewrap)' : setpriv}`;
   const said = /^bwrap: (.+)$/m.exec(stderrTail)?.[1]?.trim();
   return `the sandbox could not be made (bubblewrap${said ? `: ${said}` : ' said nothing'})`;
 }

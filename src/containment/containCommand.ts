@@ -8,7 +8,12 @@ import { writeFile } from 'node:fs/promises';
 import { loopbackTargets, openPortRelay, relayedCommand, type RelayTarget } from './relay.js';
 import type { Endpoint, SandboxView } from './sandboxView.js';
 
-/** The command line that runs a command inside its view, and what to undo once it ended. */
+/**
+ * The command line that runs a command inside its view, and what to undo once it ended.
+ * Spawned as it is, with no `setpriv --pdeathsig` in front: bubblewrap's `--die-with-parent`
+ * arms the same parent-death signal in its launcher before it lets the sandbox be set up, and
+ * one exec less is a good part of what a contained start costs (docs/isolation.md).
+ */
 export interface ContainedCommand {
   command: string;
   args: string[];

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseYaml, stringify } from 'yaml';
@@ -13,6 +13,7 @@ import { isolationOf } from '../containment/isolationOf.js';
 import { RunFactsSchema } from '../vocabulary/runFacts.js';
 import { judgingOf } from './judging.js';
 import type { RunSpec } from './runSpec.js';
+import { createFileMemo } from './fileMemo.js';
 import { IsolationSchema } from '../vocabulary/isolation.js';
 
 /** `config.yaml` of a run: its supply side (who ran it, with which models, on what). */
@@ -107,14 +108,20 @@ export function runConfig(spec: RunSpec): RunConfigFile {
 }
 
 /** Writes aside and renames, so readers never see half a file; the temp name is unique per writer. */
-export async function writeYamlFile(path: string, value: unknown): Promise<void> {
+export async function writeYamlFile(path: string, value: unknown, beforeRename?: (written: string) => Promise<void>): Promise<void> {
   const tmp = `${path}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
   await writeFile(tmp, stringify(value, { lineWidth: 0 }));
+  await beforeRename?.(tmp);
   await rename(tmp, path);
 }
 
+/** env_checklist.yaml files as this process last read or wrote them (see fileMemo.ts). */
+const checklists = createFileMemo<EnvChecklist>();
+
 export async function readEnvChecklist(runDir: string): Promise<EnvChecklist | null> {
   const path = join(runDir, 'env_checklist.yaml');
+  const known = checklists.recall(path);
+  if (known) return known;
   if (!existsSync(path)) return null;
   let raw: unknown;
   try {
@@ -122,7 +129,9 @@ export async function readEnvChecklist(runDir: string): Promise<EnvChecklist | n
   } catch (err) {
     throw new FormatError(`${path}: not valid YAML: ${err instanceof Error ? err.message : String(err)}`);
   }
-  return parseOrThrow(EnvChecklistSchema, raw, path);
+  const checklist = parseOrThrow(EnvChecklistSchema, raw, path);
+  checklists.remember(path, checklist);
+  return checklist;
 }
 
 /** Merges `patch` into env_checklist.yaml (each stage adds what it learned). */
@@ -130,7 +139,9 @@ export async function updateEnvChecklist(runDir: string, patch: Partial<EnvCheck
   const current = base ?? (await readEnvChecklist(runDir));
   // prepare writes the checklist first, so a missing one means the stages ran out of order.
   if (!current) throw new InternalError(`env_checklist.yaml missing in ${runDir}`);
-  const next = parseOrThrow(EnvChecklistSchema, { ...current, ...patch }, join(runDir, 'env_checklist.yaml'));
-  await writeYamlFile(join(runDir, 'env_checklist.yaml'), next);
+  const path = join(runDir, 'env_checklist.yaml');
+  const next = parseOrThrow(EnvChecklistSchema, { ...current, ...patch }, path);
+  // Remembered as the file written aside is (a rename keeps its inode and times), so a writer that renames over it after us is never taken for ours.
+  await writeYamlFile(path, next, (written) => stat(written, { bigint: true }).then((stats) => checklists.remember(path, next, stats)));
   return next;
 }

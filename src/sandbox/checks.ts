@@ -73,8 +73,9 @@ async function runShell(command: string, options: CheckOptions, timeoutMs: numbe
     ? { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: process.env.LANG ?? 'C.UTF-8', HOME: options.home ?? '/nonexistent', ...options.env }
     : { ...process.env, ...options.env };
   const contained = view ? await containCommand(view, { command: 'bash', args: ['-c', command], cwd, env: { PATH: env.PATH ?? '' }, scratchRoot: tmpdir() }) : undefined;
-  // It dies with the worker, so a check interrupted by a crash does not run on beside its retry.
-  const launched = contained ? dieWithParent(contained.command, contained.args) : dieWithParent('bash', ['-c', command]);
+  // It dies with the worker, so a check interrupted by a crash does not run on beside its retry
+  // (contained, bubblewrap's --die-with-parent sees to it: no setpriv in front).
+  const launched = contained ?? dieWithParent('bash', ['-c', command]);
   const child = spawn(launched.command, launched.args, { cwd, env, detached: true, stdio: contained ? stdioWithStatus(['ignore', 'pipe', 'pipe'], contained.statusFd) : ['ignore', 'pipe', 'pipe'] });
   let status = '';
   if (contained) child.stdio[contained.statusFd]?.on('data', (chunk: Buffer) => (status += chunk.toString('utf8')));
@@ -100,14 +101,18 @@ async function runShell(command: string, options: CheckOptions, timeoutMs: numbe
     }
   }, timeoutMs);
   try {
+    let missing = false;
     const exitCode = await new Promise<number | null>((resolve) => {
-      child.once('error', () => resolve(null));
+      child.once('error', (err: NodeJS.ErrnoException) => {
+        if (err.code === 'ENOENT') missing = true;
+        resolve(null);
+      });
       child.once('close', (code) => resolve(code));
     });
     const output = Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
     // A check that never ran is ours, not a failed check.
     if (contained && !timedOut && !sandboxWasMade(status)) {
-      throw new SandboxError(`the sandbox for a check could not be made: ${/^bwrap: (.+)$/m.exec(output)?.[1] ?? (output.trim() || `exit ${exitCode}`)}`);
+      throw new SandboxError(`the sandbox for a check could not be made: ${missing ? 'bwrap: not installed (apt-get install bubblewrap)' : /^bwrap: (.+)$/m.exec(output)?.[1] ?? (output.trim() || `exit ${exitCode}`)}`);
     }
     return { exitCode: timedOut ? null : exitCode, output, timedOut };
   } finally {

@@ -7,7 +7,6 @@ import type { SandboxView } from '../containment/sandboxView.js';
 import { SandboxError } from '../errors.js';
 import type { CheckResult } from '../evalset/checkResult.js';
 import { runCheck, tail, type CheckCommand, type CheckOptions } from './checks.js';
-import { dieWithParent } from './dieWithParent.js';
 
 /** Past the sum of the checks' own timeouts, the whole sandbox is killed: the runner stopped answering. */
 const RUNNER_SLACK_MS = 60_000;
@@ -50,9 +49,8 @@ type TimedReport = CheckReport & { durationMs: number };
 async function runInOneSandbox(runner: { command: string; args: string[] }, count: number, view: SandboxView, options: CheckOptions, timeoutMs: number): Promise<TimedReport[]> {
   const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: process.env.LANG ?? 'C.UTF-8', HOME: options.home ?? '/nonexistent', ...options.env };
   const contained = await containCommand(view, { ...runner, cwd: options.cwd, env: { PATH: env.PATH }, scratchRoot: tmpdir(), asInit: true });
-  // It dies with the worker, so checks interrupted by a crash do not run on beside the retry.
-  const launched = dieWithParent(contained.command, contained.args);
-  const child = spawn(launched.command, launched.args, { cwd: options.cwd, env, detached: true, stdio: stdioWithStatus(['ignore', 'pipe', 'pipe'], contained.statusFd) });
+  // It dies with the worker (bubblewrap's --die-with-parent), so checks interrupted by a crash do not run on beside the retry.
+  const child = spawn(contained.command, contained.args, { cwd: options.cwd, env, detached: true, stdio: stdioWithStatus(['ignore', 'pipe', 'pipe'], contained.statusFd) });
   let status = '';
   let stderr = '';
   child.stdio[contained.statusFd]?.on('data', (chunk: Buffer) => (status += chunk.toString('utf8')));
@@ -80,13 +78,17 @@ async function runInOneSandbox(runner: { command: string; args: string[] }, coun
     }
   }, timeoutMs * count + RUNNER_SLACK_MS);
   try {
+    let missing = false;
     const exitCode = await new Promise<number | null>((resolve) => {
-      child.once('error', () => resolve(null));
+      child.once('error', (err: NodeJS.ErrnoException) => {
+        if (err.code === 'ENOENT') missing = true;
+        resolve(null);
+      });
       child.once('close', (code) => resolve(code));
     });
     // Checks that never ran are ours, not failed checks.
     if (!sandboxWasMade(status)) {
-      throw new SandboxError(`the sandbox for a check could not be made: ${/^bwrap: (.+)$/m.exec(stderr)?.[1] ?? (stderr.trim() || `exit ${exitCode}`)}`);
+      throw new SandboxError(`the sandbox for a check could not be made: ${missing ? 'bwrap: not installed (apt-get install bubblewrap)' : /^bwrap: (.+)$/m.exec(stderr)?.[1] ?? (stderr.trim() || `exit ${exitCode}`)}`);
     }
     if (unreadable) throw new SandboxError(`the checks' sandbox: ${unreadable instanceof Error ? unreadable.message : String(unreadable)}`);
     return reports;

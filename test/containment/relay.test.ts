@@ -86,6 +86,39 @@ describe.each<[string, Launch]>([
       await relay.close();
     }
   });
+
+  it('carries many short connections, one after another and twenty at once, each its own reply', async () => {
+    const inside = await freePort();
+    // Answers each request with its own words once a line came (as HTTP, no half-close: the host side does not carry one).
+    const server = createServer((socket) => {
+      let got = '';
+      const answer = () => socket.end(`re:${got.trim()}`);
+      socket.on('data', (chunk: Buffer) => {
+        got += chunk.toString();
+        if (got.endsWith('\n')) answer();
+      });
+      socket.on('error', () => undefined);
+    });
+    const port = await new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port)));
+    const relay = await openPortRelay(dir, [{ inside: { address: '127.0.0.1', port: inside }, upstream: { host: '127.0.0.1', port } }]);
+    try {
+      const client = `const net=require('net');const ask=(w)=>new Promise(r=>{const s=net.connect(${inside},'127.0.0.1',()=>s.write(w+'\\n'));let a='';s.on('data',d=>a+=d);s.on('end',()=>{s.end();r(a)});s.on('error',e=>r(e.code))});
+(async()=>{const out=[];for(let i=0;i<30;i++)out.push(await ask('s'+i));out.push(...await Promise.all(Array.from({length:20},(_,i)=>ask('p'+i))));console.log(out.join(','))})();`;
+      const launched = launch(relay, process.execPath, ['-e', client]);
+      const child = spawn(launched.command, launched.args, { stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      expect(code, err).toBe(0);
+      const expected = [...Array.from({ length: 30 }, (_, i) => `re:s${i}`), ...Array.from({ length: 20 }, (_, i) => `re:p${i}`)];
+      expect(out.trim().split(',')).toEqual(expected);
+    } finally {
+      await relay.close();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
 });
 
 describe('loopbackTargets', () => {
