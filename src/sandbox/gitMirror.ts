@@ -40,7 +40,7 @@ export async function pinGitSource(source: GitSource, what: string): Promise<str
   // git's own order for a short name: the name itself, refs/, tags (peeled to their commit), branches.
   const order = [ref, `refs/${ref}`, `refs/tags/${ref}^{}`, `refs/tags/${ref}`, `refs/heads/${ref}`];
   const commit = order.map((name) => refs.get(name)).find((id) => id !== undefined);
-  if (!commit) throw new SourceFetchError(`${what} ${source.url}: no ref ${ref} there${refs.size ? '' : ' (the repository lists no refs: is it empty?)'}`);
+  if (!commit) throw new SourceFetchError(`${what} ${source.url}: no ref ${ref} there${ref === 'HEAD' ? ' (is the repository empty?)' : ''}`);
   return commit;
 }
 
@@ -106,6 +106,7 @@ async function holds(dir: string, commit: string): Promise<boolean> {
 }
 
 function gitSays(result: { stderr: string; stdout: string; exitCode: number }): string {
-  const text = (result.stderr.trim() || result.stdout.trim()).split('\n').filter(Boolean).pop();
-  return text ?? `git exited with ${result.exitCode} and said nothing (did it time out after ${REMOTE_TIMEOUT_MS / 60_000} minutes?)`;
+  // git says it over several lines (`fatal: …`, then advice); a message is one line.
+  const text = (result.stderr.trim() || result.stdout.trim()).split('\n').map((line) => line.trim()).filter(Boolean).join(' ');
+  return text || `git exited with ${result.exitCode} and said nothing (did it time out after ${REMOTE_TIMEOUT_MS / 60_000} minutes?)`;
 }
