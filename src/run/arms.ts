@@ -129,7 +129,8 @@ async function resolveChange(key: Change, value: string, where: string, context:
 /** A remote that cannot be read fails the flag that named it, saying which. */
 function rethrowAs(where: string): (err: unknown) => never {
   return (err) => {
-    throw err instanceof SourceFetchError ? new SourceFetchError(`${where}: ${err.message}`) : err;
+    if (err instanceof SourceFetchError) throw new SourceFetchError(`${where}: ${err.message}`);
+    throw err instanceof ConfigError ? new ConfigError(`${where}: ${err.message}`) : err;
   };
 }
 

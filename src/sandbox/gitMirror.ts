@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { SourceFetchError } from '../errors.js';
+import { ConfigError, SourceFetchError } from '../errors.js';
 import { withDirLock } from './dirLock.js';
 import { git } from './git.js';
 import { isCommitId, type GitSource } from './gitUrl.js';
@@ -40,7 +40,7 @@ export async function pinGitSource(source: GitSource, what: string): Promise<str
   // git's own order for a short name: the name itself, refs/, tags (peeled to their commit), branches.
   const order = [ref, `refs/${ref}`, `refs/tags/${ref}^{}`, `refs/tags/${ref}`, `refs/heads/${ref}`];
   const commit = order.map((name) => refs.get(name)).find((id) => id !== undefined);
-  if (!commit) throw new SourceFetchError(`${what} ${source.url}: no ref ${ref} there${ref === 'HEAD' ? ' (is the repository empty?)' : ''}`);
+  if (!commit) throw new ConfigError(`${what} ${source.url}: no ref ${ref} there${ref === 'HEAD' ? ' (is the repository empty?)' : ''}`);
   return commit;
 }
 
