@@ -66,7 +66,7 @@ describe('prepareRun of a project and workflow given by git URL', () => {
     const template = await pinSources({ ...baseTemplate, project: project.url, workflowDir: `${workflow.url}#main` });
     await project.push({ 'README.md': 'later\n' });
     await workflow.push({ 'rules/r.md': 'later rule\n' });
-    const spec = await fixture.preparedSpec({}, {}, template);
+    const spec = await fixture.preparedSpec({}, {}, { project: template.project, projectCommit: template.projectCommit!, workflowDir: template.workflowDir, workflowRev: template.workflowRev! });
     const runDir = join(spec.runsDir, spec.runId);
     const checklist = await readEnvChecklist(runDir);
     expect(checklist).toMatchObject({
