@@ -6,7 +6,7 @@ import { EXIT } from './cli/exitCodes.js';
 import { INTERRUPT_MODES } from './cli/batch/interrupts.js';
 import { processIo, type CommandIo } from './cli/io.js';
 import { withSelection } from './cli/selectionOptions.js';
-import { EvalflowError, FormatError, StoreBusyError, TemporalUnreachableError, UsageError } from './errors.js';
+import { EvalflowError, FormatError, StoreBusyError, SourceFetchError, TemporalUnreachableError, UsageError } from './errors.js';
 import { RUN_STATES } from './vocabulary/runStates.js';
 import { BATCH_STATUSES } from './vocabulary/batchStatuses.js';
 
@@ -346,7 +346,7 @@ async function dispatch(name: CommandName, options: Record<string, unknown>): Pr
 
 /** Our errors are one line (or one line per problem); anything else is a bug, with its stack. */
 function reportError(err: unknown, io: CommandIo): number {
-  if (err instanceof TemporalUnreachableError) {
+  if (err instanceof TemporalUnreachableError || err instanceof SourceFetchError) {
     io.err(`error: ${err.message}`);
     return EXIT.unreachable;
   }

@@ -8,8 +8,9 @@ import { DEFAULT_ISOLATION } from './containment/isolation.js';
 import { DEFAULT_JUDGING } from './run/judging.js';
 import { DEFAULT_RECOVERY } from './run/recovery.js';
 import type { CandidateSpec, JudgingPolicy, ModelEndpoint, Recovery } from './run/runSpec.js';
-import { ConfigError, FormatError } from './errors.js';
+import { ConfigError, FormatError, UsageError } from './errors.js';
 import { parseOrThrow } from './format.js';
+import { looksLikeGitUrl, parseGitUrl } from './sandbox/gitUrl.js';
 import { isSecretName } from './transcript/redact.js';
 import { resolveTemporalConnection, TemporalTlsSchema, type TemporalSettings } from './temporalSettings.js';
 import { IsolationSchema, type Isolation } from './vocabulary/isolation.js';
@@ -43,11 +44,17 @@ const CandidateConfigSchema = z
   })
   .strict();
 
+/** A local path, or a git URL (then checked for a form git is fetched over here). */
+const SourceSchema = z.string().superRefine((value, ctx) => {
+  const parsed = looksLikeGitUrl(value) ? parseGitUrl(value) : null;
+  if (parsed && 'problem' in parsed) ctx.addIssue({ code: 'custom', message: parsed.problem });
+});
+
 /** evalflow.config.yaml: the supply side of runs. Eval cases never hold any of this. */
 export const ConfigFileSchema = z
   .object({
-    project: z.string().optional().describe('Project under test: a git repository or a plain folder'),
-    workflow_dir: z.string().optional().describe('Folder with agents/ commands/ rules/ skills/'),
+    project: SourceSchema.optional().describe('Project under test: a git repository or a plain folder, or a git URL (#ref optional) each worker host mirrors'),
+    workflow_dir: SourceSchema.optional().describe('Folder with agents/ commands/ rules/ skills/, or a git URL (#ref optional) of a repository with them at its top'),
     eval_sets: z.string().optional(),
     runs_dir: z.string().optional(),
     summaries_dir: z.string().optional().describe('Where summaries/ go (default: beside the runs folder)'),
@@ -204,6 +211,12 @@ export async function loadSettings(cwd: string, env: NodeJS.ProcessEnv, override
   const at = (p: string) => (isAbsolute(home(p)) ? home(p) : resolve(root, p));
   // Flags are typed relative to where the user stands, not to the config file.
   const flag = (p: string) => resolve(cwd, home(p));
+  // A git URL is no path: it stays as written (the config's were checked by its schema, a flag's here).
+  const source = (value: string, local: (p: string) => string, name?: string) => {
+    const parsed = looksLikeGitUrl(value) ? parseGitUrl(value) : null;
+    if (parsed && 'problem' in parsed) throw new UsageError(`${name}: ${parsed.problem}`);
+    return parsed ? value : local(value);
+  };
   const stateDir = at(env.EVALFLOW_HOME ?? '.evalflow');
 
   const candidates: Settings['candidates'] = {};
@@ -260,8 +273,8 @@ export async function loadSettings(cwd: string, env: NodeJS.ProcessEnv, override
   const settings: Settings = {
     configPath: found,
     root,
-    project: overrides.project ? flag(overrides.project) : at(file.project ?? 'examples/project'),
-    workflowDir: overrides.workflowDir ? flag(overrides.workflowDir) : at(file.workflow_dir ?? 'examples/workflow'),
+    project: overrides.project ? source(overrides.project, flag, '--project') : source(file.project ?? 'examples/project', at),
+    workflowDir: overrides.workflowDir ? source(overrides.workflowDir, flag, '--workflow-dir') : source(file.workflow_dir ?? 'examples/workflow', at),
     evalSets: at(file.eval_sets ?? 'eval_sets'),
     runsDir,
     runsDirFrom: overrides.runsDir ? 'flag' : env.EVALFLOW_RUNS_DIR ? 'env' : file.runs_dir ? 'config' : 'default',

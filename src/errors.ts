@@ -137,6 +137,16 @@ export class CannotRunHereError extends EvalflowError {
   override readonly retryable = true;
 }
 
+/**
+ * A project or workflow given as a git URL could not be read: its revision not resolved at the
+ * batch's start, or the pinned commit not fetched into a host's mirror. Ours, never the
+ * candidate's; retried, since a remote that did not answer may answer later.
+ */
+export class SourceFetchError extends EvalflowError {
+  readonly code = 'SOURCE_FETCH';
+  override readonly retryable = true;
+}
+
 /** The store (PostgreSQL or PGlite) failed. */
 export class StoreError extends EvalflowError {
   readonly code = 'STORE';

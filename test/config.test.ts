@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadSettings } from '../src/config.js';
-import { ConfigError, FormatError } from '../src/errors.js';
+import { ConfigError, FormatError, UsageError } from '../src/errors.js';
 import { fixture, FULL_CONFIG, loadError, settingsFor } from './support/configFixture.js';
 
 describe('loadSettings: the config file', () => {
@@ -249,3 +249,33 @@ describe('judging settings', () => {
   });
 });
 
+
+describe('loadSettings: project and workflow_dir as git URLs', () => {
+  it('keeps a git URL as written, where a path is made absolute', async () => {
+    const { settings } = await settingsFor('project: https://git.example.com/team/app.git#v2\nworkflow_dir: git@git.example.com:team/workflow.git\n');
+    expect(settings.project).toBe('https://git.example.com/team/app.git#v2');
+    expect(settings.workflowDir).toBe('git@git.example.com:team/workflow.git');
+    const flagged = await loadSettings(settings.root, {}, { project: 'file:///srv/git/app.git', workflowDir: 'wf' });
+    expect(flagged.project).toBe('file:///srv/git/app.git');
+    expect(flagged.workflowDir).toBe(join(settings.root, 'wf'));
+  });
+
+  it('refuses a bad URL in one line naming the file, the field and what it expected', async () => {
+    const root = await fixture({ 'evalflow.config.yaml': 'project: ftp://git.example.com/app.git\n' });
+    const err = await loadError(loadSettings(root, {}));
+    expect(err).toBeInstanceOf(FormatError);
+    expect(err.message).toBe(
+      `${join(root, 'evalflow.config.yaml')}: project: expected a local path or a git URL (https://host/repo, ssh://host/repo, git@host:repo, file:///path), optionally ending in #ref, found 'ftp://git.example.com/app.git' (scheme ftp:// is not one git is fetched over here)`,
+    );
+    const workflow = await loadError(loadSettings(await fixture({ 'evalflow.config.yaml': 'workflow_dir: https://me:pw@host/wf.git\n' }), {}));
+    expect(workflow.message).toMatch(/evalflow\.config\.yaml: workflow_dir: expected a local path or a git URL .*a password in the URL/);
+    expect(workflow.message.split('\n')).toHaveLength(1);
+  });
+
+  it('refuses a bad URL given by flag, naming the flag', async () => {
+    const root = await fixture({});
+    const err = await loadError(loadSettings(root, {}, { project: 'git@host:' }));
+    expect(err).toBeInstanceOf(UsageError);
+    expect(err.message).toMatch(/^--project: expected a local path or a git URL .*found 'git@host:'/);
+  });
+});

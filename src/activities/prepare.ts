@@ -14,7 +14,8 @@ import { ensureProjectRepo } from '../sandbox/projectRepo.js';
 import { checkProtectedPathsExist } from '../sandbox/restoreProtected.js';
 import { notePool, poolDirFor, poolSize } from '../sandbox/sandboxPool.js';
 import { createSandbox, hideFromGit } from '../sandbox/sandboxRepo.js';
-import { snapshotWorkflow, snapshotWorkflowAt, type WorkflowSnapshot } from '../sandbox/workflowSnapshot.js';
+import { snapshotWorkflow, snapshotWorkflowAt, snapshotWorkflowFromUrl, type WorkflowSnapshot } from '../sandbox/workflowSnapshot.js';
+import { looksLikeGitUrl } from '../sandbox/gitUrl.js';
 import { transcriptAttempt } from '../transcript/attempts.js';
 import { createRedactor } from '../transcript/redact.js';
 import { checkExpectedItemsExist, listWorkflowItems, type WorkflowPlacement } from '../workflowUsage/index.js';
@@ -43,13 +44,13 @@ export function prepareActivities(deps: ActivityDeps) {
     async prepareRun(spec: RunSpec): Promise<PreparedRun> {
       const paths = await record.open(spec, temporalIds());
       await mkdir(paths.homeDir, { recursive: true });
-      const snapshot = await snapshotFor(spec, paths.workflowSnapshot);
+      const snapshot = await snapshotFor(spec, paths.workflowSnapshot, deps.stateDir);
       // An expected item missing from the snapshot is the case's mistake: said before anything runs.
       // Without a workflow (`workflow=none`) there is nothing to expect.
       if (spec.evalCase.expectWorkflow && !spec.noWorkflow) {
         checkExpectedItemsExist(spec.evalCase.expectWorkflow, await listWorkflowItems(snapshot.dir), join(spec.evalCase.dir, 'meta.yaml'));
       }
-      const project = await ensureProjectRepo(spec.project, deps.stateDir);
+      const project = await ensureProjectRepo(spec.project, deps.stateDir, spec.projectCommit);
       // A protected path the project lacks is the case's mistake too; only here is the project known.
       if (spec.evalCase.env.protected) await checkProtectedPathsExist(project, spec.evalCase.env.protected, join(spec.evalCase.dir, 'env.yaml'));
       const poolDir = poolSize(deps.env) > 0 ? poolDirFor(deps.sandboxRoot, project.repoDir) : undefined;
@@ -68,6 +69,8 @@ export function prepareActivities(deps: ActivityDeps) {
         workflow_rev: snapshot.workflowRev,
         project_rev: project.rev,
         project_repo: project.repoDir,
+        ...(project.url ? { project_url: project.url } : {}),
+        ...(snapshot.url ? { workflow_url: snapshot.url } : {}),
         candidate_cli_version: cliVersion,
         host: { id: deps.hostId, hostname: hostname(), platform: platform(), node: process.version, evalflow: deps.version },
         setup_commands: [],
@@ -115,12 +118,16 @@ export function prepareActivities(deps: ActivityDeps) {
   };
 }
 
-/** The run's workflow snapshot: the folders as they are, as of a commit (an arm), or none at all (`workflow=none`). */
-async function snapshotFor(spec: RunSpec, target: string): Promise<WorkflowSnapshot> {
+/**
+ * The run's workflow snapshot: the folders as they are, as of a commit (an arm), from this host's
+ * mirror of a git URL at the commit the batch pinned, or none at all (`workflow=none`).
+ */
+async function snapshotFor(spec: RunSpec, target: string, stateDir: string): Promise<WorkflowSnapshot> {
   if (spec.noWorkflow) {
     await mkdir(target, { recursive: true });
     return { dir: target, workflowRev: 'none', dirty: false, contentHash: 'none', folders: [], files: 0 };
   }
+  if (looksLikeGitUrl(spec.workflowDir)) return snapshotWorkflowFromUrl(spec.workflowDir, spec.workflowRev, stateDir, target);
   if (spec.workflowRev) return snapshotWorkflowAt(spec.workflowDir, spec.workflowRev, target);
   return snapshotWorkflow(spec.workflowDir, target);
 }

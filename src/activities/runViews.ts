@@ -8,6 +8,7 @@ import { readEnvChecklist } from '../run/runFiles.js';
 import type { RunPaths } from '../run/runPaths.js';
 import type { RunSpec } from '../run/runSpec.js';
 import { historyBaseDir } from '../sandbox/historyBase.js';
+import { localPathOfSource } from '../sandbox/gitUrl.js';
 import type { ActivityDeps } from './deps.js';
 
 /** What a run's processes see of this host: the candidate's view, and a check's. */
@@ -26,15 +27,17 @@ export async function runViewsOf(deps: ActivityDeps, spec: RunSpec, paths: RunPa
   const why = whyCannotContain();
   if (why) throw new SandboxError(`${spec.runId}: isolation sandbox: ${why}`);
   const checklist = await readEnvChecklist(paths.runDir);
+  // A remote URL names nothing on this host; a file:// one names the repository, later commits and all.
+  const [project, workflowDir] = [localPathOfSource(spec.project), localPathOfSource(spec.workflowDir)];
   const hidden = privatePlaces({
     env: deps.env,
     stateDir: deps.stateDir,
     sandboxRoot: deps.sandboxRoot,
     ...(deps.workspaceDir ? { workspaceDir: deps.workspaceDir } : {}),
     runsDir: dirname(paths.runDir),
-    project: spec.project,
+    ...(project ? { project } : {}),
     ...(checklist ? { projectRepo: checklist.project_repo } : {}),
-    workflowDir: spec.workflowDir,
+    ...(workflowDir ? { workflowDir } : {}),
     caseDir: spec.evalCase.dir,
   });
   const agents = agentCacheDir(deps.env);
@@ -52,3 +55,4 @@ export async function runViewsOf(deps: ActivityDeps, spec: RunSpec, paths: RunPa
     check: (network) => checkView({ ...base, caseDir, runDir: paths.runDir, network }),
   };
 }
+

@@ -14,13 +14,17 @@ import { compareScheduled } from '../schedules/scheduleComparison.js';
 import { headlineOf, reportMarkdown, verdictOf, type ReportComparison, type ScheduleReport } from '../schedules/scheduleReport.js';
 import { selectSide } from '../summaries/selectSide.js';
 import type { ActivityDeps } from './deps.js';
+import { pinSources } from '../run/pinSources.js';
+import { looksLikeGitUrl } from '../sandbox/gitUrl.js';
 
 export interface PreparedScheduledBatch {
   batchId: string;
   stamp: string;
   digest: string;
-  /** The workflow repository's latest commit when the batch started; null when its folder is no git repository. */
+  /** The workflow repository's latest commit when the batch started (a git URL's: its ref's, pinned); null when its folder is no git repository. */
   workflowRev: string | null;
+  /** The commit a git URL project was pinned to for this firing; absent for a path. */
+  projectCommit?: string;
   cases: number;
   /** `--changed-only`: the cases it picked for this firing (the batch's `only`), and why. */
   only?: string[];
@@ -43,7 +47,11 @@ export function scheduleActivities(deps: ActivityDeps) {
       if (bank.cases.length === 0) throw new FormatError(`schedule ${input.schedule}: no eval cases under ${input.selection.paths.join(', ')}${input.selection.only ? ` with ids ${input.selection.only.join(', ')}` : ''}`);
       const changed = input.selection.changedOnly ? await pickScheduledChanges(deps, input, input.selection.changedOnly, bank.cases) : null;
       const cases = changed ? bank.cases.filter((c) => changed.picked.some((p) => p.case_id === c.id)) : bank.cases;
-      const rev = await execa('git', ['-C', input.template.workflowDir, 'rev-parse', 'HEAD'], { reject: false });
+      // Git URL sources are pinned per firing: each firing tests what the remote holds then.
+      const pinned = await pinSources(input.template);
+      const rev = looksLikeGitUrl(input.template.workflowDir)
+        ? { exitCode: 0, stdout: pinned.workflowRev ?? '' }
+        : await execa('git', ['-C', input.template.workflowDir, 'rev-parse', 'HEAD'], { reject: false });
       let at = Date.parse(scheduledAt);
       const first = cases[0]!;
       const arm = input.arms?.[0];
@@ -56,6 +64,7 @@ export function scheduleActivities(deps: ActivityDeps) {
             stamp,
             digest: selectionDigest(cases),
             workflowRev: rev.exitCode === 0 ? String(rev.stdout).trim() : null,
+            ...(pinned.projectCommit ? { projectCommit: pinned.projectCommit } : {}),
             cases: cases.length,
             ...(changed ? { only: cases.map((c) => c.id), changedOnly: changed } : {}),
           };

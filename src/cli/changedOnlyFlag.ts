@@ -2,6 +2,7 @@ import type { Settings } from '../config.js';
 import type { EvalCase } from '../evalset/index.js';
 import { UsageError } from '../errors.js';
 import { changedOnlyLines, pickChangedCases } from '../run/changedOnly.js';
+import { looksLikeGitUrl } from '../sandbox/gitUrl.js';
 import { openStore } from '../store/index.js';
 import type { ChangedOnly } from '../vocabulary/changedOnly.js';
 import { changedWorkflowItems, type ChangedItems } from '../workflowUsage/changedItems.js';
@@ -10,6 +11,7 @@ import { storeOptions } from './storeOptions.js';
 
 /** The items changed since `rev`; a revision the workflow repository does not know is a usage error. */
 export async function checkChangedOnly(rev: string, workflowDir: string): Promise<ChangedItems> {
+  if (looksLikeGitUrl(workflowDir)) throw new UsageError(`--changed-only ${rev}: expected a workflow folder in a local git repository, found the git URL ${workflowDir} (its history is not read here); pass --workflow-dir <a clone of it>`);
   const changed = await changedWorkflowItems(workflowDir, rev);
   if (!changed) throw new UsageError(`--changed-only ${rev}: expected a revision of the workflow repository at ${workflowDir} (a commit, branch, tag or HEAD~N), found none there`);
   return changed;

@@ -11,7 +11,7 @@ export const EXIT = {
   usage: 2,
   /** No such batch in Temporal or the store. */
   unknownBatch: 3,
-  /** Temporal does not answer at the configured address (sysexits' EX_UNAVAILABLE). */
+  /** Temporal does not answer at the configured address, or a git URL's remote cannot be read (sysexits' EX_UNAVAILABLE). */
   unreachable: 69,
   /** The embedded store is held by a process that cannot serve it to this one (sysexits' EX_TEMPFAIL). */
   storeBusy: 75,

@@ -1,3 +1,4 @@
+import { looksLikeGitUrl } from '../sandbox/gitUrl.js';
 import { checkCandidateCanStart, knownAdapterNames } from '../candidates/index.js';
 import { loadSettings, resolveCandidate, type Settings } from '../config.js';
 import { checkIsolation } from '../cli/checks/checkIsolation.js';
@@ -83,7 +84,7 @@ export async function run(options: CalibrateOptions, io: CommandIo): Promise<num
     for (const problem of folderProblems) io.err(`error: ${problem}`);
     return 1;
   }
-  if (local) await checkCandidateCanStart(candidate, io.env, { cwd: settings.project });
+  if (local) await checkCandidateCanStart(candidate, io.env, looksLikeGitUrl(settings.project) ? {} : { cwd: settings.project });
   const runtime = await openRuntime(settings, io, { worker: options.worker === false ? false : 'auto' });
   try {
     const execution = await executeBatch(

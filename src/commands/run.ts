@@ -1,3 +1,4 @@
+import { looksLikeGitUrl } from '../sandbox/gitUrl.js';
 import { relative } from 'node:path';
 import { checkCandidateCanStart, knownAdapterNames } from '../candidates/index.js';
 import { loadSettings, resolveCandidate } from '../config.js';
@@ -89,7 +90,7 @@ export async function run(options: RunOptions, given: CommandIo): Promise<number
     return 1;
   }
   // Runs on this machine would each fail with the same message; say it once, up front.
-  if (options.worker !== false && !settings.temporal.address) await checkCandidateCanStart(candidate, io.env, { cwd: settings.project });
+  if (options.worker !== false && !settings.temporal.address) await checkCandidateCanStart(candidate, io.env, looksLikeGitUrl(settings.project) ? {} : { cwd: settings.project });
   await warnAboutUncommittedChanges(settings.project, io);
   const runtime = await openRuntime(settings, io, { worker: options.worker === false ? false : 'auto' });
   try {

@@ -14,11 +14,11 @@ export interface HostPlaces {
   /** The folder of evalflow.config.yaml (and its `.env`), when the worker has one. */
   workspaceDir?: string;
   runsDir: string;
-  /** The user's project folder, and the repository sandboxes are made from. */
-  project: string;
+  /** The user's project folder (or the local repository a file:// URL names; none for a remote URL), and the repository sandboxes are made from. */
+  project?: string;
   projectRepo?: string;
-  /** The folder the team's workflow is snapshotted from. */
-  workflowDir: string;
+  /** The folder the team's workflow is snapshotted from (or the local repository a file:// URL names; none for a remote URL). */
+  workflowDir?: string;
   /** The eval case's folder: its bank (rubrics, hidden tests) is hidden too. */
   caseDir: string;
 }
@@ -44,10 +44,10 @@ export function privatePlaces(places: HostPlaces): string[] {
     places.runsDir,
     ...(places.workspaceDir ? [places.workspaceDir] : []),
     places.project,
-    repositoryOf(places.project),
+    places.project && repositoryOf(places.project),
     ...(places.projectRepo ? [places.projectRepo] : []),
     places.workflowDir,
-    repositoryOf(places.workflowDir),
+    places.workflowDir && repositoryOf(places.workflowDir),
     dirname(resolve(places.caseDir)),
   ].filter((place): place is string => place !== undefined && place !== '');
 }

@@ -1,7 +1,9 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { execa } from 'execa';
-import { ConfigError } from '../errors.js';
+import { ConfigError, SourceFetchError } from '../errors.js';
+import { pinGitSource } from '../sandbox/gitMirror.js';
+import { gitSourceOf, looksLikeGitUrl, parseGitUrl } from '../sandbox/gitUrl.js';
 import { ARM_CHANGES, type ArmChange as Change } from './armChanges.js';
 import type { BatchArm } from './batchInput.js';
 import { ARM_NAME } from './runId.js';
@@ -96,6 +98,9 @@ function workflowRevOf(template: RunTemplate, arm: BatchArm | undefined): string
 async function resolveChange(key: Change, value: string, where: string, context: ArmContext): Promise<Omit<BatchArm, 'name' | 'change'>> {
   switch (key) {
     case 'workflow_rev': {
+      // A workflow given by URL has no history here: its refs are asked of the remote, pinned now.
+      const remote = gitSourceOf(context.workflowDir);
+      if (remote) return { workflowRev: await pinGitSource({ url: remote.url, ref: value }, 'workflow').catch(rethrowAs(where)) };
       const git = (args: string[]) => execa('git', args, { cwd: context.workflowDir, reject: false });
       if (!existsSync(context.workflowDir) || (await git(['rev-parse', '--show-toplevel'])).exitCode !== 0) {
         throw new ConfigError(`${where}: the workflow folder ${context.workflowDir} is not in a git repository, so it has no revision ${value}`);
@@ -106,6 +111,9 @@ async function resolveChange(key: Change, value: string, where: string, context:
     }
     case 'workflow': {
       if (value === 'none') return { noWorkflow: true };
+      const url = looksLikeGitUrl(value) ? parseGitUrl(value) : null;
+      if (url && 'problem' in url) throw new ConfigError(`${where}: ${url.problem}`);
+      if (url) return { workflowDir: value, workflowRev: await pinGitSource(url, 'workflow').catch(rethrowAs(where)) };
       const dir = resolve(context.cwd, value);
       const problem = await context.checkWorkflowFolder(dir);
       if (problem) throw new ConfigError(`${where}: ${problem}`);
@@ -116,6 +124,14 @@ async function resolveChange(key: Change, value: string, where: string, context:
     case 'model':
       return { candidate: { ...context.base, model: value } };
   }
+}
+
+/** A remote that cannot be read fails the flag that named it, saying which. */
+function rethrowAs(where: string): (err: unknown) => never {
+  return (err) => {
+    if (err instanceof SourceFetchError) throw new SourceFetchError(`${where}: ${err.message}`);
+    throw err instanceof ConfigError ? new ConfigError(`${where}: ${err.message}`) : err;
+  };
 }
 
 function splitOnce(text: string, separator: string): [string, string] {

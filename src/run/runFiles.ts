@@ -53,6 +53,10 @@ export const EnvChecklistSchema = z.object({
   workflow_rev: z.string(),
   project_rev: z.string(),
   project_repo: z.string(),
+  /** The project's git URL when it was given as one: `project_repo` is then the host's mirror of it, `project_rev` the commit the batch pinned. */
+  project_url: z.string().optional(),
+  /** The workflow's git URL when it was given as one: `workflow_rev` is then the commit the batch pinned. */
+  workflow_url: z.string().optional(),
   candidate_cli_version: z.string().nullable(),
   host: z.object({ id: z.string(), hostname: z.string(), platform: z.string(), node: z.string(), evalflow: z.string() }),
   setup_commands: z.array(z.object({ command: z.string(), exit_code: z.number().int().nullable(), output: z.string() })).default([]),

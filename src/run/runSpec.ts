@@ -105,7 +105,11 @@ export const RunTemplateSchema = z.object({
   candidate: CandidateSpecSchema,
   examiner: ModelEndpointSchema,
   judge: ModelEndpointSchema,
+  /** A local path (read on the host that prepares the run) or a git URL (read from each host's mirror at `projectCommit`). */
   project: z.string(),
+  /** The commit a git URL `project` was pinned to when the batch started, so every host tests the same one; absent for a path. */
+  projectCommit: z.string().optional(),
+  /** A local path, or a git URL whose top holds the workflow folders (then `workflowRev` is the commit pinned at the start). */
   workflowDir: z.string(),
   runsDir: z.string(),
   turnTimeoutS: z.number().int().positive(),

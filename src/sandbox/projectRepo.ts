@@ -5,6 +5,8 @@ import { basename, join, relative } from 'node:path';
 import { SandboxError } from '../errors.js';
 import { describePath, FOLDER } from './describePath.js';
 import { git } from './git.js';
+import { ensureMirrorAt } from './gitMirror.js';
+import { gitSourceOf, looksLikeGitUrl, parseGitUrl } from './gitUrl.js';
 
 export interface ProjectRepo {
   /** The git repository worktrees are added from. */
@@ -13,14 +15,23 @@ export interface ProjectRepo {
   rev: string;
   /** True when evalflow made the repository from a plain folder. */
   imported: boolean;
+  /** The project's git URL, when it was given as one (`repoDir` is then this host's mirror of it). */
+  url?: string;
 }
 
 /**
  * The project under test as a git repository. A git checkout is used as it is (its HEAD);
  * a plain folder is imported once into `<stateDir>/projects/<name>-<hash>` with one commit,
- * keyed by its content so an edited folder gives a new repository.
+ * keyed by its content so an edited folder gives a new repository. A git URL is read from this
+ * host's mirror of it (gitMirror.ts) at `pinned`, the commit its batch pinned when it started.
  */
-export async function ensureProjectRepo(project: string, stateDir: string): Promise<ProjectRepo> {
+export async function ensureProjectRepo(project: string, stateDir: string, pinned?: string): Promise<ProjectRepo> {
+  if (looksLikeGitUrl(project)) {
+    const source = gitSourceOf(project);
+    if (!source) throw new SandboxError(`project ${project}: ${(parseGitUrl(project) as { problem: string }).problem}`);
+    if (!pinned) throw new SandboxError(`project ${project}: a git URL needs the commit its batch pinned, and this run has none (started by an evalflow without git URLs?)`);
+    return { repoDir: await ensureMirrorAt(stateDir, source.url, pinned, 'project'), rev: pinned, imported: false, url: source.url };
+  }
   const problem = await checkProjectFolder(project);
   if (problem) throw new SandboxError(problem);
   // git reports the top level with symlinks resolved, so compare (and copy) the real path.
@@ -74,6 +85,11 @@ async function importedHead(repoDir: string): Promise<string> {
  * is a folder. Checked before git or a copy touch it, whose errors (a bare ENOTDIR) name neither.
  */
 export async function checkProjectFolder(project: string): Promise<string | undefined> {
+  // A URL is read on each host, from its mirror; what can be checked here is its form.
+  if (looksLikeGitUrl(project)) {
+    const parsed = parseGitUrl(project);
+    return 'problem' in parsed ? `project ${parsed.problem}` : undefined;
+  }
   const found = await describePath(project);
   if (found === FOLDER) return undefined;
   return `project folder ${project}: expected a folder (a git repository or a plain folder), found ${found}`;

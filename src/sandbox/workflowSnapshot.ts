@@ -6,6 +6,8 @@ import { execa } from 'execa';
 import { simpleGit } from 'simple-git';
 import { SandboxError } from '../errors.js';
 import { describePath, FOLDER } from './describePath.js';
+import { ensureMirrorAt } from './gitMirror.js';
+import { gitSourceOf, looksLikeGitUrl, parseGitUrl } from './gitUrl.js';
 
 /**
  * The four folders a team's agent workflow consists of. Each run copies them into its run
@@ -24,6 +26,8 @@ export interface WorkflowSnapshot {
   contentHash: string;
   folders: string[];
   files: number;
+  /** The workflow's git URL, when it was given as one (`workflowRev` is then the commit its batch pinned). */
+  url?: string;
 }
 
 /**
@@ -61,6 +65,11 @@ export async function snapshotWorkflow(workflowDir: string, targetDir: string): 
 
 /** Why `workflowDir` cannot be snapshotted, as one line naming it, or undefined when it can. */
 export async function checkWorkflowFolder(workflowDir: string): Promise<string | undefined> {
+  // A URL is read on each host, from its mirror; what can be checked here is its form.
+  if (looksLikeGitUrl(workflowDir)) {
+    const parsed = parseGitUrl(workflowDir);
+    return 'problem' in parsed ? `workflow ${parsed.problem}` : undefined;
+  }
   const expected = `expected a folder holding at least one of ${WORKFLOW_FOLDERS.map((folder) => `${folder}/`).join(', ')}`;
   const found = await describePath(workflowDir);
   if (found !== FOLDER) return `workflow folder ${workflowDir}: ${expected}, found ${found}`;
@@ -129,16 +138,34 @@ export async function snapshotWorkflowAt(workflowDir: string, rev: string, targe
   const commit = await gitIn(workflowDir, ['rev-parse', '--verify', `${rev}^{commit}`]).catch(() => null);
   if (!commit) throw new SandboxError(`workflow folder ${workflowDir}: no commit ${rev} in its repository ${top}`);
   const prefix = relative(await realpathOf(top), await realpathOf(workflowDir));
+  return extractWorkflowAt({ repo: workflowDir, commit, prefix, label: `workflow folder ${workflowDir} at ${rev}` }, targetDir);
+}
+
+/**
+ * The workflow folders at the top of a repository given by URL, at `pinned`, the commit its
+ * batch pinned, read from this host's mirror of it (gitMirror.ts): as `snapshotWorkflowAt`.
+ */
+export async function snapshotWorkflowFromUrl(value: string, pinned: string | undefined, stateDir: string, targetDir: string): Promise<WorkflowSnapshot> {
+  const source = gitSourceOf(value);
+  if (!source) throw new SandboxError(`workflow ${(parseGitUrl(value) as { problem: string }).problem}`);
+  if (!pinned) throw new SandboxError(`workflow ${value}: a git URL needs the commit its batch pinned, and this run has none (started by an evalflow without git URLs?)`);
+  const mirror = await ensureMirrorAt(stateDir, source.url, pinned, 'workflow');
+  return { ...(await extractWorkflowAt({ repo: mirror, commit: pinned, prefix: '', label: `workflow ${source.url} at ${pinned}` }, targetDir)), url: source.url };
+}
+
+/** `git archive` of the workflow folders under `prefix` at `commit` of `repo`, into `targetDir`, read-only. */
+async function extractWorkflowAt(from: { repo: string; commit: string; prefix: string; label: string }, targetDir: string): Promise<WorkflowSnapshot> {
+  const { repo, commit, prefix } = from;
   const done = join(targetDir, '.complete');
   if (!existsSync(done)) {
     // Extracted aside and renamed, so a crash mid-way leaves nothing a retry would take for the snapshot.
     const partial = `${targetDir}.partial`;
     await rm(partial, { recursive: true, force: true });
     await mkdir(partial, { recursive: true });
-    const listed = (await gitIn(workflowDir, ['ls-tree', '--name-only', commit, ...(prefix ? [`${prefix}/`] : [])])).split('\n').map((p) => p.split('/').pop()!);
+    const listed = (await gitIn(repo, ['ls-tree', '--name-only', commit, ...(prefix ? [`${prefix}/`] : [])])).split('\n').map((p) => p.split('/').pop()!);
     const folders = WORKFLOW_FOLDERS.filter((folder) => listed.includes(folder));
-    if (folders.length === 0) throw new SandboxError(`workflow folder ${workflowDir} at ${rev}: none of ${WORKFLOW_FOLDERS.map((f) => `${f}/`).join(', ')} existed in that commit`);
-    const archive = await execa('git', ['archive', '--format=tar', commit, '--', ...folders.map((f) => (prefix ? `${prefix}/${f}` : f))], { cwd: workflowDir, encoding: 'buffer' });
+    if (folders.length === 0) throw new SandboxError(`${from.label}: none of ${WORKFLOW_FOLDERS.map((f) => `${f}/`).join(', ')} existed in that commit`);
+    const archive = await execa('git', ['archive', '--format=tar', commit, '--', ...folders.map((f) => (prefix ? `${prefix}/${f}` : f))], { cwd: repo, encoding: 'buffer' });
     const strip = prefix ? prefix.split('/').length : 0;
     await execa('tar', ['-x', ...(strip ? [`--strip-components=${strip}`] : []), '-C', partial], { input: archive.stdout });
     await rm(targetDir, { recursive: true, force: true });

@@ -94,7 +94,7 @@ function batchInputOf(input: ScheduledBatchInput, prepared: PreparedScheduledBat
       ...(prepared.changedOnly ? { changedOnly: prepared.changedOnly } : {}),
     },
     total: null,
-    template: { ...input.template, ...(prepared.workflowRev ? { workflowRev: prepared.workflowRev } : {}) },
+    template: { ...input.template, ...(prepared.workflowRev ? { workflowRev: prepared.workflowRev } : {}), ...(prepared.projectCommit ? { projectCommit: prepared.projectCommit } : {}) },
     ...(input.arms ? { arms: input.arms } : {}),
     parallelism: input.parallelism,
     summaries: input.summaries,

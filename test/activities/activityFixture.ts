@@ -25,7 +25,7 @@ export interface ActivityFixture {
   now: () => Date;
   activities(): ReturnType<typeof createActivities>;
   /** A run spec whose prepareRun has run: run dir, worktree sandbox, checklist, store row. */
-  preparedSpec(candidate?: Partial<CandidateSpec>, evalCase?: Partial<RunSpec['evalCase']>): Promise<RunSpec>;
+  preparedSpec(candidate?: Partial<CandidateSpec>, evalCase?: Partial<RunSpec['evalCase']>, spec?: Partial<RunSpec>): Promise<RunSpec>;
   close(): Promise<void>;
 }
 
@@ -59,7 +59,7 @@ export async function createActivityFixture(hostEnv: NodeJS.ProcessEnv = { PATH:
       };
       return createActivities(deps);
     },
-    async preparedSpec(candidate = {}, evalCase = {}) {
+    async preparedSpec(candidate = {}, evalCase = {}, overrides = {}) {
       runs += 1;
       const spec: RunSpec = {
         runId: `run-activity-test@20260101T0000${String(runs).padStart(2, '0')}`,
@@ -85,6 +85,7 @@ export async function createActivityFixture(hostEnv: NodeJS.ProcessEnv = { PATH:
         runsDir: join(root, 'runs'),
         turnTimeoutS: 60,
         createdAt: '2026-01-01T00:00:00Z',
+        ...overrides,
       };
       await fixture.activities().prepareRun(spec);
       return spec;

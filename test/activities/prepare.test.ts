@@ -1,7 +1,13 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { pinSources } from '../../src/run/pinSources.js';
 import { readEnvChecklist } from '../../src/run/runFiles.js';
+import { runPaths } from '../../src/run/runPaths.js';
+import type { RunTemplate } from '../../src/run/runSpec.js';
+import { mirrorDirFor } from '../../src/sandbox/gitMirror.js';
+import { createGitRemote } from '../sandbox/gitRemoteFixture.js';
 import { createActivityFixture, type ActivityFixture } from './activityFixture.js';
 
 describe('prepareRun and the workflow', () => {
@@ -42,5 +48,43 @@ describe('prepareRun and the workflow', () => {
       nonRetryable: true,
       message: `${join(fixture.root, 'case', 'meta.yaml')}: expect_workflow.must_not_use.0: skills/pace-release is not in the run's workflow snapshot (it has rules/r)`,
     });
+  });
+});
+
+const baseTemplate: RunTemplate = { candidate: { name: 'fake', adapter: 'fake', args: [], env: {} }, examiner: { model: 'e' }, judge: { model: 'j' }, project: '', workflowDir: '', runsDir: '', turnTimeoutS: 60 };
+
+describe('prepareRun of a project and workflow given by git URL', () => {
+  let fixture: ActivityFixture;
+  beforeEach(async () => {
+    fixture = await createActivityFixture();
+  });
+  afterEach(() => fixture.close());
+
+  it('prepares from the host\'s mirrors at the commits the batch pinned and records URL and commit; a failed fetch is ours', async () => {
+    const project = await createGitRemote({ 'README.md': 'pinned project\n' });
+    const workflow = await createGitRemote({ 'rules/r.md': 'pinned rule\n', 'notes.txt': 'not a workflow folder\n' });
+    const template = await pinSources({ ...baseTemplate, project: project.url, workflowDir: `${workflow.url}#main` });
+    await project.push({ 'README.md': 'later\n' });
+    await workflow.push({ 'rules/r.md': 'later rule\n' });
+    const spec = await fixture.preparedSpec({}, {}, { project: template.project, projectCommit: template.projectCommit!, workflowDir: template.workflowDir, workflowRev: template.workflowRev! });
+    const runDir = join(spec.runsDir, spec.runId);
+    const checklist = await readEnvChecklist(runDir);
+    expect(checklist).toMatchObject({
+      project_url: project.url,
+      project_rev: template.projectCommit,
+      project_repo: mirrorDirFor(join(fixture.root, '.evalflow'), project.url),
+      workflow_url: workflow.url,
+      workflow_rev: template.workflowRev,
+    });
+    const paths = runPaths(spec, join(fixture.root, 'sandboxes'));
+    expect(await readFile(join(paths.sandboxDir, 'README.md'), 'utf8')).toBe('pinned project\n');
+    expect(await readFile(join(paths.workflowSnapshot, 'rules', 'r.md'), 'utf8')).toBe('pinned rule\n');
+    expect(existsSync(join(paths.workflowSnapshot, 'notes.txt'))).toBe(false);
+    expect(await readFile(join(runDir, 'config.yaml'), 'utf8')).toContain(`project: ${project.url}\n`);
+
+    // A remote that cannot give the commit fails the stage as ours, retryable, naming the URL: never the candidate's fail.
+    const failure = await fixture.preparedSpec({}, {}, { project: `${project.url}-gone`, projectCommit: 'c'.repeat(40) }).catch((err: unknown) => err);
+    expect(failure).toMatchObject({ type: 'SourceFetchError', nonRetryable: false });
+    expect((failure as Error).message).toMatch(new RegExp(`^project ${project.url}-gone: cannot fetch commit c{40} into this host's mirror`));
   });
 });

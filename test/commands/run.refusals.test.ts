@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { memoryIo } from '../../src/cli/io.js';
 import { run } from '../../src/commands/run.js';
+import { UsageError } from '../../src/errors.js';
 import type { RunOptions } from '../../src/commands/run.js';
 import { aCase, ENV_YAML, TASK_MD, writeTree } from '../evalset/caseFixture.js';
 import type { FileContent } from '../evalset/caseFixture.js';
@@ -44,6 +45,17 @@ describe('evalflow run refuses to start', () => {
       `error: project folder ${join(root, 'no-such-project')}: ${PROJECT_EXPECTED}, found no such file or folder; pass --project <dir> or set project: in ${config}`,
     ]);
     expect(code).toBe(1);
+  });
+
+  it('when --project is a git URL of a form not fetched here, in one line naming the flag and the forms (a usage error: exit 2)', async () => {
+    const root = await writeTree({ 'evalflow.config.yaml': 'project: app\nworkflow_dir: team\n', 'app/index.js': '', 'team/rules/style.md': '', ...aCase('demo', {}, 'eval_sets/') });
+    const io = memoryIo(root, { PATH: process.env.PATH, EVALFLOW_HOME: 'state', EVALFLOW_TEMPORAL_PORT: '1' });
+    const err = await run({ candidate: 'command', project: 'ftp://git.example.com/app.git' }, io).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UsageError);
+    expect((err as Error).message).toBe(
+      "--project: expected a local path or a git URL (https://host/repo, ssh://host/repo, git@host:repo, file:///path), optionally ending in #ref, found 'ftp://git.example.com/app.git' (scheme ftp:// is not one git is fetched over here)",
+    );
+    expect(existsSync(join(root, 'state'))).toBe(false);
   });
 
   it('when the workflow folder is missing or empty', async () => {

@@ -1,10 +1,13 @@
 import { chmod, cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryIo } from '../../src/cli/io.js';
 import { run } from '../../src/commands/run.js';
+import { SourceFetchError } from '../../src/errors.js';
+import { readEnvChecklist } from '../../src/run/runFiles.js';
 import { run as rejudge } from '../../src/commands/rejudge.js';
 import { run as show } from '../../src/commands/show.js';
 import { RejudgeJson } from '../../src/cli/json/rejudge.js';
@@ -86,6 +89,32 @@ describe('evalflow run', () => {
     expect(rejudged).toMatchObject({ not_rejudged: [], stability: null });
     const missing = memoryIo(root, env);
     await expect(rejudge({ runIds: ['run-nope-x@20200101T000000'] }, missing)).rejects.toThrow('no such run in the store: run-nope-x@20200101T000000');
+  });
+
+  it('runs a project given as a git URL at the commit it pinned, and stops at once (SourceFetchError: exit 69) when the URL cannot be read', { timeout: 180_000 }, async () => {
+    const work = join(root, 'url-project');
+    await cp(join(root, 'project'), work, { recursive: true });
+    const git = (cwd: string, ...args: string[]) => execa('git', args, { cwd, env: { ...env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@x', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@x' } });
+    await git(work, 'init', '-q', '-b', 'main');
+    await git(work, 'add', '-A');
+    await git(work, 'commit', '-qm', 'initial');
+    const bare = join(root, 'remotes', 'project.git');
+    await mkdir(join(root, 'remotes'), { recursive: true });
+    await git(root, 'clone', '-q', '--bare', work, bare);
+    const url = pathToFileURL(bare).href;
+    const io = memoryIo(root, env);
+    const code = await run({ only: 'fix-slug-dashes', candidate: 'fixer', project: `${url}#main` }, io);
+    expect(io.stderr.join('\n') + io.stdout.join('\n')).toContain('1 runs: 1/1 passed');
+    expect(code).toBe(0);
+    expect(io.stdout.join('\n')).toContain('1 runs: 1/1 passed');
+    const runDir = join(root, /(out\/runs\/run-fix-slug-dashes-fixer@\d{8}T\d{6})/.exec(io.stdout.join('\n'))![1]!);
+    const checklist = await readEnvChecklist(runDir);
+    expect(checklist).toMatchObject({ project_url: url, project_rev: String((await git(work, 'rev-parse', 'HEAD')).stdout).trim() });
+
+    const gone = memoryIo(root, env);
+    const err = await run({ only: 'fix-slug-dashes', candidate: 'fixer', project: `${url}-gone` }, gone).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SourceFetchError);
+    expect((err as Error).message).toMatch(new RegExp(`^project ${url}-gone: cannot read its refs \\(git ls-remote\\): fatal: `));
   });
 
   it('refuses to start when a selected case is invalid, naming the file and field', async () => {

@@ -1,10 +1,13 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { restoreTurnCheckpoint, saveTurnCheckpoint } from '../../src/sandbox/checkpoint.js';
+import { ensureMirrorAt } from '../../src/sandbox/gitMirror.js';
 import { ensureHistoryBase, historyBaseDir } from '../../src/sandbox/historyBase.js';
+import { ensureProjectRepo } from '../../src/sandbox/projectRepo.js';
 import { notePool, poolDirFor, releaseSandbox } from '../../src/sandbox/sandboxPool.js';
 import { createSandbox } from '../../src/sandbox/sandboxRepo.js';
 import { sweepHost } from '../../src/sandbox/sweepHost.js';
@@ -184,6 +187,26 @@ describe('a sandbox\'s history is the case\'s, nothing more', () => {
     expect(await userState(repo)).toEqual(before);
     expect(await allObjects(base)).toEqual(baseObjects);
     expect(await out(base, ['for-each-ref', '--format=%(refname) %(objectname)'])).toBe(`refs/heads/main ${a}`);
+  });
+
+  it('holds for a project given by URL: the host\'s mirror holds the solution, its branch and tag, the sandbox only the pinned commit\'s history', async () => {
+    const { repo, a, b } = await aRepoWithASolution();
+    const bare = join(await tempDir('evalflow-remote-'), 'app.git');
+    await gitIn(repo, ['clone', '-q', '--bare', repo, bare]);
+    await gitIn(bare, ['fetch', '-q', repo, '+refs/*:refs/*']);
+    const url = pathToFileURL(bare).href;
+    const stateDir = await tempDir('evalflow-home-');
+    // The mirror holds everything of the remote, as a fetch of every branch and tag leaves it.
+    const mirror = await ensureMirrorAt(stateDir, url, a, 'project');
+    await gitIn(mirror, ['fetch', '-q', url, '+refs/*:refs/*']);
+    expect(await out(mirror, ['tag'])).toBe('v-solution');
+    const project = await ensureProjectRepo(url, stateDir, a);
+    const root = await tempDir('evalflow-root-');
+    const sandbox = join(root, 'run');
+    await createSandbox(project.repoDir, sandbox, project.rev, { sandboxRoot: root, poolDir: poolDirFor(root, project.repoDir) });
+    expect(await readTree(sandbox)).toEqual({ 'README.md': 'the task\n', 'src/a.js': 'a\n' });
+    await expectOnlyTheCase(sandbox, repo, a, b);
+    expect(await readFile(join(sandbox, '.git', 'objects', 'info', 'alternates'), 'utf8')).not.toContain(mirror);
   });
 
   it('holds through the pool: a clone given back at the solution and taken at the case lists only the case\'s objects', async () => {

@@ -11,6 +11,7 @@ import { createRoundsPrinter } from './roundsProgress.js';
 import type { RunTemplate } from '../../run/runSpec.js';
 import { selectionDigest } from '../../run/batchPlan.js';
 import { saveCaseSet } from '../../run/caseFolder.js';
+import { pinSources } from '../../run/pinSources.js';
 import type { ChangedOnly } from '../../vocabulary/changedOnly.js';
 import { makeBatchId, makeRunId, runStamp } from '../../run/runId.js';
 import { batchDetails, batchSummaryLine } from '../../run/story.js';
@@ -65,7 +66,8 @@ export async function executeBatch(settings: Settings, runtime: EvalRuntime, req
     stamp,
     selection: { paths: request.paths, ...(request.only?.length ? { only: request.only } : {}), runsPerCase, digest: selectionDigest(request.cases), caseSet, ...(request.changedOnly ? { changedOnly: request.changedOnly } : {}) },
     total: null,
-    template: runTemplateOf(settings, request.candidate),
+    // Git URL sources pinned now: every host of the batch then tests these very commits.
+    template: await pinSources(runTemplateOf(settings, request.candidate)),
     ...(arms.length > 0 ? { arms } : {}),
     parallelism: request.parallelism,
     summaries: { dir: settings.summariesDir, prices: settings.prices },
