@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { link, readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename } from 'node:path';
@@ -109,7 +110,8 @@ export function isAlive(holder: LockHolder): boolean {
 
 /** Writes the holder to a private file, then hard-links it into place: atomic and never half-written. */
 async function tryCreate(path: string, socket: string | undefined): Promise<boolean> {
-  const draft = `${path}.${process.pid}.${Date.now()}`;
+  // Unique per call: two claims of this process in the same millisecond must not share a draft.
+  const draft = `${path}.${process.pid}.${randomBytes(6).toString('hex')}`;
   const record = { pid: process.pid, host: hostname(), since: new Date().toISOString(), command: commandLine(), ...(socket ? { socket } : {}) };
   try {
     await writeFile(draft, JSON.stringify(record), { flag: 'wx' });
