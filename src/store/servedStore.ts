@@ -57,7 +57,8 @@ export function holderGone(holder: LockHolder, cause: unknown): StoreError {
 
 /** Whether a failure means the connection to the holder is gone (it exited, or stopped serving). */
 export function lostConnection(err: unknown): boolean {
-  if (err instanceof StoreError) return false;
+  // A repository may have wrapped the driver's error already (inside a transaction, say).
+  if (err instanceof StoreError) return err.cause !== undefined && !(err.cause instanceof StoreError) && lostConnection(err.cause);
   const { code } = (err ?? {}) as { code?: unknown };
   return isTransient(err) || code === 'ENOENT' || (err instanceof Error && /Connection terminated|not queryable|ended/i.test(err.message));
 }
