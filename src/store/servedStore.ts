@@ -60,5 +60,5 @@ export function lostConnection(err: unknown): boolean {
   // A repository may have wrapped the driver's error already (inside a transaction, say).
   if (err instanceof StoreError) return err.cause !== undefined && !(err.cause instanceof StoreError) && lostConnection(err.cause);
   const { code } = (err ?? {}) as { code?: unknown };
-  return isTransient(err) || code === 'ENOENT' || (err instanceof Error && /Connection terminated|not queryable|ended/i.test(err.message));
+  return isTransient(err) || code === 'ENOENT' || (err instanceof Error && /Connection terminated|not queryable|ended|timeout exceeded when trying to connect/i.test(err.message));
 }
