@@ -7,6 +7,7 @@ import { loadSettings } from '../../src/config.js';
 import { openStore } from '../../src/store/index.js';
 import { tempDir } from '../sandbox/sandboxFixture.js';
 import { startTsProcess, type CliProcess } from '../support/cliProcess.js';
+import { freePort, startTestTemporal } from '../support/temporalServer.js';
 
 const HOLDER = resolve(import.meta.dirname, '../support/holdStore.ts');
 const WRITER = resolve(import.meta.dirname, '../support/storeWriter.ts');
@@ -97,6 +98,42 @@ describe('taking the embedded store over from a holder that exits', () => {
       }
     } finally {
       await store.close();
+    }
+  }, 400_000);
+
+  it('evalflow view, served by a holder that is killed, takes the store over and goes on serving its pages', async () => {
+    const temporal = await startTestTemporal();
+    try {
+      const root = await tempDir('evalflow-takeover-view-');
+      const env: NodeJS.ProcessEnv = {
+        ...process.env,
+        EVALFLOW_HOME: join(root, '.evalflow'),
+        EVALFLOW_TEMPORAL_PORT: String(temporal.port),
+        EVALFLOW_TEMPORAL_UI_PORT: String(temporal.uiPort),
+      };
+      delete env.DATABASE_URL;
+      delete env.TEMPORAL_ADDRESS;
+      const holder = start(HOLDER, [], root, env);
+      await holder.waitForLine(/^holding \d+$/, 240_000);
+      const view = start(resolve(import.meta.dirname, '../../src/client.ts'), ['view', '--port', String(await freePort())], root, env);
+      const url = /evalflow view: (\S+)/.exec(await view.waitForLine(/^evalflow view: /, 120_000))![1]!;
+      const runPage = async () => {
+        const page = await fetch(new URL('runs/run-held-2', url));
+        return { status: page.status, text: await page.text() };
+      };
+      expect((await runPage()).text).toContain('run-held-2');
+
+      holder.kill('SIGKILL');
+      await holder.exited;
+      const after = await runPage();
+      expect(after.status, after.text).toBe(200);
+      expect(after.text).toContain('run-held-2');
+      const lock = JSON.parse(await readFile(join(root, '.evalflow', 'pglite.lock'), 'utf8')) as { pid: number };
+      expect(lock.pid).toBe(view.pid);
+      view.kill('SIGINT');
+      await view.exited;
+    } finally {
+      await temporal.stop();
     }
   }, 400_000);
 });
