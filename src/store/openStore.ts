@@ -1,5 +1,3 @@
-import { mkdir } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import { ConfigError } from '../errors.js';
 import { createBatchRepository } from './batchRepository.js';
 import { createDecisionRepository } from './decisionRepository.js';
@@ -7,13 +5,11 @@ import { createEditPredictionRepository } from './editPredictionRepository.js';
 import { createHostRepository } from './hostRepository.js';
 import { createCalibrationRepository } from './calibrationRepository.js';
 import { createCasePackRepository } from './casePackRepository.js';
+import { openEmbeddedStore, openPglite } from './embeddedStore.js';
 import { migrate, schemaVersion } from './migrate.js';
 import { createPgExecutor } from './pgExecutor.js';
-import type { PgliteExecutorOptions } from './pgliteExecutor.js';
-import { claimPgliteDir, describeHolder, type PgliteLock } from './pgliteLock.js';
 import { createReviewRepository } from './reviewRepository.js';
 import { createScheduleRepository } from './scheduleRepository.js';
-import { connectServedStore } from './servedStore.js';
 import { createWorkflowUsageRepository } from './workflowUsageRepository.js';
 import { runDirs, type RunDirAnchor } from './runDirs.js';
 import { createRunRepository } from './runRepository.js';
@@ -24,7 +20,6 @@ import { createScoreRepository } from './scoreRepository.js';
 import { createStepRepository } from './stepRepository.js';
 import type { SqlExecutor } from './sqlExecutor.js';
 import type { Store } from './store.js';
-import { serviceSocketPath } from './storeService.js';
 import { redactConnectionString, storeFailure, storeOperation } from './storeOperation.js';
 import { createTranscriptRepository } from './transcriptRepository.js';
 
@@ -34,7 +29,8 @@ export interface OpenStoreOptions {
   /**
    * PGlite data directory (e.g. `.evalflow/pglite`), used when there is no databaseUrl.
    * Omitted → an in-memory PGlite, gone at close (tests). Only one process opens a data dir
-   * (see `pgliteLock.ts`); it serves the store to the others, which connect to it.
+   * (see `pgliteLock.ts`); it serves the store to the others, which connect to it and take it
+   * over when it exits (see `embeddedStore.ts`).
    */
   pgliteDir?: string;
   /**
@@ -66,13 +62,12 @@ export interface OpenStoreOptions {
  */
 export async function openStore(options: OpenStoreOptions = {}): Promise<Store> {
   const schema = options.schema === undefined ? undefined : checkSchemaName(options.schema);
-  const opened = options.databaseUrl ? await openPostgres(options.databaseUrl, schema) : await openPglite(options.pgliteDir, options.serviceDir, schema);
-  const { sql, lock, servedBy } = opened;
+  const opened = options.databaseUrl ? await openPostgres(options.databaseUrl, schema) : await openEmbedded(options.pgliteDir, options.serviceDir, schema);
+  const { sql, servedBy } = opened;
   try {
     if (options.migrate ?? true) await migrate(sql, schema);
   } catch (err) {
     await sql.close().catch(() => undefined);
-    await lock?.release();
     throw err;
   }
 
@@ -80,7 +75,10 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Store> 
   let closing: Promise<void> | undefined;
   return {
     backend: sql.backend,
-    servedBy: servedBy ?? null,
+    // A getter: a served process that takes the store over holds it from then on.
+    get servedBy() {
+      return servedBy();
+    },
     migrate: () => migrate(sql, schema),
     schemaVersion: () => schemaVersion(sql),
     ...createRunRepository(sql, dirs),
@@ -100,23 +98,19 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Store> 
     ...createCalibrationRepository(sql),
     ...createCasePackRepository(sql),
     close: () => {
-      closing ??= storeOperation(sql, 'close', async () => {
-        try {
-          await sql.close();
-        } finally {
-          await lock?.release();
-        }
-      });
+      closing ??= storeOperation(sql, 'close', () => sql.close());
       return closing;
     },
   };
 }
 
 interface Opened {
+  /** For an embedded store, `close` also lets its data dir go. */
   sql: SqlExecutor;
-  lock?: PgliteLock;
-  servedBy?: string;
+  servedBy(): string | null;
 }
+
+const heldHere = (): null => null;
 
 async function openPostgres(databaseUrl: string, schema: string | undefined): Promise<Opened> {
   checkDatabaseUrl(databaseUrl);
@@ -127,46 +121,12 @@ async function openPostgres(databaseUrl: string, schema: string | undefined): Pr
     await sql.close().catch(() => undefined);
     throw storeFailure(sql, `connect to PostgreSQL at ${redactConnectionString(databaseUrl)}`, err);
   }
-  return { sql };
+  return { sql, servedBy: heldHere };
 }
 
-/**
- * The process that finds the data dir free opens PGlite and serves it; one that finds a live
- * holder connects to that holder's socket; when the holder exits meanwhile, it tries again.
- */
-async function openPglite(dataDir: string | undefined, serviceDir: string | undefined, schema: string | undefined): Promise<Opened> {
-  if (dataDir === undefined) {
-    return { sql: await pgliteOrFail({ ...(schema ? { schema } : {}) }, 'in-memory PGlite') };
-  }
-  const dir = resolve(dataDir);
-  await mkdir(dir, { recursive: true }).catch((err: unknown) => {
-    throw new ConfigError(`store: cannot create the PGlite data dir ${dir}: ${(err as Error).message}`, { cause: err });
-  });
-  const serveAt = serviceSocketPath(dir, serviceDir);
-  for (;;) {
-    const claim = await claimPgliteDir(dir, serveAt);
-    if ('holder' in claim) {
-      const served = await connectServedStore(dir, claim.holder, schema);
-      if (served) return { sql: served, servedBy: describeHolder(claim.holder) };
-      continue;
-    }
-    try {
-      return { sql: await pgliteOrFail({ dataDir: dir, ...(schema ? { schema } : {}), ...(serveAt ? { serveAt } : {}) }, `PGlite at ${dir}`), lock: claim.lock };
-    } catch (err) {
-      await claim.lock.release();
-      throw err;
-    }
-  }
-}
-
-async function pgliteOrFail(options: PgliteExecutorOptions, what: string): Promise<SqlExecutor> {
-  try {
-    // Loaded only by the process that opens PGlite: one served by another never pays for it.
-    const { createPgliteExecutor } = await import('./pgliteExecutor.js');
-    return await createPgliteExecutor(options);
-  } catch (err) {
-    throw storeFailure({ redact: (text) => text }, `open ${what}`, err);
-  }
+async function openEmbedded(dataDir: string | undefined, serviceDir: string | undefined, schema: string | undefined): Promise<Opened> {
+  if (dataDir === undefined) return { sql: await openPglite({ ...(schema ? { schema } : {}) }, 'in-memory PGlite'), servedBy: heldHere };
+  return openEmbeddedStore(dataDir, serviceDir, schema);
 }
 
 /** Only URL forms: pg would read anything else as a host or socket name and fail obscurely. */

@@ -49,6 +49,12 @@ export function createPgExecutor(options: PgExecutorOptions): SqlExecutor {
       const client = await pool.connect();
       // A connection whose ROLLBACK failed is broken: destroy it rather than reuse it.
       let broken: Error | undefined;
+      // A connection lost between two statements (the server went away) is reported by the
+      // next statement; unheard here, the client's 'error' event would crash the process.
+      const onError = (err: Error): void => {
+        broken ??= err;
+      };
+      client.on('error', onError);
       try {
         await client.query('BEGIN');
         const value = await fn(onClient(client));
@@ -60,6 +66,7 @@ export function createPgExecutor(options: PgExecutorOptions): SqlExecutor {
         });
         throw err;
       } finally {
+        client.off('error', onError);
         client.release(broken);
       }
     },

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { link, readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename } from 'node:path';
@@ -31,25 +32,63 @@ export type PgliteClaim = { lock: PgliteLock } | { holder: LockHolder };
  * opens a data dir; it serves the store to the others on `socket` (see `storeService.ts`),
  * which the lock records so they can find it.
  *
- * A lock left behind by a dead process on this host is taken over. Two processes taking
- * over the same stale lock in the same instant could both win; that window is tiny and
- * only opens after a crash. The same process asking twice is a bug (it should share its
- * Store), refused with a StoreError.
+ * A lock left behind by a dead process on this host is taken over. When a holder dies, every
+ * process it served tries to take over at once (see `embeddedStore.ts`), so the stale lock is
+ * removed only under a second lock, `<dataDir>.lock.takeover`: otherwise one process could
+ * remove the lock another had just taken, and both would open PGlite. The same process asking
+ * twice is a bug (it should share its Store), refused with a StoreError.
  */
 export async function claimPgliteDir(dataDir: string, socket?: string): Promise<PgliteClaim> {
   const path = `${dataDir}.lock`;
-  for (let tries = 0; tries < 2; tries += 1) {
+  const deadline = Date.now() + CLAIM_PATIENCE_MS;
+  while (Date.now() < deadline) {
     if (await tryCreate(path, socket)) return { lock: heldLock(path) };
     const holder = await readHolder(path);
-    if (holder && isAlive(holder)) {
+    if (holder === 'missing') continue;
+    if (holder !== 'unreadable' && isAlive(holder)) {
       if (holder.pid === process.pid && holder.host === hostname()) {
         throw new StoreError(`store: PGlite data dir ${dataDir} is already open by this process (lock file ${path}); share one Store in-process`);
       }
       return { holder };
     }
-    await rm(path, { force: true });
+    await removeStaleLock(path);
   }
   throw new StoreError(`store: could not take the PGlite lock file ${path}: another process keeps recreating it`);
+}
+
+/** How long to keep trying for the lock while others take over a stale one at the same time. */
+const CLAIM_PATIENCE_MS = 10_000;
+
+/**
+ * Removes a lock whose holder is dead, holding the takeover lock meanwhile: while it is held,
+ * no one else removes a lock, so the one read here is still the one removed. A takeover lock
+ * left by a process that died in these few milliseconds is removed in turn (two processes
+ * doing that in the same instant could both go on: only after two crashes).
+ */
+async function removeStaleLock(path: string): Promise<void> {
+  const marker = `${path}.takeover`;
+  if (!(await tryCreate(marker, undefined))) {
+    const taker = await readHolder(marker);
+    if (taker === 'unreadable' || (taker !== 'missing' && !isAlive(taker))) await rm(marker, { force: true });
+    else await new Promise((wait) => setTimeout(wait, 10 + Math.random() * 20));
+    return;
+  }
+  try {
+    const holder = await readHolder(path);
+    if (holder === 'unreadable' || (holder !== 'missing' && !isAlive(holder))) await rm(path, { force: true });
+  } finally {
+    await rm(marker, { force: true });
+  }
+}
+
+/** Who the lock file names now ('missing' when no one holds the dir). */
+export async function currentHolder(dataDir: string): Promise<LockHolder | 'missing' | 'unreadable'> {
+  return readHolder(`${dataDir}.lock`);
+}
+
+/** Whether two lock records name the same process. */
+export function sameHolder(a: LockHolder, b: LockHolder): boolean {
+  return a.pid === b.pid && a.host === b.host;
 }
 
 /** `process 123 (evalflow worker) on host` */
@@ -71,7 +110,8 @@ export function isAlive(holder: LockHolder): boolean {
 
 /** Writes the holder to a private file, then hard-links it into place: atomic and never half-written. */
 async function tryCreate(path: string, socket: string | undefined): Promise<boolean> {
-  const draft = `${path}.${process.pid}.${Date.now()}`;
+  // Unique per call: two claims of this process in the same millisecond must not share a draft.
+  const draft = `${path}.${process.pid}.${randomBytes(6).toString('hex')}`;
   const record = { pid: process.pid, host: hostname(), since: new Date().toISOString(), command: commandLine(), ...(socket ? { socket } : {}) };
   try {
     await writeFile(draft, JSON.stringify(record), { flag: 'wx' });
@@ -92,10 +132,17 @@ function commandLine(): string {
   return [name, ...process.argv.slice(2)].join(' ').slice(0, 120);
 }
 
-async function readHolder(path: string): Promise<LockHolder | undefined> {
+async function readHolder(path: string): Promise<LockHolder | 'missing' | 'unreadable'> {
+  let text: string;
   try {
-    const parsed = JSON.parse(await readFile(path, 'utf8')) as Partial<LockHolder>;
-    if (typeof parsed.pid !== 'number' || typeof parsed.host !== 'string') return undefined;
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    // Gone since we looked: free to take. Not ours to read: treated as a broken lock.
+    return (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : 'unreadable';
+  }
+  try {
+    const parsed = JSON.parse(text) as Partial<LockHolder>;
+    if (typeof parsed.pid !== 'number' || typeof parsed.host !== 'string') return 'unreadable';
     return {
       pid: parsed.pid,
       host: parsed.host,
@@ -103,8 +150,7 @@ async function readHolder(path: string): Promise<LockHolder | undefined> {
       ...(typeof parsed.socket === 'string' ? { socket: parsed.socket } : {}),
     };
   } catch {
-    // Gone since we looked, or not ours to read: let the next try decide.
-    return undefined;
+    return 'unreadable';
   }
 }
 

@@ -1,6 +1,6 @@
 import { dirname } from 'node:path';
 import { StoreBusyError, StoreError } from '../errors.js';
-import { describeHolder, isAlive, type LockHolder } from './pgliteLock.js';
+import { currentHolder, describeHolder, isAlive, sameHolder, type LockHolder } from './pgliteLock.js';
 import { createPgExecutor } from './pgExecutor.js';
 import type { SqlExecutor } from './sqlExecutor.js';
 import { isTransient } from './storeOperation.js';
@@ -10,9 +10,9 @@ const CONNECT_PATIENCE_MS = 30_000;
 
 /**
  * Connects to the store another process holds and serves (see `storeService.ts`), through
- * the `pg` driver: no WASM engine is loaded here. Returns undefined when the holder exits
- * while we wait (the caller then opens the store itself); StoreBusyError when it lives but
- * does not serve, or does not answer in time.
+ * the `pg` driver: no WASM engine is loaded here. Returns undefined when the holder exits or
+ * lets the store go while we wait (the caller then claims it again); StoreBusyError when it
+ * lives but does not serve, or does not answer in time.
  */
 export async function connectServedStore(dataDir: string, holder: LockHolder, schema: string | undefined): Promise<SqlExecutor | undefined> {
   const { socket } = holder;
@@ -27,11 +27,11 @@ export async function connectServedStore(dataDir: string, holder: LockHolder, sc
     });
     try {
       await sql.query('SELECT 1');
-      return goneClearly(sql, holder);
+      return sql;
     } catch (err) {
       await sql.close().catch(() => undefined);
-      if (!isAlive(holder)) return undefined;
-      if (!isTransient(err) && (err as { code?: unknown }).code !== 'ENOENT') throw err;
+      if (!isAlive(holder) || !(await stillHolds(dataDir, holder))) return undefined;
+      if (!lostConnection(err)) throw err;
       if (Date.now() > deadline) throw busy(dataDir, holder, `whose store service at ${socket} does not answer`);
       await new Promise((wait) => setTimeout(wait, 100));
     }
@@ -44,25 +44,21 @@ function busy(dataDir: string, holder: LockHolder, why: string): StoreBusyError 
   );
 }
 
-/** A lost connection says that the serving process went away and what to do, not a driver's words. */
-function goneClearly(sql: SqlExecutor, holder: LockHolder): SqlExecutor {
-  const translate = (err: unknown): never => {
-    if (err instanceof StoreError || !lostConnection(err)) throw err;
-    throw new StoreError(`store: ${describeHolder(holder)}, which served the embedded store, has exited or stopped serving; run this command again`, {
-      cause: err,
-    });
-  };
-  const wrap = (inner: SqlExecutor): SqlExecutor => ({
-    backend: 'pglite',
-    query: <Row>(text: string, params?: readonly unknown[]) => inner.query<Row>(text, params).catch(translate),
-    execScript: (script) => inner.execScript(script).catch(translate),
-    transaction: (fn) => inner.transaction((tx) => fn(wrap(tx))).catch(translate),
-    redact: (text) => inner.redact(text),
-    close: () => inner.close(),
-  });
-  return wrap(sql);
+/** A holder that closes its store (and goes on running) removes its lock first thing after. */
+async function stillHolds(dataDir: string, holder: LockHolder): Promise<boolean> {
+  const now = await currentHolder(dataDir);
+  return typeof now === 'object' && sameHolder(now, holder);
 }
 
-function lostConnection(err: unknown): boolean {
-  return isTransient(err) || (err instanceof Error && /Connection terminated|not queryable|ended/i.test(err.message));
+/** What a served process says when its holder went away and the store could not be taken over. */
+export function holderGone(holder: LockHolder, cause: unknown): StoreError {
+  return new StoreError(`store: ${describeHolder(holder)}, which served the embedded store, has exited or stopped serving; run this command again`, { cause });
+}
+
+/** Whether a failure means the connection to the holder is gone (it exited, or stopped serving). */
+export function lostConnection(err: unknown): boolean {
+  // A repository may have wrapped the driver's error already (inside a transaction, say).
+  if (err instanceof StoreError) return err.cause !== undefined && !(err.cause instanceof StoreError) && lostConnection(err.cause);
+  const { code } = (err ?? {}) as { code?: unknown };
+  return isTransient(err) || code === 'ENOENT' || (err instanceof Error && /Connection terminated|not queryable|ended|timeout exceeded when trying to connect/i.test(err.message));
 }

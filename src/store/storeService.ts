@@ -30,11 +30,10 @@ export async function serveStore(db: PGlite, socketPath: string): Promise<StoreS
   await chmod(dirname(socketPath), 0o700);
   // A socket file left by a crashed holder would make listen fail with EADDRINUSE.
   await rm(socketPath, { force: true });
-  const sockets = new Set<Socket>();
+  const connections = new Map<Socket, Connection>();
   const server = createServer((socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-    serveConnection(db, socket);
+    connections.set(socket, serveConnection(db, socket));
+    socket.on('close', () => connections.delete(socket));
   });
   await new Promise<void>((resolveListen, reject) => {
     server.once('error', reject);
@@ -49,13 +48,30 @@ export async function serveStore(db: PGlite, socketPath: string): Promise<StoreS
     socketPath,
     close: () => {
       closing ??= (async () => {
-        for (const socket of sockets) socket.destroy();
-        await closeServer(server);
+        // Answer what is running before hanging up, so a client never loses the answer to a
+        // write that landed; what a client sends from now on waits for the next holder.
+        const served = [...connections.entries()];
+        for (const [socket] of served) socket.pause();
+        const stopped = closeServer(server);
+        await settled(served.map(([, connection]) => connection.idle()));
+        for (const [socket] of served) socket.destroy();
+        // A client's transaction left open is rolled back before PGlite closes.
+        await settled(served.map(([, connection]) => connection.idle()));
+        await stopped;
         await rm(socketPath, { force: true });
       })();
       return closing;
     },
   };
+}
+
+/** How long a closing service waits for the statements it runs (one waiting for another client's transaction could wait long). */
+const DRAIN_MS = 2_000;
+
+async function settled(work: Promise<void>[]): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([Promise.all(work), new Promise<void>((done) => (timer = setTimeout(done, DRAIN_MS)))]);
+  clearTimeout(timer);
 }
 
 function closeServer(server: Server): Promise<void> {
@@ -84,8 +100,13 @@ const SSL_REQUEST = 80877103;
 const GSSENC_REQUEST = 80877104;
 const CANCEL_REQUEST = 80877102;
 
+/** A served client; `idle` settles once what it sent so far has run and been answered. */
+interface Connection {
+  idle(): Promise<void>;
+}
+
 /** One client connection: frames its byte stream into messages and runs them through the gate. */
-function serveConnection(db: PGlite, socket: Socket): void {
+function serveConnection(db: PGlite, socket: Socket): Connection {
   let buffered = Buffer.alloc(0);
   let started = false;
   let pending: Buffer[] = [];
@@ -96,6 +117,12 @@ function serveConnection(db: PGlite, socket: Socket): void {
     (chain = chain.then(async () => {
       if (socket.destroyed) return;
       release ??= await holdSession(db);
+      // Hung up while waiting for the session: the client will not read an answer, so run nothing.
+      if (socket.destroyed && !db.isInTransaction()) {
+        release();
+        release = undefined;
+        return;
+      }
       const reply = await db._runExclusiveQuery(() => db.execProtocolRaw(new Uint8Array(batch)));
       if (!db.isInTransaction()) {
         release();
@@ -159,6 +186,7 @@ function serveConnection(db: PGlite, socket: Socket): void {
         release = undefined;
       });
   });
+  return { idle: () => chain.catch(() => undefined) };
 }
 
 /** Takes PGlite's transaction lock (which its own query, exec and transaction take) until released. */

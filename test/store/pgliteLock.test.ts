@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -59,5 +60,23 @@ describe('claimPgliteDir', () => {
     const lock = await lockOf(dataDir);
     expect(JSON.parse(await readFile(`${dataDir}.lock`, 'utf8'))).toMatchObject({ pid: process.pid });
     await lock.release();
+  });
+
+  it('lets exactly one of many claims at once take over a lock whose holder died', async () => {
+    const dataDir = join(root, 'e');
+    const dead = spawn(process.execPath, ['-e', '0'], { stdio: 'ignore' });
+    await new Promise((done) => dead.once('exit', done));
+    await writeFile(`${dataDir}.lock`, JSON.stringify({ pid: dead.pid, host: hostname(), command: 'evalflow worker', socket: '/s/.s.PGSQL.5432' }));
+    // As when a holder dies and every process it served claims the store in the same moment.
+    const claims = await Promise.allSettled(Array.from({ length: 20 }, () => claimPgliteDir(dataDir)));
+    const won = claims.filter((claim) => claim.status === 'fulfilled' && 'lock' in claim.value);
+    expect(won).toHaveLength(1);
+    // The others find it held, by this very process here.
+    for (const claim of claims) {
+      if (claim.status === 'rejected') expect((claim.reason as Error).message).toContain('is already open by this process');
+    }
+    expect(JSON.parse(await readFile(`${dataDir}.lock`, 'utf8'))).toMatchObject({ pid: process.pid });
+    await (won[0] as PromiseFulfilledResult<{ lock: { release(): Promise<void> } }>).value.lock.release();
+    expect(existsSync(`${dataDir}.lock.takeover`)).toBe(false);
   });
 });
