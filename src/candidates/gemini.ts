@@ -1,5 +1,6 @@
 import type { CliAdapter } from './adapter.js';
 import { createGeminiStreamNormalizer } from './normalizers/geminiStream.js';
+import { PREASSIGNED_RESUME_RULE, preassignedSessionArgs } from './preassignedSession.js';
 
 /** Written into the private HOME: API-key auth, usage statistics and auto-update off. */
 const SETTINGS = {
@@ -40,7 +41,7 @@ export const gemini: CliAdapter = {
     '--yolo',
     '--skip-trust',
     ...(ctx.model ? ['-m', ctx.model] : []),
-    ...(ctx.sessionId ? [ctx.resume ? '--resume' : '--session-id', ctx.sessionId] : []),
+    ...preassignedSessionArgs(ctx),
     ...ctx.extraArgs,
   ],
   textOnlyArgs: (ctx) => ['-p', ctx.message, '--output-format', 'stream-json', '--approval-mode', 'plan', '--skip-trust', ...(ctx.model ? ['-m', ctx.model] : []), ...ctx.extraArgs],
@@ -51,5 +52,5 @@ export const gemini: CliAdapter = {
   homeFiles: () => ({ '.gemini/settings.json': `${JSON.stringify(SETTINGS, null, 2)}\n` }),
   createNormalizer: (options) => createGeminiStreamNormalizer(options),
   usageRule: 'result.stats per invocation',
-  resumeRule: '--session-id <uuid from run id> on turn 1, then --resume <uuid>',
+  resumeRule: PREASSIGNED_RESUME_RULE,
 };
