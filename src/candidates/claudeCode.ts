@@ -1,5 +1,6 @@
 import type { CliAdapter } from './adapter.js';
 import { CLAUDE_FLAVORS, createClaudeStreamNormalizer } from './normalizers/claudeStream.js';
+import { printStreamJsonArgs } from './printMode.js';
 import { PREASSIGNED_RESUME_RULE, preassignedSessionArgs } from './preassignedSession.js';
 import { skillAndTaskWorkflow } from './workflowConventions.js';
 
@@ -21,10 +22,7 @@ export const claudeCode: CliAdapter = {
   apiKeyEnv: 'ANTHROPIC_API_KEY',
   baseUrlVia: 'ANTHROPIC_BASE_URL',
   args: (ctx) => [
-    '-p',
-    ctx.message,
-    '--output-format',
-    'stream-json',
+    ...printStreamJsonArgs(ctx),
     '--verbose',
     ...(ctx.model ? ['--model', ctx.model] : []),
     ...preassignedSessionArgs(ctx),
@@ -35,10 +33,7 @@ export const claudeCode: CliAdapter = {
     ...ctx.extraArgs,
   ],
   textOnlyArgs: (ctx) => [
-    '-p',
-    ctx.message,
-    '--output-format',
-    'stream-json',
+    ...printStreamJsonArgs(ctx),
     '--verbose',
     ...(ctx.model ? ['--model', ctx.model] : []),
     '--tools',

@@ -1,5 +1,6 @@
 import type { CliAdapter } from './adapter.js';
 import { CLAUDE_FLAVORS, createClaudeStreamNormalizer } from './normalizers/claudeStream.js';
+import { printStreamJsonArgs } from './printMode.js';
 import { PREASSIGNED_RESUME_RULE, preassignedSessionArgs } from './preassignedSession.js';
 import { skillAndTaskWorkflow } from './workflowConventions.js';
 
@@ -22,17 +23,14 @@ export const codebuddy: CliAdapter = {
   apiKeyEnv: 'CODEBUDDY_API_KEY',
   baseUrlVia: 'CODEBUDDY_BASE_URL',
   args: (ctx) => [
-    '-p',
-    ctx.message,
-    '--output-format',
-    'stream-json',
+    ...printStreamJsonArgs(ctx),
     '--verbose',
     '-y',
     ...(ctx.model ? ['--model', ctx.model] : []),
     ...preassignedSessionArgs(ctx),
     ...ctx.extraArgs,
   ],
-  textOnlyArgs: (ctx) => ['-p', ctx.message, '--output-format', 'stream-json', '--verbose', '--permission-mode', 'plan', '--max-turns', '1', ...(ctx.model ? ['--model', ctx.model] : []), ...ctx.extraArgs],
+  textOnlyArgs: (ctx) => [...printStreamJsonArgs(ctx), '--verbose', '--permission-mode', 'plan', '--max-turns', '1', ...(ctx.model ? ['--model', ctx.model] : []), ...ctx.extraArgs],
   env: (ctx) => ({
     ...(ctx.baseUrl ? { CODEBUDDY_BASE_URL: ctx.baseUrl } : {}),
     ...(ctx.apiKey ? { CODEBUDDY_API_KEY: ctx.apiKey } : {}),

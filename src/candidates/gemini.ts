@@ -1,5 +1,6 @@
 import type { CliAdapter } from './adapter.js';
 import { createGeminiStreamNormalizer } from './normalizers/geminiStream.js';
+import { printStreamJsonArgs } from './printMode.js';
 import { PREASSIGNED_RESUME_RULE, preassignedSessionArgs } from './preassignedSession.js';
 
 /** Written into the private HOME: API-key auth, usage statistics and auto-update off. */
@@ -34,17 +35,14 @@ export const gemini: CliAdapter = {
   apiKeyEnv: 'GEMINI_API_KEY',
   baseUrlVia: 'GOOGLE_GEMINI_BASE_URL',
   args: (ctx) => [
-    '-p',
-    ctx.message,
-    '--output-format',
-    'stream-json',
+    ...printStreamJsonArgs(ctx),
     '--yolo',
     '--skip-trust',
     ...(ctx.model ? ['-m', ctx.model] : []),
     ...preassignedSessionArgs(ctx),
     ...ctx.extraArgs,
   ],
-  textOnlyArgs: (ctx) => ['-p', ctx.message, '--output-format', 'stream-json', '--approval-mode', 'plan', '--skip-trust', ...(ctx.model ? ['-m', ctx.model] : []), ...ctx.extraArgs],
+  textOnlyArgs: (ctx) => [...printStreamJsonArgs(ctx), '--approval-mode', 'plan', '--skip-trust', ...(ctx.model ? ['-m', ctx.model] : []), ...ctx.extraArgs],
   env: (ctx) => ({
     ...(ctx.baseUrl ? { GOOGLE_GEMINI_BASE_URL: ctx.baseUrl } : {}),
     ...(ctx.apiKey ? { GEMINI_API_KEY: ctx.apiKey } : {}),

@@ -1,5 +1,6 @@
 import type { CliAdapter } from './adapter.js';
 import { CLAUDE_FLAVORS, createClaudeStreamNormalizer } from './normalizers/claudeStream.js';
+import { printStreamJsonArgs } from './printMode.js';
 import { PREASSIGNED_RESUME_RULE, preassignedSessionArgs } from './preassignedSession.js';
 import { skillAndTaskWorkflow } from './workflowConventions.js';
 
@@ -24,10 +25,7 @@ export const qwenCode: CliAdapter = {
   apiKeyEnv: 'OPENAI_API_KEY',
   baseUrlVia: 'OPENAI_BASE_URL',
   args: (ctx) => [
-    '-p',
-    ctx.message,
-    '--output-format',
-    'stream-json',
+    ...printStreamJsonArgs(ctx),
     '--yolo',
     '--auth-type',
     'openai',
@@ -35,7 +33,7 @@ export const qwenCode: CliAdapter = {
     ...preassignedSessionArgs(ctx),
     ...ctx.extraArgs,
   ],
-  textOnlyArgs: (ctx) => ['-p', ctx.message, '--output-format', 'stream-json', '--approval-mode', 'plan', '--auth-type', 'openai', ...(ctx.model ? ['-m', ctx.model] : []), ...ctx.extraArgs],
+  textOnlyArgs: (ctx) => [...printStreamJsonArgs(ctx), '--approval-mode', 'plan', '--auth-type', 'openai', ...(ctx.model ? ['-m', ctx.model] : []), ...ctx.extraArgs],
   env: (ctx) => ({
     ...(ctx.baseUrl ? { OPENAI_BASE_URL: ctx.baseUrl } : {}),
     ...(ctx.apiKey ? { OPENAI_API_KEY: ctx.apiKey } : {}),
