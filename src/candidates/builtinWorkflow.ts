@@ -1,17 +1,9 @@
 import type { WorkflowSupport } from '../workflowUsage/workflowSupport.js';
+import { agentsSkillsWorkflow } from './workflowConventions.js';
 
 /**
  * The builtin agent finds skills in `.agents/skills` (their names and descriptions are in its
  * system prompt; it reads a SKILL.md with read_file when it uses the skill) and the rest of
  * the workflow in one generated AGENTS.md, inlined into its system prompt.
  */
-export const builtinWorkflow: WorkflowSupport = {
-  native: { skills: '.agents/skills' },
-  contextFile: 'AGENTS.md',
-  skillTool: false,
-  skillReadInvokes: true,
-  subagents: null,
-  slashCommands: false,
-  silentRules: true,
-  observable: true,
-};
+export const builtinWorkflow: WorkflowSupport = agentsSkillsWorkflow;

@@ -1,5 +1,8 @@
 import type { CliAdapter } from './adapter.js';
 import { CLAUDE_FLAVORS, createClaudeStreamNormalizer } from './normalizers/claudeStream.js';
+import { printStreamJsonArgs } from './printMode.js';
+import { PREASSIGNED_RESUME_RULE, preassignedSessionArgs } from './preassignedSession.js';
+import { skillAndTaskWorkflow } from './workflowConventions.js';
 
 /**
  * Claude Code (`claude -p … --output-format stream-json --verbose`). Permissions for unattended
@@ -13,28 +16,16 @@ export const claudeCode: CliAdapter = {
   npmPackage: '@anthropic-ai/claude-code',
   setup: 'npm install -g @anthropic-ai/claude-code',
   versionArgs: ['--version'],
-  workflow: {
-    native: { agents: '.claude/agents', commands: '.claude/commands', rules: '.claude/rules', skills: '.claude/skills' },
-    contextFile: 'CLAUDE.md',
-    skillTool: true,
-    skillReadInvokes: false,
-    subagents: 'task',
-    slashCommands: true,
-    silentRules: true,
-    observable: true,
-  },
+  workflow: skillAndTaskWorkflow({ agents: '.claude/agents', commands: '.claude/commands', rules: '.claude/rules', skills: '.claude/skills' }, 'CLAUDE.md'),
   sessionId: 'preassigned',
   prompt: 'argv',
   apiKeyEnv: 'ANTHROPIC_API_KEY',
   baseUrlVia: 'ANTHROPIC_BASE_URL',
   args: (ctx) => [
-    '-p',
-    ctx.message,
-    '--output-format',
-    'stream-json',
+    ...printStreamJsonArgs(ctx),
     '--verbose',
     ...(ctx.model ? ['--model', ctx.model] : []),
-    ...(ctx.sessionId ? [ctx.resume ? '--resume' : '--session-id', ctx.sessionId] : []),
+    ...preassignedSessionArgs(ctx),
     '--permission-mode',
     'acceptEdits',
     '--allowedTools',
@@ -42,10 +33,7 @@ export const claudeCode: CliAdapter = {
     ...ctx.extraArgs,
   ],
   textOnlyArgs: (ctx) => [
-    '-p',
-    ctx.message,
-    '--output-format',
-    'stream-json',
+    ...printStreamJsonArgs(ctx),
     '--verbose',
     ...(ctx.model ? ['--model', ctx.model] : []),
     '--tools',
@@ -66,5 +54,5 @@ export const claudeCode: CliAdapter = {
   homeFiles: () => ({}),
   createNormalizer: (options) => createClaudeStreamNormalizer(CLAUDE_FLAVORS['claude-code'], options),
   usageRule: 'result.usage is per invocation (input + cache reads/writes); total_cost_usd is per session, so cost is differenced',
-  resumeRule: '--session-id <uuid from run id> on turn 1, then --resume <uuid>',
+  resumeRule: PREASSIGNED_RESUME_RULE,
 };

@@ -1,5 +1,8 @@
 import type { CliAdapter } from './adapter.js';
 import { CLAUDE_FLAVORS, createClaudeStreamNormalizer } from './normalizers/claudeStream.js';
+import { printStreamJsonArgs } from './printMode.js';
+import { PREASSIGNED_RESUME_RULE, preassignedSessionArgs } from './preassignedSession.js';
+import { skillAndTaskWorkflow } from './workflowConventions.js';
 
 /**
  * Tencent CodeBuddy Code (`codebuddy -p … --output-format stream-json --verbose -y`), a Claude
@@ -14,32 +17,20 @@ export const codebuddy: CliAdapter = {
   npmPackage: '@tencent-ai/codebuddy-code',
   setup: 'npm install -g @tencent-ai/codebuddy-code (or @tencent-ai/agent-sdk, bin cli/bin/codebuddy)',
   versionArgs: ['--version'],
-  workflow: {
-    native: { agents: '.codebuddy/agents', commands: '.codebuddy/commands', rules: '.codebuddy/rules', skills: '.codebuddy/skills' },
-    contextFile: 'CODEBUDDY.md',
-    skillTool: true,
-    skillReadInvokes: false,
-    subagents: 'task',
-    slashCommands: true,
-    silentRules: true,
-    observable: true,
-  },
+  workflow: skillAndTaskWorkflow({ agents: '.codebuddy/agents', commands: '.codebuddy/commands', rules: '.codebuddy/rules', skills: '.codebuddy/skills' }, 'CODEBUDDY.md'),
   sessionId: 'preassigned',
   prompt: 'argv',
   apiKeyEnv: 'CODEBUDDY_API_KEY',
   baseUrlVia: 'CODEBUDDY_BASE_URL',
   args: (ctx) => [
-    '-p',
-    ctx.message,
-    '--output-format',
-    'stream-json',
+    ...printStreamJsonArgs(ctx),
     '--verbose',
     '-y',
     ...(ctx.model ? ['--model', ctx.model] : []),
-    ...(ctx.sessionId ? [ctx.resume ? '--resume' : '--session-id', ctx.sessionId] : []),
+    ...preassignedSessionArgs(ctx),
     ...ctx.extraArgs,
   ],
-  textOnlyArgs: (ctx) => ['-p', ctx.message, '--output-format', 'stream-json', '--verbose', '--permission-mode', 'plan', '--max-turns', '1', ...(ctx.model ? ['--model', ctx.model] : []), ...ctx.extraArgs],
+  textOnlyArgs: (ctx) => [...printStreamJsonArgs(ctx), '--verbose', '--permission-mode', 'plan', '--max-turns', '1', ...(ctx.model ? ['--model', ctx.model] : []), ...ctx.extraArgs],
   env: (ctx) => ({
     ...(ctx.baseUrl ? { CODEBUDDY_BASE_URL: ctx.baseUrl } : {}),
     ...(ctx.apiKey ? { CODEBUDDY_API_KEY: ctx.apiKey } : {}),
@@ -50,5 +41,5 @@ export const codebuddy: CliAdapter = {
   homeFiles: () => ({}),
   createNormalizer: (options) => createClaudeStreamNormalizer(CLAUDE_FLAVORS.codebuddy, options),
   usageRule: 'result.usage is cumulative over the session after a resume: differenced against the previous turn',
-  resumeRule: '--session-id <uuid from run id> on turn 1, then --resume <uuid>',
+  resumeRule: PREASSIGNED_RESUME_RULE,
 };

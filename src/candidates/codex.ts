@@ -1,5 +1,6 @@
 import type { CliAdapter, InvocationContext } from './adapter.js';
 import { createCodexStreamNormalizer } from './normalizers/codexStream.js';
+import { agentsSkillsWorkflow } from './workflowConventions.js';
 
 /** Codex ignores OPENAI_BASE_URL (0.171): a custom provider is declared with `-c` flags instead. */
 const PROVIDER = 'evalflow';
@@ -16,18 +17,8 @@ export const codex: CliAdapter = {
   npmPackage: '@openai/codex',
   setup: 'npm install -g @openai/codex',
   versionArgs: ['--version'],
-  // Codex discovers repository skills in .agents/skills and reads a SKILL.md when it uses the
-  // skill (no skill tool); everything else goes into AGENTS.md, which it loads by itself.
-  workflow: {
-    native: { skills: '.agents/skills' },
-    contextFile: 'AGENTS.md',
-    skillTool: false,
-    skillReadInvokes: true,
-    subagents: null,
-    slashCommands: false,
-    silentRules: true,
-    observable: true,
-  },
+  // AGENTS.md is loaded by Codex itself.
+  workflow: agentsSkillsWorkflow,
   sessionId: 'stream',
   prompt: 'argv',
   apiKeyEnv: 'OPENAI_API_KEY',

@@ -1,5 +1,7 @@
 import type { CliAdapter } from './adapter.js';
 import { createGeminiStreamNormalizer } from './normalizers/geminiStream.js';
+import { printStreamJsonArgs } from './printMode.js';
+import { PREASSIGNED_RESUME_RULE, preassignedSessionArgs } from './preassignedSession.js';
 
 /** Written into the private HOME: API-key auth, usage statistics and auto-update off. */
 const SETTINGS = {
@@ -33,17 +35,14 @@ export const gemini: CliAdapter = {
   apiKeyEnv: 'GEMINI_API_KEY',
   baseUrlVia: 'GOOGLE_GEMINI_BASE_URL',
   args: (ctx) => [
-    '-p',
-    ctx.message,
-    '--output-format',
-    'stream-json',
+    ...printStreamJsonArgs(ctx),
     '--yolo',
     '--skip-trust',
     ...(ctx.model ? ['-m', ctx.model] : []),
-    ...(ctx.sessionId ? [ctx.resume ? '--resume' : '--session-id', ctx.sessionId] : []),
+    ...preassignedSessionArgs(ctx),
     ...ctx.extraArgs,
   ],
-  textOnlyArgs: (ctx) => ['-p', ctx.message, '--output-format', 'stream-json', '--approval-mode', 'plan', '--skip-trust', ...(ctx.model ? ['-m', ctx.model] : []), ...ctx.extraArgs],
+  textOnlyArgs: (ctx) => [...printStreamJsonArgs(ctx), '--approval-mode', 'plan', '--skip-trust', ...(ctx.model ? ['-m', ctx.model] : []), ...ctx.extraArgs],
   env: (ctx) => ({
     ...(ctx.baseUrl ? { GOOGLE_GEMINI_BASE_URL: ctx.baseUrl } : {}),
     ...(ctx.apiKey ? { GEMINI_API_KEY: ctx.apiKey } : {}),
@@ -51,5 +50,5 @@ export const gemini: CliAdapter = {
   homeFiles: () => ({ '.gemini/settings.json': `${JSON.stringify(SETTINGS, null, 2)}\n` }),
   createNormalizer: (options) => createGeminiStreamNormalizer(options),
   usageRule: 'result.stats per invocation',
-  resumeRule: '--session-id <uuid from run id> on turn 1, then --resume <uuid>',
+  resumeRule: PREASSIGNED_RESUME_RULE,
 };

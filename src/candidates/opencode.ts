@@ -1,5 +1,6 @@
 import type { CliAdapter, InvocationContext } from './adapter.js';
 import { createOpencodeStreamNormalizer } from './normalizers/opencodeStream.js';
+import { skillAndTaskWorkflow } from './workflowConventions.js';
 
 /** Provider name evalflow declares for a custom base URL. */
 const PROVIDER = 'evalflow';
@@ -20,16 +21,7 @@ export const opencode: CliAdapter = {
   // Rules have no folder of their own: they go into AGENTS.md, which opencode reads. So do
   // subagents: opencode refuses to start on a Claude-style agent file (`tools: Read, Bash` where
   // it wants an object), the format teams write them in.
-  workflow: {
-    native: { commands: '.opencode/commands', skills: '.opencode/skills' },
-    contextFile: 'AGENTS.md',
-    skillTool: true,
-    skillReadInvokes: false,
-    subagents: 'task',
-    slashCommands: true,
-    silentRules: true,
-    observable: true,
-  },
+  workflow: skillAndTaskWorkflow({ commands: '.opencode/commands', skills: '.opencode/skills' }, 'AGENTS.md'),
   sessionId: 'stream',
   prompt: 'argv',
   apiKeyEnv: 'OPENAI_API_KEY',

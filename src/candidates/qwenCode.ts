@@ -1,5 +1,8 @@
 import type { CliAdapter } from './adapter.js';
 import { CLAUDE_FLAVORS, createClaudeStreamNormalizer } from './normalizers/claudeStream.js';
+import { printStreamJsonArgs } from './printMode.js';
+import { PREASSIGNED_RESUME_RULE, preassignedSessionArgs } from './preassignedSession.js';
+import { skillAndTaskWorkflow } from './workflowConventions.js';
 
 /** Written into the private HOME: usage statistics and auto-update off (no phone-home seen with these). */
 const SETTINGS = { privacy: { usageStatisticsEnabled: false }, general: { enableAutoUpdate: false } };
@@ -16,33 +19,21 @@ export const qwenCode: CliAdapter = {
   setup: 'npm install -g @qwen-code/qwen-code',
   versionArgs: ['--version'],
   // Rules have no folder of their own: they go into QWEN.md, the context file Qwen Code reads.
-  workflow: {
-    native: { agents: '.qwen/agents', commands: '.qwen/commands', skills: '.qwen/skills' },
-    contextFile: 'QWEN.md',
-    skillTool: true,
-    skillReadInvokes: false,
-    subagents: 'task',
-    slashCommands: true,
-    silentRules: true,
-    observable: true,
-  },
+  workflow: skillAndTaskWorkflow({ agents: '.qwen/agents', commands: '.qwen/commands', skills: '.qwen/skills' }, 'QWEN.md'),
   sessionId: 'preassigned',
   prompt: 'argv',
   apiKeyEnv: 'OPENAI_API_KEY',
   baseUrlVia: 'OPENAI_BASE_URL',
   args: (ctx) => [
-    '-p',
-    ctx.message,
-    '--output-format',
-    'stream-json',
+    ...printStreamJsonArgs(ctx),
     '--yolo',
     '--auth-type',
     'openai',
     ...(ctx.model ? ['-m', ctx.model] : []),
-    ...(ctx.sessionId ? [ctx.resume ? '--resume' : '--session-id', ctx.sessionId] : []),
+    ...preassignedSessionArgs(ctx),
     ...ctx.extraArgs,
   ],
-  textOnlyArgs: (ctx) => ['-p', ctx.message, '--output-format', 'stream-json', '--approval-mode', 'plan', '--auth-type', 'openai', ...(ctx.model ? ['-m', ctx.model] : []), ...ctx.extraArgs],
+  textOnlyArgs: (ctx) => [...printStreamJsonArgs(ctx), '--approval-mode', 'plan', '--auth-type', 'openai', ...(ctx.model ? ['-m', ctx.model] : []), ...ctx.extraArgs],
   env: (ctx) => ({
     ...(ctx.baseUrl ? { OPENAI_BASE_URL: ctx.baseUrl } : {}),
     ...(ctx.apiKey ? { OPENAI_API_KEY: ctx.apiKey } : {}),
@@ -51,5 +42,5 @@ export const qwenCode: CliAdapter = {
   homeFiles: () => ({ '.qwen/settings.json': `${JSON.stringify(SETTINGS, null, 2)}\n` }),
   createNormalizer: (options) => createClaudeStreamNormalizer(CLAUDE_FLAVORS['qwen-code'], options),
   usageRule: 'result.usage is cumulative over the session after a resume: differenced against the previous turn',
-  resumeRule: '--session-id <uuid from run id> on turn 1, then --resume <uuid>',
+  resumeRule: PREASSIGNED_RESUME_RULE,
 };

@@ -4,8 +4,10 @@ import { UsageError } from '../errors.js';
 import { changedOnlyLines, pickChangedCases } from '../run/changedOnly.js';
 import { looksLikeGitUrl } from '../sandbox/gitUrl.js';
 import { openStore } from '../store/index.js';
+import type { SelectedCases } from '../run/selection.js';
 import type { ChangedOnly } from '../vocabulary/changedOnly.js';
 import { changedWorkflowItems, type ChangedItems } from '../workflowUsage/changedItems.js';
+import type { BatchRequest } from './batch/start.js';
 import type { CommandIo } from './io.js';
 import { storeOptions } from './storeOptions.js';
 
@@ -34,4 +36,13 @@ export async function applyChangedOnly(rev: string, settings: Settings, cases: r
   for (const line of changedOnlyLines(scope)) io.out(line);
   const picked = new Set(scope.picked.map((c) => c.case_id));
   return { cases: cases.filter((c) => picked.has(c.id)), scope };
+}
+
+/** What a batch runs: the cases `--changed-only` picked (kept with the batch), else the selected ones. */
+export function batchSelection({ paths, only, bank }: SelectedCases, changed: { cases: EvalCase[]; scope: ChangedOnly } | null): Pick<BatchRequest, 'paths' | 'only' | 'changedOnly' | 'cases'> {
+  return {
+    paths,
+    ...(changed ? { only: changed.cases.map((c) => c.id), changedOnly: changed.scope } : only ? { only } : {}),
+    cases: changed?.cases ?? bank.cases,
+  };
 }

@@ -1,10 +1,8 @@
-import { looksLikeGitUrl } from '../sandbox/gitUrl.js';
-import { checkCandidateCanStart, knownAdapterNames } from '../candidates/index.js';
+import { knownAdapterNames } from '../candidates/index.js';
 import { loadSettings, resolveCandidate, type Settings } from '../config.js';
-import { checkIsolation } from '../cli/checks/checkIsolation.js';
-import { checkLocalFolders } from '../cli/checks/checkLocalFolders.js';
+import { refuseLocalStart } from '../cli/checks/localStart.js';
 import { checkJudging, judgingOverrides, type JudgingFlags } from '../cli/checks/judging.js';
-import { applyChangedOnly } from '../cli/changedOnlyFlag.js';
+import { applyChangedOnly, batchSelection } from '../cli/changedOnlyFlag.js';
 import { executeBatch } from '../cli/batch/start.js';
 import { printBatchReport, sayDetached } from '../cli/batch/follow.js';
 import type { InterruptMode } from '../cli/batch/interrupts.js';
@@ -69,7 +67,7 @@ export async function run(options: CalibrateOptions, io: CommandIo): Promise<num
   }
   const selected = await selectCases(options, settings.evalSets, io.cwd);
   if (refuseUnusableBank(selected, io)) return 1;
-  const { paths, only, bank } = selected;
+  const { bank } = selected;
   const changed = options.changedOnly ? await applyChangedOnly(options.changedOnly, settings, bank.cases, io) : null;
   if (changed?.cases.length === 0) {
     io.out(`nothing to calibrate: no selected case can be affected by the workflow changes since ${options.changedOnly}`);
@@ -77,23 +75,14 @@ export async function run(options: CalibrateOptions, io: CommandIo): Promise<num
   }
   const candidate = resolveCandidate(settings, settings.defaultCandidate, knownAdapterNames, io.env);
   checkJudging(settings, candidate, io);
-  const local = options.worker !== false && !settings.temporal.address;
-  checkIsolation([candidate], io, { probe: local });
-  const folderProblems = local ? await checkLocalFolders(settings) : [];
-  if (folderProblems.length > 0) {
-    for (const problem of folderProblems) io.err(`error: ${problem}`);
-    return 1;
-  }
-  if (local) await checkCandidateCanStart(candidate, io.env, looksLikeGitUrl(settings.project) ? {} : { cwd: settings.project });
+  if (await refuseLocalStart(settings, candidate, [], io, options.worker)) return 1;
   const runtime = await openRuntime(settings, io, { worker: options.worker === false ? false : 'auto' });
   try {
     const execution = await executeBatch(
       settings,
       runtime,
       {
-        paths,
-        ...(changed ? { only: changed.cases.map((c) => c.id), changedOnly: changed.scope } : only ? { only } : {}),
-        cases: changed?.cases ?? bank.cases,
+        ...batchSelection(selected, changed),
         candidate,
         runsPerCase: options.runsPerCase ?? DEFAULT_CALIBRATION_RUNS,
         parallelism: options.parallelism ?? settings.parallelism,

@@ -5,8 +5,7 @@ import { checkIsolation } from '../cli/checks/checkIsolation.js';
 import { loadEvalBank } from '../evalset/index.js';
 import { loadMockScript } from '../llm/mock/scriptFile.js';
 import { startMockServer } from '../llm/mock/server.js';
-import { resolveArms } from '../run/arms.js';
-import { checkWorkflowFolder } from '../sandbox/workflowSnapshot.js';
+import { resolveArmFlags } from '../cli/armFlags.js';
 import { reportArms } from '../cli/output/armsReport.js';
 import { executeBatch } from '../cli/batch/start.js';
 import { formatRunTable } from '../cli/output/runTable.js';
@@ -49,13 +48,7 @@ export async function run(options: { runsDir?: string }, io: CommandIo): Promise
       return 1;
     }
     const candidate = resolveCandidate(settings, 'builtin', knownAdapterNames, env);
-    const arms = await resolveArms(['with_workflow=base', 'no_workflow=workflow=none'], {
-      workflowDir: settings.workflowDir,
-      base: candidate,
-      candidateNamed: (name) => resolveCandidate(settings, name, knownAdapterNames, env),
-      cwd: io.cwd,
-      checkWorkflowFolder,
-    });
+    const arms = await resolveArmFlags(['with_workflow=base', 'no_workflow=workflow=none'], settings, candidate, { cwd: io.cwd, env });
     checkIsolation([candidate], io, { probe: true });
     const runtime = await openRuntime(settings, { ...io, env }, { worker: true });
     try {

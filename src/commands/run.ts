@@ -1,11 +1,9 @@
-import { looksLikeGitUrl } from '../sandbox/gitUrl.js';
 import { relative } from 'node:path';
-import { checkCandidateCanStart, knownAdapterNames } from '../candidates/index.js';
+import { knownAdapterNames } from '../candidates/index.js';
 import { loadSettings, resolveCandidate } from '../config.js';
-import { checkIsolation } from '../cli/checks/checkIsolation.js';
+import { refuseLocalStart } from '../cli/checks/localStart.js';
 import { uncommittedChanges } from '../sandbox/projectRepo.js';
 import { reportArms } from '../cli/output/armsReport.js';
-import { checkLocalFolders } from '../cli/checks/checkLocalFolders.js';
 import { reportGate } from '../cli/output/gateReport.js';
 import { checkBaselineFlag } from '../cli/baselineFlag.js';
 import { parseGate } from '../summaries/index.js';
@@ -19,10 +17,9 @@ import { BatchResultJson, batchResultJson, nothingRanJson } from '../cli/json/ba
 import type { BatchGate } from '../summaries/batchGate.js';
 import { checkJudging, judgingOverrides, type JudgingFlags } from '../cli/checks/judging.js';
 import { openRuntime } from '../cli/runtime.js';
-import { applyChangedOnly } from '../cli/changedOnlyFlag.js';
+import { applyChangedOnly, batchSelection } from '../cli/changedOnlyFlag.js';
 import { storeOptions } from '../cli/storeOptions.js';
-import { resolveArms } from '../run/arms.js';
-import { checkWorkflowFolder } from '../sandbox/workflowSnapshot.js';
+import { resolveArmFlags } from '../cli/armFlags.js';
 import { selectCases, selectionOverrides } from '../run/selection.js';
 import { refuseUnusableBank } from '../cli/checks/unusableBank.js';
 import type { SelectionFlags } from '../run/selectionFlags.js';
@@ -66,7 +63,7 @@ export async function run(options: RunOptions, given: CommandIo): Promise<number
   if (options.baseline) await checkBaselineFlag(storeOptions(settings), options.baseline);
   const selected = await selectCases(options, settings.evalSets, io.cwd);
   if (refuseUnusableBank(selected, io)) return 1;
-  const { paths, only, bank } = selected;
+  const { bank } = selected;
   const changed = options.changedOnly ? await applyChangedOnly(options.changedOnly, settings, bank.cases, io) : null;
   if (changed?.cases.length === 0) {
     io.out(`nothing to run: no selected case can be affected by the workflow changes since ${options.changedOnly}`);
@@ -74,23 +71,9 @@ export async function run(options: RunOptions, given: CommandIo): Promise<number
     return EXIT.ok;
   }
   const candidate = resolveCandidate(settings, settings.defaultCandidate, knownAdapterNames, io.env);
-  const arms = await resolveArms(options.arm ?? [], {
-    workflowDir: settings.workflowDir,
-    base: candidate,
-    candidateNamed: (name) => resolveCandidate(settings, name, knownAdapterNames, io.env),
-    cwd: io.cwd,
-    checkWorkflowFolder,
-  });
+  const arms = await resolveArmFlags(options.arm ?? [], settings, candidate, io);
   checkJudging(settings, candidate, io);
-  checkIsolation([candidate, ...arms.flatMap((arm) => (arm.candidate ? [arm.candidate] : []))], io, { probe: options.worker !== false && !settings.temporal.address });
-  // Workers of a cluster may have these folders where this machine does not.
-  const folderProblems = options.worker !== false && !settings.temporal.address ? await checkLocalFolders(settings) : [];
-  if (folderProblems.length > 0) {
-    for (const problem of folderProblems) io.err(`error: ${problem}`);
-    return 1;
-  }
-  // Runs on this machine would each fail with the same message; say it once, up front.
-  if (options.worker !== false && !settings.temporal.address) await checkCandidateCanStart(candidate, io.env, looksLikeGitUrl(settings.project) ? {} : { cwd: settings.project });
+  if (await refuseLocalStart(settings, candidate, arms.flatMap((arm) => (arm.candidate ? [arm.candidate] : [])), io, options.worker)) return 1;
   await warnAboutUncommittedChanges(settings.project, io);
   const runtime = await openRuntime(settings, io, { worker: options.worker === false ? false : 'auto' });
   try {
@@ -103,9 +86,7 @@ export async function run(options: RunOptions, given: CommandIo): Promise<number
       settings,
       runtime,
       {
-        paths,
-        ...(changed ? { only: changed.cases.map((c) => c.id), changedOnly: changed.scope } : only ? { only } : {}),
-        cases: changed?.cases ?? bank.cases,
+        ...batchSelection(selected, changed),
         candidate,
         runsPerCase: options.runsPerCase ?? settings.runsPerCase,
         parallelism: options.parallelism ?? settings.parallelism,

@@ -12,8 +12,7 @@ import { runTemplateOf } from '../cli/batch/start.js';
 import type { CommandIo } from '../cli/io.js';
 import { storeOptions } from '../cli/storeOptions.js';
 import { checkChangedOnly } from '../cli/changedOnlyFlag.js';
-import { resolveArms } from '../run/arms.js';
-import { checkWorkflowFolder } from '../sandbox/workflowSnapshot.js';
+import { resolveArmFlags } from '../cli/armFlags.js';
 import { selectCases, selectionOverrides } from '../run/selection.js';
 import type { SelectionFlags } from '../run/selectionFlags.js';
 import { printJson } from '../cli/json/document.js';
@@ -115,13 +114,7 @@ async function scheduleInput(options: ScheduleOptions, settings: Settings, store
   if (bank.problems.length > 0) throw new ConfigError(`schedule create: the eval bank has ${bank.problems.length} problem(s), first: ${bank.problems[0]} (\`evalflow validate\` lists them)`);
   if (bank.cases.length === 0) throw new ConfigError(`schedule create: no eval cases found under ${paths.join(', ')}`);
   const candidate = resolveCandidate(settings, settings.defaultCandidate, knownAdapterNames, io.env);
-  const arms = await resolveArms(options.arm ?? [], {
-    workflowDir: settings.workflowDir,
-    base: candidate,
-    candidateNamed: (armCandidate) => resolveCandidate(settings, armCandidate, knownAdapterNames, io.env),
-    cwd: io.cwd,
-    checkWorkflowFolder,
-  });
+  const arms = await resolveArmFlags(options.arm ?? [], settings, candidate, io);
   const baseline = options.baseline ?? 'previous';
   if (baseline !== 'previous' && !(await store.getBatch(baseline))) {
     const recent = (await store.listBatches({ limit: 3 })).map((b) => b.batch_id);

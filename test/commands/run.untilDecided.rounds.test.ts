@@ -1,29 +1,17 @@
-import { chmod, cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMockServer, type MockServer } from '../../src/llm/mock/server.js';
-import type { MockRequest } from '../../src/llm/mock/types.js';
 import type { BatchResult } from '../../src/run/batchInput.js';
 import { openCases, settleRound, startDecisions, untilDecidedDesign } from '../../src/run/untilDecided.js';
-import { openStore, type Store } from '../../src/store/index.js';
-import { REFERENCE_SOLUTIONS, solverScript } from '../evalset/referenceSolutions.js';
-import { cliEnv, copyExamples, writeCliConfig } from '../support/cliFolder.js';
-import { startCli, type CliProcess } from '../support/cliProcess.js';
-import { passingJudgeAnswer } from '../support/judgeAnswer.js';
-import { dropSchema, postgresUrl, randomSchema } from '../support/postgres.js';
-import { startTestTemporal, type TestTemporal } from '../support/temporalServer.js';
+import type { Store } from '../../src/store/index.js';
+import { startCli } from '../support/cliProcess.js';
+import type { TestTemporal } from '../support/temporalServer.js';
+import { startSolverFolder, type SolverFolder } from '../support/solverFolder.js';
 
-const REPO = resolve(import.meta.dirname, '../..');
 const MAX_RUNS_PER_CASE = 8;
 /** B breaks this case every time: a clear regression. */
 const CLEAR = 'add-truncate';
 /** Both arms solve this one every time: nothing to find. */
 const FLAT = 'fix-slug-dashes';
-
-/** The judge says pass with every hard item met; the hard postconditions decide the rest. */
-const PASS = passingJudgeAnswer([1, 2, 3, 4, 5].map((i) => `item ${i}`));
 
 /**
  * `evalflow run --until-decided` as a user runs it, against a separate `evalflow worker` that is
@@ -31,51 +19,24 @@ const PASS = passingJudgeAnswer([1, 2, 3, 4, 5].map((i) => `item ${i}`));
  * and `command` candidates (A solves both cases, B breaks one); only the model is the mock.
  */
 describe('evalflow run --until-decided', () => {
+  let folder: SolverFolder;
   let temporal: TestTemporal;
-  let mock: MockServer;
   let root: string;
-  let schema: string;
   let env: NodeJS.ProcessEnv;
   let store: Store;
-  let worker: CliProcess | undefined;
 
   beforeAll(async () => {
-    temporal = await startTestTemporal();
-    mock = await startMockServer({ script: (request: MockRequest) => ({ text: request.model === 'rounds-judge' ? PASS : '<<END>>' }) });
-    root = await mkdtemp(join(tmpdir(), 'evalflow-rounds-'));
-    for (const id of [CLEAR, FLAT]) await cp(join(REPO, 'eval_sets', id), join(root, 'eval_sets', id), { recursive: true });
-    await copyExamples(root);
-    // Writes the reference solution of the run's case, except for the cases it is told to break.
-    const agent = (breaks: string[]) => solverScript({ [CLEAR]: REFERENCE_SOLUTIONS[CLEAR], [FLAT]: REFERENCE_SOLUTIONS[FLAT] }, breaks);
-    await writeFile(join(root, 'solver.cjs'), agent([]));
-    await writeFile(join(root, 'breaker.cjs'), agent([CLEAR]));
-    await chmod(join(root, 'solver.cjs'), 0o755);
-    await chmod(join(root, 'breaker.cjs'), 0o755);
-    await writeCliConfig(root, { candidates: { solver: './solver.cjs', breaker: './breaker.cjs' }, mockUrl: mock.url, examiner: 'rounds-examiner', judge: 'rounds-judge' });
-    schema = randomSchema();
-    // The CLI and the worker are two processes: they share the server and a PostgreSQL schema.
-    env = { ...cliEnv(root), TEMPORAL_ADDRESS: temporal.address, DATABASE_URL: await postgresUrl(), EVALFLOW_STORE_SCHEMA: schema, EVALFLOW_HOST_ID: 'rounds-host' };
-    store = await openStore({ databaseUrl: env.DATABASE_URL!, schema });
+    // The solver writes both reference solutions; the breaker breaks CLEAR.
+    folder = await startSolverFolder('rounds', [CLEAR, FLAT], { solver: [], breaker: [CLEAR] });
+    ({ temporal, root, env, store } = folder);
   });
 
   afterAll(async () => {
-    worker?.kill('SIGKILL');
-    await worker?.exited;
-    await store?.close();
-    await mock?.close();
-    await temporal?.stop();
-    if (schema) await dropSchema(schema);
-    if (root) await rm(root, { recursive: true, force: true });
+    await folder?.close();
   });
 
-  async function startWorker(): Promise<CliProcess> {
-    const started = startCli(['worker'], { cwd: root, env });
-    await started.waitForLine(/^worker on /, 120_000);
-    return started;
-  }
-
   it('stops the clear case early as a regression, runs the flat one to its limit, and a worker killed mid-batch changes no decision', async () => {
-    worker = await startWorker();
+    let worker = await folder.startWorker();
     const cli = startCli(
       ['run', '--no-worker', '--candidate', 'solver', '--arm', 'A=base', '--arm', 'B=candidate=breaker', '--until-decided', '--max-runs-per-case', String(MAX_RUNS_PER_CASE), '--parallelism', '4'],
       { cwd: root, env },
@@ -87,7 +48,7 @@ describe('evalflow run --until-decided', () => {
     worker.kill('SIGKILL');
     await worker.exited;
     const finishedAtKill = (await store.listRuns({ batchId })).filter((r) => r.status === 'completed').length;
-    worker = await startWorker();
+    worker = await folder.startWorker();
     const code = await cli.exited;
     const out = cli.stdout.join('\n');
     expect(code, `${out}\n${cli.stderr.join('\n')}`).toBe(0);

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BatchResult } from '../../src/run/batchInput.js';
 import type { RunHost } from '../../src/store/index.js';
 import { SHARED_TASK_QUEUE } from '../../src/temporal/names.js';
+import { loggedAgentTurn, mostAtOnce, turnStarts, until } from '../support/agentLog.js';
 import { startCli, type CliProcess } from '../support/cliProcess.js';
 import { startCrashHarness, type CrashHarness } from '../support/crashHarness.js';
 import { startTlsTeamServer } from '../support/tlsTeamServer.js';
@@ -32,19 +33,6 @@ function fairShares(claims: readonly RunHost[], windows: Windows): Map<HostId, n
   return shares;
 }
 
-/** The most turns of the agent log's start…end spans open at once on a host. */
-function mostAtOnce(log: readonly string[], host: HostId): number {
-  const open = new Set<string>();
-  let most = 0;
-  for (const line of log) {
-    const [what, runId] = line.split(' ');
-    if (what === 'start' && line.includes(`sandboxes-${host}`)) open.add(runId!);
-    if (what === 'end') open.delete(runId!);
-    most = Math.max(most, open.size);
-  }
-  return most;
-}
-
 /**
  * The proof at scale: a team server on PostgreSQL over TLS (a throwaway CA), three workers as
  * three hosts (own host ids, homes and sandbox roots; one store on PostgreSQL) with two slots
@@ -61,18 +49,7 @@ describe('evalflow worker on four hosts against a TLS team server', () => {
       {
         models: { examiner: 'scale-examiner', judge: 'scale-judge' },
         modelDelayMs: 0,
-        // Each turn logs its start (with its sandbox) and end, and says so if an earlier attempt
-        // of the same turn is still alive when it starts.
-        agentTurn: [
-          'key="$EVALFLOW_RUN_ID.$EVALFLOW_TURN"',
-          'if [ -f "$log/$key.pid" ] && kill -0 "$(cat "$log/$key.pid")" 2>/dev/null; then echo "overlap $key" >> "$log/agent.log"; fi',
-          'echo $$ > "$log/$key.pid"',
-          'echo "start $EVALFLOW_RUN_ID $EVALFLOW_TURN $(pwd)" >> "$log/agent.log"',
-          'sleep 1',
-          'echo "turn $EVALFLOW_TURN" >> progress.txt',
-          'echo "end $EVALFLOW_RUN_ID $EVALFLOW_TURN" >> "$log/agent.log"',
-          'echo "did turn $EVALFLOW_TURN"',
-        ],
+        agentTurn: loggedAgentTurn(1, { overlaps: true }),
         progressPostcondition: true,
       },
       startTlsTeamServer,
@@ -97,15 +74,10 @@ describe('evalflow worker on four hosts against a TLS team server', () => {
     const handle = await new Client({ connection: harness.connection }).workflow.start('evalBatchWorkflow', { workflowId: input.batchId, taskQueue: SHARED_TASK_QUEUE, args: [input] });
     // `evalflow status` over TLS, as a user on another machine asks it, while the batch runs.
     const status = startCli(['status', input.batchId], { cwd: fixture.root, env: { ...fixture.env, ...harness.temporal.env, EVALFLOW_HOME: `${fixture.root}/.evalflow-client` } });
-    const startsOn = (host: HostId) => fixture.agentLog().filter((l) => l.startsWith('start ') && l.includes(`sandboxes-${host}`));
+    const startsOn = (host: HostId) => turnStarts(fixture.agentLog(), host);
     const openOn = (host: HostId) => {
       const ended = new Set(fixture.agentLog().filter((l) => l.startsWith('end ')).map((l) => l.split(' ').slice(1, 3).join(' ')));
       return startsOn(host).filter((l) => !ended.has(l.split(' ').slice(1, 3).join(' ')));
-    };
-    const until = async (what: () => boolean, ms: number) => {
-      const deadline = Date.now() + ms;
-      while (!what() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-      return what();
     };
     const runsStarted = () => new Set(fixture.agentLog().filter((l) => l.startsWith('start ')).map((l) => l.split(' ')[1])).size;
 

@@ -1,14 +1,12 @@
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Client, Connection } from '@temporalio/client';
+import { Client, type Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BatchResult } from '../../src/run/batchInput.js';
-import { openStore, type Store } from '../../src/store/index.js';
+import type { Store } from '../../src/store/index.js';
 import { SHARED_TASK_QUEUE } from '../../src/temporal/names.js';
-import type { CliProcess } from '../support/cliProcess.js';
-import { createCrashFixture, type CrashFixture } from '../support/crashFixture.js';
-import { dropSchema, randomSchema } from '../support/postgres.js';
-import { startTestTemporal, type TestTemporal } from '../support/temporalServer.js';
+import type { CrashFixture } from '../support/crashFixture.js';
+import { startCrashHarness, type CrashHarness } from '../support/crashHarness.js';
 
 const RUNS = 2;
 
@@ -25,44 +23,31 @@ async function claimRefusal(client: Client, runId: string): Promise<string | nul
  * on the slots queue until host B, which has it, joins and takes them all.
  */
 describe('evalflow worker capabilities', () => {
-  let temporal: TestTemporal;
+  let harness: CrashHarness;
   let fixture: CrashFixture;
-  let schema: string;
   let store: Store;
   let connection: Connection;
-  const workers: CliProcess[] = [];
 
   beforeAll(async () => {
-    temporal = await startTestTemporal();
-    schema = randomSchema();
-    fixture = await createCrashFixture({
-      temporalAddress: temporal.address,
-      schema,
+    harness = await startCrashHarness({
       models: { examiner: 'caps-examiner', judge: 'caps-judge' },
       modelDelayMs: 0,
       agentTurn: ['echo "start $EVALFLOW_RUN_ID $EVALFLOW_TURN $(pwd)" >> "$log/agent.log"', 'echo "turn $EVALFLOW_TURN" >> progress.txt', 'echo "did turn $EVALFLOW_TURN"'],
       progressPostcondition: false,
     });
+    ({ fixture, store, connection } = harness);
     // The agent under its bare name, installed only in host B's PATH.
     await mkdir(join(fixture.root, 'host-b-bin'));
     await writeFile(join(fixture.root, 'host-b-bin', 'caps-agent'), `#!/bin/sh\nexec ${join(fixture.root, 'agent.sh')} "$@"\n`);
     await chmod(join(fixture.root, 'host-b-bin', 'caps-agent'), 0o755);
-    store = await openStore({ databaseUrl: fixture.env.DATABASE_URL!, schema });
-    connection = await Connection.connect({ address: temporal.address });
   }, 180_000);
 
   afterAll(async () => {
-    for (const worker of workers) worker.kill('SIGKILL');
-    await Promise.all(workers.map((w) => w.exited));
-    await connection?.close();
-    await store?.close();
-    await fixture?.close();
-    await temporal?.stop();
-    if (schema) await dropSchema(schema);
+    await harness?.close();
   });
 
   it('sends every run to the host that can start its candidate', async () => {
-    workers.push(await fixture.startWorker('host-a', ['--slots', '2']));
+    await harness.startWorker('host-a', ['--slots', '2']);
     const input = fixture.batchInput({ name: 'caps', stamp: '20260502T000000', runsPerCase: RUNS, parallelism: RUNS, turnTimeoutS: 60, recovery: { modelOutageS: 60, hostLostAfterS: 300 } });
     input.template.candidate = { name: 'agent', adapter: 'command', args: ['caps-agent'], env: {} };
     const client = new Client({ connection });
@@ -76,7 +61,7 @@ describe('evalflow worker capabilities', () => {
     expect(fixture.agentLog()).toEqual([]);
 
     // Host B has the agent: it takes both runs.
-    workers.push(await fixture.startWorker('host-b', ['--slots', '2'], { PATH: `${join(fixture.root, 'host-b-bin')}:${process.env.PATH ?? ''}` }));
+    await harness.startWorker('host-b', ['--slots', '2'], { PATH: `${join(fixture.root, 'host-b-bin')}:${process.env.PATH ?? ''}` });
     const result = (await handle.result()) as BatchResult;
     expect(result.counts).toMatchObject({ finished: RUNS, completed: RUNS });
     const hosts = await store.getRunHosts(runs);

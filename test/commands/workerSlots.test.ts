@@ -4,24 +4,12 @@ import type { BatchResult } from '../../src/run/batchInput.js';
 import { hostLines } from '../../src/cli/batch/hosts.js';
 import type { Store } from '../../src/store/index.js';
 import { SHARED_TASK_QUEUE } from '../../src/temporal/names.js';
+import { loggedAgentTurn, mostAtOnce, turnStarts, until } from '../support/agentLog.js';
 import type { CliProcess } from '../support/cliProcess.js';
 import type { CrashFixture } from '../support/crashFixture.js';
 import { startCrashHarness, type CrashHarness } from '../support/crashHarness.js';
 
 const RUNS = 5;
-
-/** The most runs of the agent log's start…end spans that were open at once on a host. */
-function mostAtOnce(log: string[], host: string): number {
-  const open = new Set<string>();
-  let most = 0;
-  for (const line of log) {
-    const [what, runId] = line.split(' ');
-    if (what === 'start' && line.includes(`sandboxes-${host}`)) open.add(runId!);
-    if (what === 'end') open.delete(runId!);
-    most = Math.max(most, open.size);
-  }
-  return most;
-}
 
 /**
  * Workers with slots, as hosts of a cluster: a host never holds more runs than its slots, a
@@ -38,13 +26,7 @@ describe('evalflow worker --slots and drain', () => {
     harness = await startCrashHarness({
       models: { examiner: 'slots-examiner', judge: 'slots-judge' },
       modelDelayMs: 0,
-      agentTurn: [
-        'echo "start $EVALFLOW_RUN_ID $EVALFLOW_TURN $(pwd)" >> "$log/agent.log"',
-        'sleep 2',
-        'echo "turn $EVALFLOW_TURN" >> progress.txt',
-        'echo "end $EVALFLOW_RUN_ID $EVALFLOW_TURN" >> "$log/agent.log"',
-        'echo "did turn $EVALFLOW_TURN"',
-      ],
+      agentTurn: loggedAgentTurn(2),
       progressPostcondition: false,
     });
     ({ fixture, store, connection } = harness);
@@ -63,12 +45,7 @@ describe('evalflow worker --slots and drain', () => {
     const input = fixture.batchInput({ name: 'slots', stamp: '20260501T000000', runsPerCase: RUNS, parallelism: RUNS, turnTimeoutS: 60, recovery: { modelOutageS: 60, hostLostAfterS: 300 } });
     const client = new Client({ connection });
     const handle = await client.workflow.start('evalBatchWorkflow', { workflowId: input.batchId, taskQueue: SHARED_TASK_QUEUE, args: [input] });
-    const startsOn = (host: string) => fixture.agentLog().filter((l) => l.startsWith('start ') && l.includes(`sandboxes-${host}`));
-    const until = async (what: () => boolean, ms: number) => {
-      const deadline = Date.now() + ms;
-      while (!what() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-      return what();
-    };
+    const startsOn = (host: string) => turnStarts(fixture.agentLog(), host);
     expect(await until(() => startsOn('host-a').length > 0, 90_000)).toBe(true);
 
     // Host A's one slot is held: status says so, from its heartbeat row (written every 5 s).

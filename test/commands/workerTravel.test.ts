@@ -3,19 +3,18 @@ import { mkdir, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { execa } from 'execa';
-import { Client, Connection } from '@temporalio/client';
+import { Client, type Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadEvalBank } from '../../src/evalset/index.js';
 import type { BatchResult } from '../../src/run/batchInput.js';
 import { saveCaseSet } from '../../src/run/caseFolder.js';
 import { pinSources } from '../../src/run/pinSources.js';
 import { readEnvChecklist } from '../../src/run/runFiles.js';
-import { openStore, type Store } from '../../src/store/index.js';
+import type { Store } from '../../src/store/index.js';
 import { SHARED_TASK_QUEUE } from '../../src/temporal/names.js';
 import { startCli, type CliProcess } from '../support/cliProcess.js';
-import { createCrashFixture, type CrashFixture } from '../support/crashFixture.js';
-import { dropSchema, randomSchema } from '../support/postgres.js';
-import { startTestTemporal, type TestTemporal } from '../support/temporalServer.js';
+import type { CrashFixture } from '../support/crashFixture.js';
+import { startCrashHarness, type CrashHarness } from '../support/crashHarness.js';
 
 /**
  * A worker host with nothing at the client's paths: its own working folder and HOME, no copy
@@ -24,36 +23,26 @@ import { startTestTemporal, type TestTemporal } from '../support/temporalServer.
  * git URLs it mirrors; the batch completes there.
  */
 describe('evalflow worker without the eval bank', () => {
-  let temporal: TestTemporal;
+  let harness: CrashHarness;
   let fixture: CrashFixture;
-  let schema: string;
   let store: Store;
   let connection: Connection;
   let worker: CliProcess | undefined;
 
   beforeAll(async () => {
-    temporal = await startTestTemporal();
-    schema = randomSchema();
-    fixture = await createCrashFixture({
-      temporalAddress: temporal.address,
-      schema,
+    harness = await startCrashHarness({
       models: { examiner: 'travel-examiner', judge: 'travel-judge' },
       modelDelayMs: 0,
       agentTurn: ['echo "turn $EVALFLOW_TURN" >> progress.txt', 'echo "did turn $EVALFLOW_TURN"'],
       progressPostcondition: false,
     });
-    store = await openStore({ databaseUrl: fixture.env.DATABASE_URL!, schema });
-    connection = await Connection.connect({ address: temporal.address });
+    ({ fixture, store, connection } = harness);
   }, 180_000);
 
   afterAll(async () => {
     worker?.kill('SIGKILL');
     await worker?.exited;
-    await connection?.close();
-    await store?.close();
-    await fixture?.close();
-    await temporal?.stop();
-    if (schema) await dropSchema(schema);
+    await harness?.close();
   });
 
   it('plans and runs the batch from the cases the client saved, writing run dirs where the worker says', async () => {

@@ -22,8 +22,8 @@ export interface CrashHarness {
   /** The store on the fixture's own PostgreSQL schema, as the workers see it. */
   store: Store;
   connection: Connection;
-  /** A worker process (see `CrashFixture.startWorker`), killed by `close` if still running. */
-  startWorker(hostId?: string, args?: string[]): Promise<CliProcess>;
+  /** A worker process (see `CrashFixture.startWorker`; `env` adds to its environment), killed by `close` if still running. */
+  startWorker(hostId?: string, args?: string[], env?: NodeJS.ProcessEnv): Promise<CliProcess>;
   /** Kills the workers, closes the store and the fixture, stops Temporal, drops the schema. */
   close(): Promise<void>;
 }
@@ -52,8 +52,8 @@ export async function startCrashHarness(options: Omit<CrashFixtureOptions, 'temp
       fixture,
       store,
       connection,
-      async startWorker(hostId, args) {
-        const worker = await fixture.startWorker(hostId, args, temporal.env);
+      async startWorker(hostId, args, env) {
+        const worker = await fixture.startWorker(hostId, args, { ...temporal.env, ...env });
         workers.push(worker);
         return worker;
       },

@@ -7,6 +7,7 @@ import { RUN_STATUSES } from '../../src/vocabulary/runStates.js';
 import type { Store } from '../../src/store/index.js';
 import { SHARED_TASK_QUEUE } from '../../src/temporal/names.js';
 import { generationOf } from '../../src/transcript/attempts.js';
+import { loggedAgentTurn, turnStarts, until } from '../support/agentLog.js';
 import type { CliProcess } from '../support/cliProcess.js';
 import type { CrashFixture } from '../support/crashFixture.js';
 import { startCrashHarness, type CrashHarness } from '../support/crashHarness.js';
@@ -28,18 +29,7 @@ describe('a batch that loses a host', () => {
     harness = await startCrashHarness({
       models: { examiner: 'lost-examiner', judge: 'lost-judge' },
       modelDelayMs: 0,
-      // The agent logs each turn's start (with its sandbox) and end, and says so if an earlier
-      // attempt of the same turn is still alive when it starts.
-      agentTurn: [
-        'key="$EVALFLOW_RUN_ID.$EVALFLOW_TURN"',
-        'if [ -f "$log/$key.pid" ] && kill -0 "$(cat "$log/$key.pid")" 2>/dev/null; then echo "overlap $key" >> "$log/agent.log"; fi',
-        'echo $$ > "$log/$key.pid"',
-        'echo "start $EVALFLOW_RUN_ID $EVALFLOW_TURN $(pwd)" >> "$log/agent.log"',
-        'sleep 2',
-        'echo "turn $EVALFLOW_TURN" >> progress.txt',
-        'echo "end $EVALFLOW_RUN_ID $EVALFLOW_TURN" >> "$log/agent.log"',
-        'echo "did turn $EVALFLOW_TURN"',
-      ],
+      agentTurn: loggedAgentTurn(2, { overlaps: true }),
       progressPostcondition: true,
     });
     ({ fixture, store, connection } = harness);
@@ -61,9 +51,8 @@ describe('a batch that loses a host', () => {
     const client = new Client({ connection });
     const handle = await client.workflow.start('evalBatchWorkflow', { workflowId: input.batchId, taskQueue: SHARED_TASK_QUEUE, args: [input] });
     // Kill host A for good once its agents are at work.
-    const onA = () => fixture.agentLog().filter((l) => l.startsWith('start ') && l.includes('sandboxes-host-a'));
-    const deadline = Date.now() + 60_000;
-    while (onA().length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    const onA = () => turnStarts(fixture.agentLog(), 'host-a');
+    await until(() => onA().length >= 3, 60_000);
     expect(onA().length).toBeGreaterThanOrEqual(3);
     await startWorker('host-b');
     hostA.kill('SIGKILL');

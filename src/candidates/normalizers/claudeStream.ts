@@ -1,7 +1,8 @@
 import type { NormalizerOptions, StreamNormalizer, TurnOutcome } from '../adapter.js';
 import { createEventCollector } from './eventCollector.js';
-import { asArray, asNumber, asObject, asString, parseJsonLine, textOf, type JsonObject } from './jsonLine.js';
-import { turnFailure } from './turnFailure.js';
+import { asArray, asNumber, asObject, asString, textOf, type JsonObject } from './jsonLine.js';
+import { createJsonStreamNormalizer } from './jsonStream.js';
+import { resultEventFailure } from './resultEvent.js';
 import { differenceUsage, makeUsage, num } from './usage.js';
 import type { Usage } from '../../vocabulary/usage.js';
 
@@ -40,7 +41,6 @@ export function createClaudeStreamNormalizer(flavor: ClaudeFlavor, options: Norm
   const collector = createEventCollector(options.cwd);
   let sessionId: string | undefined;
   let result: JsonObject | undefined;
-  let ignoredLines = 0;
 
   function onAssistant(event: JsonObject, ts?: string): void {
     for (const raw of asArray(asObject(event.message)?.content)) {
@@ -79,13 +79,8 @@ export function createClaudeStreamNormalizer(flavor: ClaudeFlavor, options: Norm
     }
   }
 
-  return {
-    push(line) {
-      const event = parseJsonLine(line);
-      if (!event) {
-        if (line.trim()) ignoredLines++;
-        return [];
-      }
+  return createJsonStreamNormalizer(collector, {
+    read(event) {
       sessionId ??= asString(event.session_id);
       const ts = asString(event.timestamp) ?? asString(event.__timestamp);
       switch (event.type) {
@@ -103,22 +98,17 @@ export function createClaudeStreamNormalizer(flavor: ClaudeFlavor, options: Norm
         case 'file-history-snapshot':
           break;
         default:
-          ignoredLines++;
+          return false;
       }
-      return collector.drain();
+      return true;
     },
 
-    end(exit): TurnOutcome {
-      const reported = result && (result.is_error === true || (result.subtype !== undefined && result.subtype !== 'success'));
-      const failure = turnFailure(exit, {
-        terminalSeen: result !== undefined,
-        terminalName: 'result',
-        ...(reported ? { error: `${asString(result?.subtype) ?? 'error'}: ${asString(result?.result) ?? asString(result?.error) ?? 'the agent reported an error'}` } : {}),
-      });
+    end(exit, ignoredLines): TurnOutcome {
+      const failure = resultEventFailure(exit, result, asString(result?.result) ?? asString(result?.error));
       const { usage, cumulativeUsage } = result ? usageOf(result, flavor, options.previousCumulative) : {};
       return collector.settle({ failure, reply: asString(result?.result) ?? collector.pendingText(), usage, cumulativeUsage, ts: asString(result?.__timestamp), sessionId, ignoredLines });
     },
-  };
+  });
 }
 
 function exitCodeOf(block: JsonObject, text: string, isError: boolean): number | undefined {

@@ -1,6 +1,7 @@
 import type { NormalizerOptions, StreamNormalizer, TurnOutcome } from '../adapter.js';
 import { createEventCollector } from './eventCollector.js';
-import { asArray, asNumber, asObject, asString, parseJsonLine, type JsonObject } from './jsonLine.js';
+import { asArray, asNumber, asObject, asString, type JsonObject } from './jsonLine.js';
+import { createJsonStreamNormalizer } from './jsonStream.js';
 import { stripShellWrapper } from './toolSummary.js';
 import { turnFailure } from './turnFailure.js';
 import { differenceUsage, makeUsage, num } from './usage.js';
@@ -20,9 +21,9 @@ export function createCodexStreamNormalizer(options: NormalizerOptions = {}): St
   let failedMessage: string | undefined;
   let lastError: string | undefined;
   let lastMessage = '';
-  let ignoredLines = 0;
 
-  function onItem(item: JsonObject, phase: 'started' | 'completed'): void {
+  /** False for an item type Codex is not known to send. */
+  function onItem(item: JsonObject, phase: 'started' | 'completed'): boolean {
     const id = asString(item.id) ?? '';
     switch (item.type) {
       case 'reasoning':
@@ -77,17 +78,13 @@ export function createCodexStreamNormalizer(options: NormalizerOptions = {}): St
       case 'todo_list':
         break;
       default:
-        ignoredLines++;
+        return false;
     }
+    return true;
   }
 
-  return {
-    push(line) {
-      const event = parseJsonLine(line);
-      if (!event) {
-        if (line.trim()) ignoredLines++;
-        return [];
-      }
+  return createJsonStreamNormalizer(collector, {
+    read(event) {
       switch (event.type) {
         case 'thread.started':
           sessionId ??= asString(event.thread_id);
@@ -95,8 +92,7 @@ export function createCodexStreamNormalizer(options: NormalizerOptions = {}): St
         case 'item.started':
         case 'item.completed': {
           const item = asObject(event.item);
-          if (item) onItem(item, event.type === 'item.started' ? 'started' : 'completed');
-          break;
+          return item ? onItem(item, event.type === 'item.started' ? 'started' : 'completed') : true;
         }
         case 'turn.completed':
           completed = event;
@@ -111,12 +107,12 @@ export function createCodexStreamNormalizer(options: NormalizerOptions = {}): St
         case 'item.updated':
           break;
         default:
-          ignoredLines++;
+          return false;
       }
-      return collector.drain();
+      return true;
     },
 
-    end(exit): TurnOutcome {
+    end(exit, ignoredLines): TurnOutcome {
       const failure = turnFailure(exit, {
         terminalSeen: completed !== undefined,
         terminalName: 'turn.completed',
@@ -126,7 +122,7 @@ export function createCodexStreamNormalizer(options: NormalizerOptions = {}): St
       const usage = cumulativeUsage ? differenceUsage(cumulativeUsage, options.previousCumulative) : undefined;
       return collector.settle({ failure, reply: lastMessage, usage, cumulativeUsage, sessionId, ignoredLines });
     },
-  };
+  });
 }
 
 function usageOf(raw: JsonObject | undefined): Usage | undefined {

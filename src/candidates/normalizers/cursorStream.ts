@@ -1,8 +1,9 @@
 import type { NormalizerOptions, StreamNormalizer, TurnOutcome } from '../adapter.js';
 import { createEventCollector } from './eventCollector.js';
-import { asNumber, asObject, asString, isoFromMs, parseJsonLine, textOf, type JsonObject } from './jsonLine.js';
+import { asNumber, asObject, asString, isoFromMs, textOf, type JsonObject } from './jsonLine.js';
+import { createJsonStreamNormalizer } from './jsonStream.js';
+import { resultEventFailure } from './resultEvent.js';
 import type { ToolCallEnd, ToolCallStart } from './toolSummary.js';
-import { turnFailure } from './turnFailure.js';
 import { makeUsage, num } from './usage.js';
 import type { Usage } from '../../vocabulary/usage.js';
 
@@ -22,7 +23,6 @@ export function createCursorStreamNormalizer(options: NormalizerOptions = {}): S
   let thinking = '';
   let segment = '';
   let result: JsonObject | undefined;
-  let ignoredLines = 0;
 
   function flushThinking(): void {
     if (thinking) collector.thinking(thinking);
@@ -47,13 +47,8 @@ export function createCursorStreamNormalizer(options: NormalizerOptions = {}): S
     else if (event.subtype === 'completed') collector.toolCompleted(id, call.end ?? {}, call.start, ts);
   }
 
-  return {
-    push(line) {
-      const event = parseJsonLine(line);
-      if (!event) {
-        if (line.trim()) ignoredLines++;
-        return [];
-      }
+  return createJsonStreamNormalizer(collector, {
+    read(event) {
       sessionId ??= asString(event.session_id);
       const ts = isoFromMs(event.timestamp_ms);
       if (event.type !== 'thinking') flushThinking();
@@ -75,23 +70,18 @@ export function createCursorStreamNormalizer(options: NormalizerOptions = {}): S
         case 'user':
           break;
         default:
-          ignoredLines++;
+          return false;
       }
-      return collector.drain();
+      return true;
     },
 
-    end(exit): TurnOutcome {
+    end(exit, ignoredLines): TurnOutcome {
       flushThinking();
-      const reported = result && (result.is_error === true || (result.subtype !== undefined && result.subtype !== 'success'));
-      const failure = turnFailure(exit, {
-        terminalSeen: result !== undefined,
-        terminalName: 'result',
-        ...(reported ? { error: `${asString(result?.subtype) ?? 'error'}: ${asString(result?.result) ?? 'the agent reported an error'}` } : {}),
-      });
+      const failure = resultEventFailure(exit, result, asString(result?.result));
       const usage = result ? usageOf(asObject(result.usage)) : undefined;
       return collector.settle({ failure, reply: asString(result?.result) ?? collector.pendingText(), usage, sessionId, ignoredLines });
     },
-  };
+  });
 }
 
 /** The one `*ToolCall` (or `function`) entry of a Cursor tool_call object. */

@@ -1,6 +1,7 @@
 import type { NormalizerOptions, StreamNormalizer, TurnOutcome } from '../adapter.js';
 import { createEventCollector } from './eventCollector.js';
-import { asObject, asString, parseJsonLine, type JsonObject } from './jsonLine.js';
+import { asObject, asString, type JsonObject } from './jsonLine.js';
+import { createJsonStreamNormalizer } from './jsonStream.js';
 import { turnFailure } from './turnFailure.js';
 import { makeUsage, num } from './usage.js';
 import type { Usage } from '../../vocabulary/usage.js';
@@ -18,15 +19,9 @@ export function createGeminiStreamNormalizer(options: NormalizerOptions = {}): S
   let sessionId: string | undefined;
   let result: JsonObject | undefined;
   let lastError: string | undefined;
-  let ignoredLines = 0;
 
-  return {
-    push(line) {
-      const event = parseJsonLine(line);
-      if (!event) {
-        if (line.trim()) ignoredLines++;
-        return [];
-      }
+  return createJsonStreamNormalizer(collector, {
+    read(event) {
       const ts = asString(event.timestamp);
       switch (event.type) {
         case 'init':
@@ -61,12 +56,12 @@ export function createGeminiStreamNormalizer(options: NormalizerOptions = {}): S
           result = event;
           break;
         default:
-          ignoredLines++;
+          return false;
       }
-      return collector.drain();
+      return true;
     },
 
-    end(exit): TurnOutcome {
+    end(exit, ignoredLines): TurnOutcome {
       const reportedError = result && result.status !== 'success';
       const failure = turnFailure(exit, {
         terminalSeen: result !== undefined,
@@ -80,7 +75,7 @@ export function createGeminiStreamNormalizer(options: NormalizerOptions = {}): S
       const usage = result ? usageOf(asObject(result.stats)) : undefined;
       return collector.settle({ failure, reply: collector.pendingText(), usage, ts: asString(result?.timestamp), sessionId, ignoredLines });
     },
-  };
+  });
 }
 
 function usageOf(stats: JsonObject | undefined): Usage | undefined {

@@ -1,6 +1,7 @@
 import type { NormalizerOptions, StreamNormalizer, TurnOutcome } from '../adapter.js';
 import { createEventCollector } from './eventCollector.js';
-import { asNumber, asObject, asString, isoFromMs, parseJsonLine, type JsonObject } from './jsonLine.js';
+import { asNumber, asObject, asString, isoFromMs, type JsonObject } from './jsonLine.js';
+import { createJsonStreamNormalizer } from './jsonStream.js';
 import { turnFailure } from './turnFailure.js';
 import { makeUsage, num } from './usage.js';
 import { type Usage, addUsage } from '../../vocabulary/usage.js';
@@ -20,7 +21,6 @@ export function createOpencodeStreamNormalizer(options: NormalizerOptions = {}):
   let lastFinishTs: string | undefined;
   let usage: Usage | undefined;
   let error: string | undefined;
-  let ignoredLines = 0;
 
   function onTool(part: JsonObject, ts?: string): void {
     const state = asObject(part.state) ?? {};
@@ -46,13 +46,8 @@ export function createOpencodeStreamNormalizer(options: NormalizerOptions = {}):
     );
   }
 
-  return {
-    push(line) {
-      const event = parseJsonLine(line);
-      if (!event) {
-        if (line.trim()) ignoredLines++;
-        return [];
-      }
+  return createJsonStreamNormalizer(collector, {
+    read(event) {
       sessionId ??= asString(event.sessionID);
       const part = asObject(event.part) ?? {};
       const ts = isoFromMs(event.timestamp);
@@ -82,12 +77,12 @@ export function createOpencodeStreamNormalizer(options: NormalizerOptions = {}):
           break;
         }
         default:
-          ignoredLines++;
+          return false;
       }
-      return collector.drain();
+      return true;
     },
 
-    end(exit): TurnOutcome {
+    end(exit, ignoredLines): TurnOutcome {
       const finalStep = lastReason !== undefined && lastReason !== 'tool-calls';
       const failure = turnFailure(exit, {
         terminalSeen: finalStep,
@@ -96,7 +91,7 @@ export function createOpencodeStreamNormalizer(options: NormalizerOptions = {}):
       });
       return collector.settle({ failure, reply: collector.pendingText(), usage, ts: lastFinishTs, sessionId, ignoredLines });
     },
-  };
+  });
 }
 
 function stepUsage(part: JsonObject): Usage | undefined {

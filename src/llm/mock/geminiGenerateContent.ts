@@ -1,5 +1,6 @@
 import { FormatError } from '../../errors.js';
 import type { MockDialect, MockMessage, MockReply, MockRequest } from './types.js';
+import { replyTokens } from './replyContent.js';
 
 interface WirePart {
   text?: string;
@@ -108,8 +109,7 @@ function partsOf(reply: MockReply): WirePart[] {
 }
 
 function usageOf(reply: MockReply) {
-  const input = reply.usage?.input_tokens ?? 100;
-  const output = reply.usage?.output_tokens ?? Math.max(1, Math.ceil((reply.text ?? '').length / 4));
+  const { input, output } = replyTokens(reply);
   const cached = reply.usage?.cache_read_tokens;
   const thoughts = reply.usage?.reasoning_tokens;
   return {

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { MockDialect, MockMessage, MockReply, MockRequest } from './types.js';
+import { contentText, replyTokens } from './replyContent.js';
 
 interface WireMessage {
   role: string;
@@ -23,7 +24,7 @@ export const openAiChatDialect: MockDialect = {
     const wire = body as WireBody;
     const messages: MockMessage[] = (wire.messages ?? []).map((m) => ({
       role: (['system', 'user', 'assistant', 'tool'].includes(m.role) ? m.role : 'user') as MockMessage['role'],
-      content: textOf(m.content),
+      content: contentText(m.content),
       ...(m.tool_calls?.length
         ? { toolCalls: m.tool_calls.map((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments })) }
         : {}),
@@ -105,15 +106,8 @@ function writeStream(
   res.end('data: [DONE]\n\n');
 }
 
-function textOf(content: WireMessage['content']): string {
-  if (content == null) return '';
-  if (typeof content === 'string') return content;
-  return content.map((part) => part.text ?? '').join('');
-}
-
 function usageOf(reply: MockReply) {
-  const input = reply.usage?.input_tokens ?? 100;
-  const output = reply.usage?.output_tokens ?? Math.max(1, Math.ceil((reply.text ?? '').length / 4));
+  const { input, output } = replyTokens(reply);
   const cached = reply.usage?.cache_read_tokens;
   const reasoning = reply.usage?.reasoning_tokens;
   return {

@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { FormatError } from '../../errors.js';
 import type { MockDialect, MockMessage, MockReply, MockRequest } from './types.js';
+import { contentText, replyTokens } from './replyContent.js';
 
 interface WireItem {
   type?: string;
@@ -89,14 +90,14 @@ function messageOf(item: WireItem): MockMessage[] {
   switch (type) {
     case 'message': {
       const role = item.role === 'assistant' ? 'assistant' : item.role === 'system' || item.role === 'developer' ? 'system' : 'user';
-      return [{ role, content: textOf(item.content) }];
+      return [{ role, content: contentText(item.content) }];
     }
     case 'function_call':
     case 'custom_tool_call':
       return [{ role: 'assistant', content: '', toolCalls: [{ id: item.call_id ?? '', name: item.name ?? '', arguments: item.arguments ?? item.input ?? '' }] }];
     case 'function_call_output':
     case 'custom_tool_call_output':
-      return [{ role: 'tool', content: typeof item.output === 'string' ? item.output : textOf(item.output), toolCallId: item.call_id ?? '' }];
+      return [{ role: 'tool', content: typeof item.output === 'string' ? item.output : contentText(item.output), toolCallId: item.call_id ?? '' }];
     default:
       return [];
   }
@@ -122,15 +123,8 @@ function outputOf(reply: MockReply): Record<string, unknown>[] {
   return output;
 }
 
-function textOf(content: WireItem['content']): string {
-  if (content == null) return '';
-  if (typeof content === 'string') return content;
-  return content.map((part) => part.text ?? '').join('');
-}
-
 function usageOf(reply: MockReply) {
-  const input = reply.usage?.input_tokens ?? 100;
-  const output = reply.usage?.output_tokens ?? Math.max(1, Math.ceil((reply.text ?? '').length / 4));
+  const { input, output } = replyTokens(reply);
   return {
     input_tokens: input,
     input_tokens_details: { cached_tokens: reply.usage?.cache_read_tokens ?? 0 },

@@ -13,7 +13,7 @@ import type { MockReply, MockRequest } from '../../../src/llm/mock/types.js';
 import { createEpRepo, epExampleMarkdown, exampleOf, rewriteReply, writeTree } from '../../support/epExamples.js';
 import { startCli } from '../../support/cliProcess.js';
 import { startTestTemporal, type TestTemporal } from '../../support/temporalServer.js';
-import { openStore } from '../../../src/store/index.js';
+import { openStore, type Store } from '../../../src/store/index.js';
 import { dropSchema, postgresUrl, randomSchema } from '../../store/testBackends.js';
 
 const REPO = resolve(import.meta.dirname, '../../..');
@@ -274,6 +274,34 @@ describe('evalflow ep', () => {
       return child;
     }
 
+    /**
+     * The model answers every example (`wrongFor` wrongly) but holds the first call for example
+     * `held` open until `release`: a process dies, or the user detaches, while it is open.
+     */
+    function holdFirstCallOf(held: number, wrongFor?: number): { asked: () => number; release: () => void } {
+      let release = () => undefined as void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      let asked = 0;
+      script = async (request) => {
+        const i = exampleOf(request);
+        if (i === held && ++asked === 1) await gate;
+        return rewriteReply(request, i === wrongFor ? 'wrong' : 'right');
+      };
+      return { asked: () => asked, release: () => release() };
+    }
+
+    async function stopWorker(worker: ChildProcess): Promise<void> {
+      worker.kill('SIGTERM');
+      await new Promise((resolve) => worker.once('exit', resolve));
+    }
+
+    /** Waits up to 90 s for the batch's row to leave `running`, then checks how it ended. */
+    async function expectRowCompleted(store: Store, batchId: string): Promise<void> {
+      const deadline = Date.now() + 90_000;
+      while ((await store.getBatch(batchId))?.status === 'running' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 500));
+      expect(await store.getBatch(batchId)).toMatchObject({ status: 'completed', counts: { examples: 2, failed: 0, not_run: 0 } });
+    }
+
     async function waitFor(condition: () => boolean, what: string, timeoutMs = 90_000): Promise<void> {
       const deadline = Date.now() + timeoutMs;
       while (!condition()) {
@@ -283,26 +311,19 @@ describe('evalflow ep', () => {
     }
 
     it('finishes the batch with a fresh worker without asking the model again for predicted examples', { timeout: 300_000 }, async () => {
-      let releaseThird = () => undefined as void;
-      const thirdHeld = new Promise<void>((resolve) => (releaseThird = resolve));
-      let thirdAsked = 0;
-      script = async (request) => {
-        const i = exampleOf(request);
-        if (i === 3 && ++thirdAsked === 1) await thirdHeld; // the worker dies while this call is open
-        return rewriteReply(request, i === 4 ? 'wrong' : 'right');
-      };
+      const third = holdFirstCallOf(3, 4); // the worker dies while this call is open
       mock.requests.length = 0;
 
       const first = await startWorker();
       const io = memoryIo(root, workerEnv);
       const finished = run({ subcommand: 'eval', inputs: all, provider: 'openai', worker: false, maxParallelism: 1, output: 'crash/eval.jsonl', summaryJson: 'crash/summary.json' }, io);
-      await waitFor(() => thirdAsked === 1, 'the model call of the third example');
+      await waitFor(() => third.asked() === 1, 'the model call of the third example');
       expect(requestsPerExample(mock)).toEqual({ 1: 1, 2: 1, 3: 1 });
 
       first.kill('SIGKILL');
       await new Promise((resolve) => first.once('exit', resolve));
       expect(first.signalCode).toBe('SIGKILL');
-      releaseThird();
+      third.release();
       const second = await startWorker();
 
       expect(await finished).toBe(0);
@@ -317,50 +338,32 @@ describe('evalflow ep', () => {
       expect(io.stdout).toEqual(formatEvalReport(expected));
       expect(JSON.parse(await readFile(join(root, 'crash/summary.json'), 'utf8'))).toEqual(summaryJson(expected));
 
-      second.kill('SIGTERM');
-      await new Promise((resolve) => second.once('exit', resolve));
+      await stopWorker(second);
     });
 
     it('a CLI killed with SIGKILL mid-batch leaves no batch running: the workflow ends its row', { timeout: 300_000 }, async () => {
-      let releaseSecond = () => undefined as void;
-      const secondHeld = new Promise<void>((resolve) => (releaseSecond = resolve));
-      let secondAsked = 0;
-      script = async (request) => {
-        const i = exampleOf(request);
-        if (i === 2 && ++secondAsked === 1) await secondHeld; // the CLI dies while this call is open
-        return rewriteReply(request, 'right');
-      };
+      const second = holdFirstCallOf(2); // the CLI dies while this call is open
       const worker = await startWorker();
       const cli = startCli(['ep', 'eval', 'examples/one.md', 'examples/two.md', '--provider', 'openai', '--no-worker', '--max-parallelism', '1'], { cwd: root, env: workerEnv });
       const started = await cli.waitForLine(/^batch ep-\S+:/, 90_000);
       const batchId = /^batch (ep-\S+):/.exec(started)![1]!;
-      await waitFor(() => secondAsked === 1, 'the model call of the second example');
+      await waitFor(() => second.asked() === 1, 'the model call of the second example');
       const store = await openStore({ databaseUrl: await postgresUrl(), schema });
       try {
         expect((await store.getBatch(batchId))?.status).toBe('running');
         cli.kill('SIGKILL');
         expect(await cli.exited).toBeNull();
-        releaseSecond();
+        second.release();
         // Nobody is left to write the row but the workflow.
-        const deadline = Date.now() + 90_000;
-        while ((await store.getBatch(batchId))?.status === 'running' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 500));
-        expect(await store.getBatch(batchId)).toMatchObject({ status: 'completed', counts: { examples: 2, failed: 0, not_run: 0 } });
+        await expectRowCompleted(store, batchId);
       } finally {
         await store.close();
-        worker.kill('SIGTERM');
-        await new Promise((resolve) => worker.once('exit', resolve));
+        await stopWorker(worker);
       }
     });
 
     it('Ctrl-C with --on-interrupt detach exits 130 and the batch goes on to complete its row', { timeout: 300_000 }, async () => {
-      let releaseSecond = () => undefined as void;
-      const secondHeld = new Promise<void>((resolve) => (releaseSecond = resolve));
-      let secondAsked = 0;
-      script = async (request) => {
-        const i = exampleOf(request);
-        if (i === 2 && ++secondAsked === 1) await secondHeld; // the user detaches while this call is open
-        return rewriteReply(request, 'right');
-      };
+      const second = holdFirstCallOf(2); // the user detaches while this call is open
       const worker = await startWorker();
       const cli = startCli(['ep', 'eval', 'examples/one.md', 'examples/two.md', '--provider', 'openai', '--no-worker', '--max-parallelism', '1', '--on-interrupt', 'detach'], {
         cwd: root,
@@ -369,21 +372,18 @@ describe('evalflow ep', () => {
       const batchId = /^batch (ep-\S+):/.exec(await cli.waitForLine(/^batch ep-\S+:/, 90_000))![1]!;
       // The shared follow prints the first example once the workflow's progress query says it finished.
       await cli.waitForLine(/^\[1\/2\] one: /, 90_000);
-      await waitFor(() => secondAsked === 1, 'the model call of the second example');
+      await waitFor(() => second.asked() === 1, 'the model call of the second example');
       const store = await openStore({ databaseUrl: await postgresUrl(), schema });
       try {
         cli.kill('SIGINT');
         expect(await cli.exited).toBe(130);
         expect(cli.stderr).toContain(`detached: batch ${batchId} goes on in Temporal; its row records how it ends (\`evalflow batches\`)`);
         expect((await store.getBatch(batchId))?.status).toBe('running');
-        releaseSecond();
-        const deadline = Date.now() + 90_000;
-        while ((await store.getBatch(batchId))?.status === 'running' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 500));
-        expect(await store.getBatch(batchId)).toMatchObject({ status: 'completed', counts: { examples: 2, failed: 0, not_run: 0 } });
+        second.release();
+        await expectRowCompleted(store, batchId);
       } finally {
         await store.close();
-        worker.kill('SIGTERM');
-        await new Promise((resolve) => worker.once('exit', resolve));
+        await stopWorker(worker);
       }
     });
   });
