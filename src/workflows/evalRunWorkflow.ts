@@ -125,7 +125,7 @@ export async function evalRunWorkflow(spec: RunSpec): Promise<RunOutcome> {
   });
   let outcome = recorded.outcome;
   if (outcome.status === 'needs_review' && judgingOf(spec).review === 'wait') {
-    outcome = await awaitReview(spec, host, recorded.input, outcome, review, stage);
+    outcome = await awaitReview(spec, host, recorded.input, outcome, review, display);
   }
   const reviewed = outcome !== recorded.outcome;
   stage('done', outcomeAttributes(outcome));
