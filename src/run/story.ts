@@ -26,7 +26,7 @@ const VIEWER = 'http://127.0.0.1:8300';
 
 /** The case's purpose, where the run's files are and how to look at them. */
 export function runDetails(spec: RunSpec): string {
-  const runDir = `${spec.runsDir}/${spec.runId}`;
+  const runDir = batchRunDir(spec);
   return [
     `**${spec.evalCase.id}** ${spec.evalCase.version} (${spec.evalCase.category}, workflow ${spec.evalCase.targetWorkflow}, at most ${spec.evalCase.maxTurns} turns)`,
     ...(spec.evalCase.purpose ? ['', spec.evalCase.purpose] : []),
@@ -36,6 +36,22 @@ export function runDetails(spec: RunSpec): string {
     `- run directory: \`${runDir}\``,
     `- batch: \`evalflow status ${spec.batchId}\``,
   ].join('\n');
+}
+
+/** Where the batch expects the run's files: its runs dir, as the static details say. */
+function batchRunDir(spec: Pick<RunSpec, 'runsDir' | 'runId'>): string {
+  return `${spec.runsDir}/${spec.runId}`;
+}
+
+/**
+ * The line of current details naming where the run's files really are, when its worker keeps
+ * its own runs dir (the static details, fixed when the batch started it, name the batch's);
+ * null when they are where the batch says.
+ */
+export function runPlace(spec: Pick<RunSpec, 'runsDir' | 'runId'>, runDir: string, host: string | null): string | null {
+  // The batch's runs dir as the client wrote it; the worker's path is joined (no trailing slash).
+  if (runDir === batchRunDir({ runId: spec.runId, runsDir: spec.runsDir.replace(/\/+$/, '') })) return null;
+  return `- run directory: \`${runDir}\` on ${host ? `host \`${host}\`` : 'its host'} (that worker's runs dir, not the batch's)`;
 }
 
 /** Where a run stands, for its current details. */

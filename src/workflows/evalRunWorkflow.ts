@@ -1,4 +1,4 @@
-import { ApplicationFailure, CancellationScope, isCancellation, patched, proxyActivities, setCurrentDetails, setHandler } from '@temporalio/workflow';
+import { ApplicationFailure, CancellationScope, isCancellation, patched, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import type { CheckResult } from '../evalset/checkResult.js';
 import { judgingOf } from '../run/judging.js';
@@ -9,14 +9,14 @@ import type { RunRecordInput } from '../run/runRecord.js';
 import type { RunSpec } from '../run/runSpec.js';
 import type { RunStatus } from '../vocabulary/runStatus.js';
 import type { RunVerdict } from '../run/runVerdict.js';
-import { runEnded } from '../run/story.js';
+import { runEnded, runPlace } from '../run/story.js';
 import { hostOfQueue, hostTaskQueue, searchAttributes } from '../temporal/names.js';
 import { runProgressQuery } from './definitions.js';
 import { dialogue } from './dialogue.js';
 import { describeFailure } from './failureText.js';
 import { attemptHosts, outcomeAttributes, upsertVerdictMemo } from './outcomeAttributes.js';
 import { candidateProfile, hostProfile, modelProfile } from './profiles.js';
-import { runDisplay, said, type StageMove, type Tell } from './runDisplay.js';
+import { runDisplay, said, type RunDisplay } from './runDisplay.js';
 import { claimHost, type Host, hostStage } from './runHost.js';
 import { initialFacts, type RunLedger, countRetries } from './runLedger.js';
 import { runPatch, runPatches } from './runPatches.js';
@@ -44,7 +44,8 @@ export async function evalRunWorkflow(spec: RunSpec): Promise<RunOutcome> {
   setHandler(runProgressQuery, () => progress);
   const review = acceptReview(spec.runId, progress);
   const { claimWithPrepare, hostStagesHere, fewerWrites } = runPatches();
-  const { stage, tell } = runDisplay(progress, fewerWrites);
+  const display = runDisplay(progress, fewerWrites);
+  const { stage } = display;
   const recovery = recoveryOf(spec);
   const onHost = (queue: string | null): Host => {
     const host: Host = {
@@ -68,7 +69,7 @@ export async function evalRunWorkflow(spec: RunSpec): Promise<RunOutcome> {
 
   for (;;) {
     try {
-      const result = await runStages(spec, host, generation, ledger, progress, stage, tell);
+      const result = await runStages(spec, host, generation, ledger, progress, display);
       ({ status, postconditions, verdict } = result);
       error = result.error;
       break;
@@ -124,12 +125,12 @@ export async function evalRunWorkflow(spec: RunSpec): Promise<RunOutcome> {
   });
   let outcome = recorded.outcome;
   if (outcome.status === 'needs_review' && judgingOf(spec).review === 'wait') {
-    outcome = await awaitReview(spec, host, recorded.input, outcome, review, stage);
+    outcome = await awaitReview(spec, host, recorded.input, outcome, review, display);
   }
   const reviewed = outcome !== recorded.outcome;
   stage('done', outcomeAttributes(outcome));
   if (patched(runPatch.verdictMemo)) upsertVerdictMemo(spec, outcome, attemptHosts(ledger.anomalies, host.queue));
-  if (!reviewed) setCurrentDetails(runEnded(outcome));
+  if (!reviewed) display.show(runEnded(outcome));
   if (status === 'cancelled') throw ApplicationFailure.nonRetryable('the run was cancelled', 'RunCancelled', outcome);
   return outcome;
 }
@@ -142,9 +143,12 @@ interface StagesResult {
 }
 
 /** prepare → setup → dialogue → verify → judge on one host, in one generation. */
-async function runStages(spec: RunSpec, host: Host, generation: number, ledger: RunLedger, progress: RunProgress, stage: StageMove, tell: Tell): Promise<StagesResult> {
+async function runStages(spec: RunSpec, host: Host, generation: number, ledger: RunLedger, progress: RunProgress, display: RunDisplay): Promise<StagesResult> {
+  const { stage, tell } = display;
   stage('prepare');
   const prepared = await hostStage(host, 'prepareRun', said('prepare · run directory, workflow snapshot, sandbox', generation), [spec]);
+  // The run dir is the prepare stage's result: where the worker that ran it writes, which the static details cannot know.
+  display.place(runPlace(spec, prepared.runDir, host.queue ? (hostOfQueue(host.queue) ?? host.queue) : null));
   stage('setup', [{ key: searchAttributes.workflowRev, value: prepared.workflowRev }]);
   const setup = await hostStage(host, 'setupSandbox', said('setup · commands and preconditions', generation), [{ spec, generation }]);
   if (setup.aborted) return { status: 'aborted', ...(setup.reason ? { error: setup.reason } : {}), postconditions: [], verdict: null };

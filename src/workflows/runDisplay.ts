@@ -14,15 +14,22 @@ export type Tell = (change: Partial<RunPosition>) => void;
 export interface RunDisplay {
   stage: StageMove;
   tell: Tell;
+  /** Names where the run's files are (a line of runPlace, from the prepare stage's result), under every later current details; null: where the batch says. */
+  place(line: string | null): void;
+  /** Sets the current details to `text`, with the place under it. */
+  show(text: string): void;
 }
 
 /** The run's display, moved by `stage` and `tell` as the run goes; `fewerWrites` is the side of that patch the run is on. */
 export function runDisplay(progress: RunProgress, fewerWrites: boolean): RunDisplay {
   // What the Web UI's current details say; each stage and each dialogue step moves it.
   const position: RunPosition = { stage: 'prepare', turn: 0, maxTurns: progress.maxTurns, toolCalls: 0 };
+  // Current details are a query's answer, never in the history: changing them needs no patch.
+  let where: string | null = null;
+  const show = (text: string) => setCurrentDetails(where ? `${text}\n\n${where}` : text);
   const tell: Tell = (change) => {
     Object.assign(position, change, { turn: progress.turn });
-    setCurrentDetails(runPosition(position));
+    show(runPosition(position));
   };
   let shownStage = workflowInfo().typedSearchAttributes.get(searchAttributes.stage);
   const stage: StageMove = (name, also = []) => {
@@ -37,7 +44,11 @@ export function runDisplay(progress: RunProgress, fewerWrites: boolean): RunDisp
     }
     tell({ stage: name });
   };
-  return { stage, tell };
+  const place = (line: string | null) => {
+    where = line;
+    show(runPosition(position));
+  };
+  return { stage, tell, place, show };
 }
 
 /** An activity's summary in the Web UI; a run started again on another host says which attempt of the run this is. */

@@ -1,4 +1,4 @@
-import { allHandlersFinished, ApplicationFailure, CancellationScope, condition, isCancellation, log, proxyActivities, setCurrentDetails, setHandler } from '@temporalio/workflow';
+import { allHandlersFinished, ApplicationFailure, CancellationScope, condition, isCancellation, log, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import type { RunProgress } from '../run/progress.js';
 import type { ReviewDecision } from '../vocabulary/reviewDecision.js';
@@ -10,7 +10,7 @@ import { queueReviewSignal, reviewRunUpdate } from './definitions.js';
 import { causeMessage, describeFailure } from './failureText.js';
 import { upsertOutcomeAttributes } from './outcomeAttributes.js';
 import { sharedProfile } from './profiles.js';
-import type { StageMove } from './runDisplay.js';
+import type { RunDisplay } from './runDisplay.js';
 import { type Host, hostStage } from './runHost.js';
 
 const shared = proxyActivities<Activities>(sharedProfile);
@@ -60,17 +60,17 @@ export function acceptReview(runId: string, progress: RunProgress): ReviewState 
  * host that is gone by then; then the host rewrites the run's files and row as completed. A
  * cancellation while waiting leaves the run needs_review, to be decided later from the store.
  */
-export async function awaitReview(spec: RunSpec, host: Host, input: RunRecordInput, recorded: RunOutcome, review: ReviewState, stage: StageMove): Promise<RunOutcome> {
-  stage('review');
+export async function awaitReview(spec: RunSpec, host: Host, input: RunRecordInput, recorded: RunOutcome, review: ReviewState, display: Pick<RunDisplay, 'stage' | 'show'>): Promise<RunOutcome> {
+  display.stage('review');
   upsertOutcomeAttributes(recorded);
-  setCurrentDetails(waitingDetails(spec.runId, input.verdict?.score.review_reasons ?? []));
+  display.show(waitingDetails(spec.runId, input.verdict?.score.review_reasons ?? []));
   review.waiting = true;
   try {
     await condition(() => review.decision !== null);
   } catch (err) {
     if (!isCancellation(err)) throw err;
     review.waiting = false;
-    setCurrentDetails(`cancelled while waiting for a person's review: the run stays needs_review; decide later with ${reviewCommand(spec.runId)}`);
+    display.show(`cancelled while waiting for a person's review: the run stays needs_review; decide later with ${reviewCommand(spec.runId)}`);
     return recorded;
   }
   review.waiting = false;
@@ -94,7 +94,7 @@ export async function awaitReview(spec: RunSpec, host: Host, input: RunRecordInp
     }
     review.settled = { outcome };
   });
-  setCurrentDetails(details);
+  display.show(details);
   await condition(allHandlersFinished);
   return outcome;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RunSpec } from '../../src/run/runSpec.js';
-import { batchPosition, batchSummaryLine, runEnded, runPosition, runSummary } from '../../src/run/story.js';
+import { batchPosition, batchSummaryLine, runEnded, runPlace, runPosition, runSummary } from '../../src/run/story.js';
 
 const spec = (overrides: Partial<RunSpec> = {}): RunSpec =>
   ({
@@ -39,5 +39,12 @@ describe('the Web UI texts of runs and batches', () => {
       '18/30 done · 12 pass · 4 fail · 1 infra_error · 1 judge_failed · 1 running',
     );
     expect(batchSummaryLine({ cases: 3, runsPerCase: 2, candidate: { name: 'quick' }, parallelism: 4, label: 'nightly' })).toBe('nightly · 3 cases × 2 · quick · parallelism 4');
+  });
+
+  it("names the run's real run dir and host only when its worker keeps its own runs dir", () => {
+    const spec = { runId: 'run-a', runsDir: '/srv/runs/' };
+    expect(runPlace(spec, '/srv/runs/run-a', 'h1')).toBeNull();
+    expect(runPlace(spec, '/data/evalflow/run-a', 'h1')).toBe("- run directory: `/data/evalflow/run-a` on host `h1` (that worker's runs dir, not the batch's)");
+    expect(runPlace(spec, '/data/evalflow/run-a', null)).toBe("- run directory: `/data/evalflow/run-a` on its host (that worker's runs dir, not the batch's)");
   });
 });

@@ -63,6 +63,8 @@ export async function createEvalHarness(options: {
   env?: NodeJS.ProcessEnv;
   /** Extra candidates by adapter name (test doubles), next to the real registry. */
   fakeCandidates?: Record<string, Candidate>;
+  /** The worker's own runs dir (EVALFLOW_RUNS_DIR / `runs_dir` of a worker host); absent: where the batch says. */
+  workerRunsDir?: string;
 }): Promise<EvalHarness> {
   installQuietRuntime();
   const root = await mkdtemp(join(tmpdir(), 'evalflow-e2e-'));
@@ -97,6 +99,7 @@ export async function createEvalHarness(options: {
     namespace: options.temporal.namespace,
     env,
     sandboxRoot: join(root, 'sandboxes'),
+    ...(options.workerRunsDir ? { runsDir: options.workerRunsDir } : {}),
     ...(Object.keys(fakes).length > 0
       ? {
           decorateCandidates: (factory: CandidateFactory): CandidateFactory => ({

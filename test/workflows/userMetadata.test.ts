@@ -1,4 +1,6 @@
-import { writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defaultPayloadConverter } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
@@ -48,10 +50,16 @@ function summaryOf(event: temporal.api.history.v1.IHistoryEvent): string | undef
 describe('what the Web UI shows of a run and a batch (user metadata)', () => {
   let temporal: TestTemporal;
   let harness: EvalHarness;
+  // The worker keeps its own runs dir, as a worker host does (docs/scale-out.md): the batch's names another.
+  let workerRuns: string;
+  const hostId = 'host-meta';
 
   beforeAll(async () => {
     temporal = await startTestTemporal();
+    workerRuns = await mkdtemp(join(tmpdir(), 'evalflow-worker-runs-'));
     harness = await createEvalHarness({
+      workerRunsDir: workerRuns,
+      env: { EVALFLOW_HOST_ID: hostId },
       backend: 'pglite',
       temporal,
       // Two turns: the examiner ends once the candidate answered twice.
@@ -69,6 +77,7 @@ describe('what the Web UI shows of a run and a batch (user metadata)', () => {
     releaseTurn();
     await harness?.close();
     await temporal?.stop();
+    if (workerRuns) await rm(workerRuns, { recursive: true, force: true });
   });
 
   it('a batch and its runs carry static summaries and details, live current details, and one summary per activity', { timeout: 120_000 }, async () => {
@@ -99,7 +108,9 @@ describe('what the Web UI shows of a run and a batch (user metadata)', () => {
     // The first run waits in its second candidate turn: the details say where it is.
     for (let i = 0; i < 300 && !gate.release; i++) await new Promise((r) => setTimeout(r, 100));
     expect(gate.release).not.toBeNull();
-    expect(await currentDetails(harness, first)).toBe('turn 2/4 · candidate running · 2 tool calls');
+    // Under them, where the run's files really are: the worker's runs dir, on its host, which the static details cannot know.
+    const place = `- run directory: \`${workerRuns}/${first}\` on host \`${hostId}\` (that worker's runs dir, not the batch's)`;
+    expect(await currentDetails(harness, first)).toBe(`turn 2/4 · candidate running · 2 tool calls\n\n${place}`);
     expect(await currentDetails(harness, input.batchId)).toBe('0/2 done · 0 pass · 0 fail · 1 running');
     const running = await harness.client.workflow.getHandle(first).describe();
     expect(running.raw.pendingActivities?.map((a) => a.activityType?.name)).toEqual(['candidateTurn']);
@@ -119,7 +130,9 @@ describe('what the Web UI shows of a run and a batch (user metadata)', () => {
     expect(details).toContain(`[http://evals.lan:9400/runs/${encodeURIComponent(first)}](http://evals.lan:9400/runs/${encodeURIComponent(first)})`);
     expect(details).toContain(`- run directory: \`${harness.runsDir}/${first}\``);
     expect(details).not.toContain('file://');
-    expect(await currentDetails(harness, first)).toBe('done · completed · pass (overall 4.0)');
+    expect(await currentDetails(harness, first)).toBe(`done · completed · pass (overall 4.0)\n\n${place}`);
+    expect(existsSync(join(workerRuns, first, 'score.yaml'))).toBe(true);
+    expect(existsSync(join(harness.runsDir, first))).toBe(false);
     expect(await currentDetails(harness, input.batchId)).toBe('2/2 done · 2 pass · 0 fail · 0 running');
 
     const history = await harness.client.workflow.getHandle(first).fetchHistory();
