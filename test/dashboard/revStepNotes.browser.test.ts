@@ -1,8 +1,10 @@
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildDashboard, type Dashboard } from '../../src/dashboard/index.js';
+import { buildDashboard, writeDashboard, type Dashboard } from '../../src/dashboard/index.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import { DRIFTS_AND_IMPROVES, seedDecidedBatch } from '../support/decidedBatch.js';
+import { launchChromium, outputDir, watchedPage } from '../support/browser.js';
 import { aHistoryRun } from '../support/historyRun.js';
 
 const DECIDED = 'batch-20260305T000000-decide';
@@ -55,5 +57,19 @@ describe('dashboard rev steps over batches run until decided', () => {
     expect(first!.notes[0]).toMatch(new RegExp(`^side revision abc1234 \\(previous\\) takes in runs of batch ${DECIDED}, run until decided: `));
     expect(first!.notes[0]).toContain(`\`evalflow compare ${DECIDED}:base ${DECIDED}:new\``);
     expect(second!.notes).toEqual([`side revision cde1234 takes in runs of batch ${RUNNING}, run until decided, and stored no sequential decisions (it has not ended); these labels are Fisher's exact test on its runs, whose counts were chosen while looking: read them as approximate`]);
+  });
+
+  it('dashboard.html shows each note under its step, as text', async () => {
+    const file = join(await outputDir('dashboard-rev-notes'), 'dashboard.html');
+    await writeDashboard({ store, prices: {}, path: file });
+    const browser = await launchChromium();
+    try {
+      const { page } = await watchedPage(browser);
+      await page.goto(pathToFileURL(file).href);
+      await page.waitForSelector('#rev-steps');
+      expect(await page.locator('#rev-steps .method-note').allTextContents()).toEqual(model.revSteps.flatMap((s) => s.notes.map((n) => `note: ${n}`)));
+    } finally {
+      await browser.close();
+    }
   });
 });
