@@ -12,7 +12,8 @@ import { makeBatchId, makeRunId, runStamp } from '../run/runId.js';
 import type { ScheduledBatchInput } from '../schedules/scheduleInput.js';
 import { compareScheduled } from '../schedules/scheduleComparison.js';
 import { headlineOf, reportMarkdown, verdictOf, type ReportComparison, type ScheduleReport } from '../schedules/scheduleReport.js';
-import { selectSide } from '../summaries/selectSide.js';
+import { resolveSide, selectSide } from '../summaries/selectSide.js';
+import { sequentialSideNotes } from '../summaries/sequentialSideNotes.js';
 import type { ActivityDeps } from './deps.js';
 import { pinSources } from '../run/pinSources.js';
 import { looksLikeGitUrl } from '../sandbox/gitUrl.js';
@@ -88,22 +89,24 @@ export function scheduleActivities(deps: ActivityDeps) {
       const earlier = (await deps.store.listScheduledBatches(input.schedule, 5)).find((b) => b.batch_id !== batchId);
       const blessed = await deps.store.getBaseline(input.schedule);
       const baselineId = blessed?.batch_id ?? (input.baseline === 'previous' ? null : input.baseline);
-      const compare = async (against: string | undefined | null): Promise<ReportComparison | null> => {
+      const compare = async (against: string | undefined | null, what: 'previous' | 'baseline'): Promise<ReportComparison | null> => {
         if (!against) return null;
         try {
           const [then, now] = [await selectSide(deps.store, against), await selectSide(deps.store, batchId)];
           const judgings = await deps.store.getJudgings([...then.entries, ...now.entries].map((e) => e.run.run_id));
           const compared = compareScheduled(against, then.entries, { batchId, batch, entries: now.entries }, judgings);
           problems.push(...compared.problems);
-          return compared.comparison;
+          // A batch run until decided (a baseline may be one) is labelled by Fisher's test here, and says so.
+          const notes = compared.comparison ? await sequentialSideNotes(deps.store, { [what]: await resolveSide(deps.store, against) }) : [];
+          return compared.comparison && notes.length > 0 ? { ...compared.comparison, method_notes: notes } : compared.comparison;
         } catch (err) {
           problems.push(`no comparison with ${against}: ${(err as Error).message}`);
           return null;
         }
       };
       const counts = { finished: 0, passed: 0, failed: 0, ...batch.counts } as ScheduleReport['counts'];
-      const previous = await compare(earlier?.batch_id);
-      const baseline = await compare(baselineId);
+      const previous = await compare(earlier?.batch_id, 'previous');
+      const baseline = await compare(baselineId, 'baseline');
       const partial = {
         schedule: input.schedule,
         batch_id: batchId,

@@ -1,6 +1,7 @@
 import { loadSettings } from '../config.js';
 import { openStore } from '../store/index.js';
 import { revHistoryOfStats } from '../summaries/historyOfStats.js';
+import { sequentialRevisionNotes } from '../summaries/sequentialSideNotes.js';
 import type { CommandIo } from '../cli/io.js';
 import { storeOptions } from '../cli/storeOptions.js';
 import { formatTable } from '../cli/output/table.js';
@@ -13,8 +14,14 @@ export async function run(options: { case?: string; candidate?: string; config?:
   const store = await openStore(storeOptions(settings));
   try {
     // Counted in SQL per revision and case: no run is loaded, whatever the store's size.
-    const rows = revHistoryOfStats(await store.revisionCaseStats({ ...(options.case ? { caseId: options.case } : {}), ...(options.candidate ? { candidate: options.candidate } : {}) }));
-    if (options.json) printJson(io, HistoryJson, { schema_version: 1, revisions: rows.map(revisionJson) });
+    const filter = { ...(options.case ? { caseId: options.case } : {}), ...(options.candidate ? { candidate: options.candidate } : {}) };
+    const rows = revHistoryOfStats(await store.revisionCaseStats(filter));
+    // A revision that takes in runs of a batch run until decided is compared by Fisher's test, and says so.
+    const decidedBatches = await store.untilDecidedRevisionBatches(filter);
+    const batchesOf = (rev: string) => decidedBatches.filter((b) => b.workflow_rev === rev).map((b) => b.batch_id);
+    const notes: string[][] = [];
+    for (const [i, r] of rows.entries()) notes.push(i > 0 && r.versusPrevious ? await sequentialRevisionNotes(store, rows[i - 1]!.workflowRev, r.workflowRev, batchesOf) : []);
+    if (options.json) printJson(io, HistoryJson, { schema_version: 1, revisions: rows.map((r, i) => revisionJson(r, notes[i])) });
     if (rows.length === 0) {
       io.err(`no runs${options.case ? ` of case ${options.case}` : ''}${options.candidate ? ` with candidate ${options.candidate}` : ''} in the store yet`);
       return 0;
@@ -30,6 +37,7 @@ export async function run(options: { case?: string; candidate?: string; config?:
     ]);
     const header = ['workflow_rev', 'first run', 'judged/runs', 'pass rate (95%)', 'overall', 'vs previous rev'];
     for (const line of formatTable(header, table)) io.out(line);
+    for (const note of notes.flat()) io.out(`note: ${note}`);
     return 0;
   } finally {
     await store.close();

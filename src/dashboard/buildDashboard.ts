@@ -5,6 +5,7 @@ import { mergeSuggestions } from '../summaries/batchInsights.js';
 import { loadRunsWithVerdicts, pagesOfRunsWithVerdicts } from '../summaries/loadRuns.js';
 import { runCost } from '../summaries/prices.js';
 import { runIsolation } from '../summaries/runIsolation.js';
+import { sequentialRevisionNotes } from '../summaries/sequentialSideNotes.js';
 import { ranWithoutWorkflow } from '../summaries/workflowRevision.js';
 import { abTestOf } from './armComparison.js';
 import { editPredictionMetrics } from './editPredictionMetrics.js';
@@ -104,7 +105,7 @@ export async function buildDashboard(request: DashboardRequest): Promise<Dashboa
     arms: dims.arms.values(),
     cells: columns,
     timeline: timelineColumns(latest, perCase, (b) => remap[b]!, links),
-    revSteps: revSteps(revSides),
+    revSteps: await withMethodNotes(store, revSteps(revSides), revSides, new Set(batchRows.filter((b) => b.spec.until_decided).map((b) => b.batch_id))),
     ...(await lastBatchViews(store, lastEval)),
     editPrediction: await editPredictionMetrics(store, batchList),
     abTest: lastAb && abTestOf(lastAb, await loadRunsWithVerdicts(store, { batchId: lastAb.batch_id }), links, await store.getBatchDecisions(lastAb.batch_id)),
@@ -235,6 +236,7 @@ function timelineColumns(latest: Map<number, Mark[]>, perCase: number, batchOf: 
 interface RevOutcome {
   at: number;
   runId: string;
+  batchId: string | null;
   version: string;
   hash: string;
   pass: boolean;
@@ -253,7 +255,7 @@ function noteRevSide(sides: RevSides, rev: string, { run, verdict }: RunWithVerd
   side.firstAt = Math.min(side.firstAt, at);
   const outcomes = side.cases.get(run.case_id) ?? [];
   side.cases.set(run.case_id, outcomes);
-  const outcome = { at, runId: run.run_id, version: run.case_version, hash: run.case_hash, pass: verdict!.result === 'pass' };
+  const outcome = { at, runId: run.run_id, batchId: run.batch_id, version: run.case_version, hash: run.case_hash, pass: verdict!.result === 'pass' };
   const before = (a: RevOutcome, b: RevOutcome) => a.at < b.at || (a.at === b.at && a.runId < b.runId);
   if (outcomes.length === REV_WINDOW && before(outcome, outcomes[0]!)) return;
   let index = outcomes.length;
@@ -283,9 +285,20 @@ function revSteps(sides: RevSides): RevStep[] {
     });
     cases.sort((x, y) => LABEL_ORDER.indexOf(x.label) - LABEL_ORDER.indexOf(y.label) || (x.caseId < y.caseId ? -1 : 1));
     const labels = Object.fromEntries(LABEL_ORDER.map((l) => [l, cases.filter((c) => c.label === l).length])) as Record<ComparisonLabel, number>;
-    steps.push({ rev, previous, labels, cases });
+    steps.push({ rev, previous, labels, cases, notes: [] });
   }
   return steps;
+}
+
+/**
+ * Each step's note per batch run until decided among the runs it compares (`sequentialRevisionNotes`):
+ * its labels are Fisher's test on runs whose counts a sequential test chose. `decided`: the
+ * batches that ran until decided, so no other batch is looked up.
+ */
+async function withMethodNotes(store: Store, steps: RevStep[], sides: RevSides, decided: ReadonlySet<string>): Promise<RevStep[]> {
+  if (decided.size === 0) return steps;
+  const batchesOf = (rev: string) => [...new Set([...(sides.get(rev)?.cases.values() ?? [])].flat().map((o) => o.batchId))].filter((b): b is string => b !== null && decided.has(b));
+  return Promise.all(steps.map(async (step) => ({ ...step, notes: await sequentialRevisionNotes(store, step.previous, step.rev, batchesOf) })));
 }
 
 /** The last eval batch's suggestions (merged as batch-insights.md merges them) and its runs' workflow usage. */

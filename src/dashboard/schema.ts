@@ -83,6 +83,8 @@ export const RevStepSchema = z.object({
   previous: z.string(),
   labels: z.record(ComparisonLabelSchema, Count),
   cases: z.array(z.object({ caseId: z.string(), label: ComparisonLabelSchema, difference: z.number().nullable() })),
+  /** One per batch run until decided among the compared runs: these labels are Fisher's test, approximate (`sequentialRevisionNotes`). */
+  notes: z.array(z.string()),
 });
 export type RevStep = z.infer<typeof RevStepSchema>;
 

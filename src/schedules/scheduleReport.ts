@@ -30,6 +30,11 @@ export const ReportComparisonSchema = z.object({
   improvements: z.array(z.string()),
   not_comparable: z.array(z.string()),
   arms: z.array(ArmComparisonSchema).optional(),
+  /** The other batch ran until decided: its labels here are Fisher's test, approximate (`sequentialSideNotes`). Absent in reports written before. */
+  method_notes: z
+    .array(z.string())
+    .optional()
+    .describe("one note when the other batch ran until decided: these labels are Fisher's exact test on its runs (its stored decisions answer its own two arms only, or it stored none), approximate"),
 });
 export type ReportComparison = z.infer<typeof ReportComparisonSchema>;
 
@@ -120,6 +125,7 @@ export function reportMarkdown(report: ScheduleReport): string {
           `- regressed: ${c.regressions.join(', ') || 'none'}`,
           `- improved: ${c.improvements.join(', ') || 'none'}`,
           ...(c.not_comparable.length ? [`- not comparable: ${c.not_comparable.join(', ')}`] : []),
+          ...(c.method_notes ?? []).map((n) => `- note: ${inertMarkdown(n)}`),
           '',
         ]
       : [`## ${title}`, '', 'none yet', ''];

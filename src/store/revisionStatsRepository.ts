@@ -1,3 +1,4 @@
+import * as z from 'zod';
 import { parseOrThrow } from '../format.js';
 import { RevisionCaseStatsRowSchema } from './schema.js';
 import type { SqlExecutor } from './sqlExecutor.js';
@@ -12,7 +13,9 @@ import { storeOperation } from './storeOperation.js';
  * - judged = completed with a current verdict; its result is the run's (a person's decision)
  *   when set, else the verdict's; its overall is the verdict's.
  */
-export function createRevisionStatsRepository(sql: SqlExecutor): Pick<Store, 'revisionCaseStats'> {
+const UntilDecidedRevisionBatchSchema = z.object({ workflow_rev: z.string(), batch_id: z.string() });
+
+export function createRevisionStatsRepository(sql: SqlExecutor): Pick<Store, 'revisionCaseStats' | 'untilDecidedRevisionBatches'> {
   return {
     async revisionCaseStats(filter = {}) {
       return storeOperation(sql, 'revisionCaseStats', async () => {
@@ -46,6 +49,21 @@ export function createRevisionStatsRepository(sql: SqlExecutor): Pick<Store, 're
           [filter.caseId ?? null, filter.candidate ?? null],
         );
         return rows.map((row) => parseOrThrow(RevisionCaseStatsRowSchema, row, 'store: revisionCaseStats row'));
+      });
+    },
+    async untilDecidedRevisionBatches(filter = {}) {
+      return storeOperation(sql, 'untilDecidedRevisionBatches', async () => {
+        // Starts from the few batches run until decided, never a pass over every run.
+        const rows = await sql.query(
+          `SELECT DISTINCT coalesce(r.workflow_rev, 'unknown') AS workflow_rev, r.batch_id
+           FROM batches b JOIN runs r ON r.batch_id = b.batch_id
+           WHERE b.spec->'until_decided' IS NOT NULL
+             AND NOT coalesce(r.spec->>'noWorkflow' = 'true', false) AND r.workflow_rev IS DISTINCT FROM 'none'
+             AND ($1::text IS NULL OR r.case_id = $1) AND ($2::text IS NULL OR r.candidate = $2)
+           ORDER BY r.batch_id`,
+          [filter.caseId ?? null, filter.candidate ?? null],
+        );
+        return rows.map((row) => parseOrThrow(UntilDecidedRevisionBatchSchema, row, 'store: untilDecidedRevisionBatches row'));
       });
     },
   };

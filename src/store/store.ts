@@ -87,6 +87,8 @@ export interface Store {
   batchRunStates(batchId: string): Promise<RunStateRow[]>;
   /** Per workflow revision and case, the runs' counts (GROUP BY in SQL, no run loaded): `history`'s source. */
   revisionCaseStats(filter?: { caseId?: string; candidate?: string }): Promise<RevisionCaseStatsRow[]>;
+  /** Per workflow revision, the batches run until decided that ran it (as `revisionCaseStats` counts revisions, same filter): what `history` notes of them. */
+  untilDecidedRevisionBatches(filter?: { caseId?: string; candidate?: string }): Promise<{ workflow_rev: string; batch_id: string }[]>;
   /** Per case, one comparison side's counts and, in run order, what it reads run by run (GROUP BY in SQL): `compare`'s source. */
   comparisonCaseStats(filter: ComparisonFilter): Promise<ComparisonCaseStatsRow[]>;
   /** One comparison side's runs with workflow usage, grouped by their case's expectation and the usage: trigger quality's source. */

@@ -108,6 +108,8 @@ describe('the dashboard model, built from a store with every status', () => {
       expect(row.difference).toBeCloseTo(want.difference!, 10);
     }
     expect(Object.values(step.labels).reduce((a, b) => a + b, 0)).toBe(3);
+    // No batch of the fixture ran until decided: no method note.
+    expect(step.notes).toEqual([]);
   });
 
   it('candidate, model and arm rows', () => {

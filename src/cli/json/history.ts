@@ -16,6 +16,9 @@ export const RevisionJson = z.object({
       difference: z.number().nullable().describe('pass rate minus the previous revision’s (−1..1); null when no case compares'),
       regressions: z.number().int().describe('cases a paired comparison labels regression'),
       improvements: z.number().int().describe('cases it labels improvement'),
+      method_notes: z
+        .array(z.string())
+        .describe("one note per batch run until decided whose runs either revision takes in: these labels are Fisher's exact test on its runs (its stored decisions answer its own two arms only, or it stored none), approximate; empty otherwise"),
     })
     .nullable()
     .describe('against the revision before; null for the first'),
@@ -25,7 +28,8 @@ export const HistoryJson = jsonDocument(1, 'Per workflow revision in the order t
   revisions: z.array(RevisionJson).describe('the rows of the table, oldest revision first'),
 });
 
-export function revisionJson(row: RevRow): z.input<typeof RevisionJson> {
+/** `notes`: the row's method notes against the revision before (`sequentialRevisionNotes`). */
+export function revisionJson(row: RevRow, notes: readonly string[] = []): z.input<typeof RevisionJson> {
   return {
     workflow_rev: row.workflowRev,
     since: row.since,
@@ -33,6 +37,6 @@ export function revisionJson(row: RevRow): z.input<typeof RevisionJson> {
     judged: row.judged,
     pass_rate: row.rate,
     mean_overall: row.meanOverall,
-    versus_previous: row.versusPrevious,
+    versus_previous: row.versusPrevious && { ...row.versusPrevious, method_notes: [...notes] },
   };
 }

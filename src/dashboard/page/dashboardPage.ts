@@ -281,6 +281,8 @@ export function dashboardPage(doc: Document, model: Dashboard, lib: PageLib): vo
       for (const c of step.cases) list.appendChild(el('li', { class: `label-${c.label}` }, `${c.caseId}: ${c.label}${c.difference === null ? '' : ` (${c.difference >= 0 ? '+' : ''}${(c.difference * 100).toFixed(1)} points)`}`));
       details.appendChild(list);
       section.appendChild(details);
+      // Outside the folded list: the labels above it are approximate, whether or not it is open.
+      for (const note of step.notes) section.appendChild(el('p', { class: 'method-note', role: 'note' }, `note: ${note}`));
     }
     return section;
   };
