@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ActivityNotFoundError, type Client } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
+import { ApplicationFailure, NamespaceNotFoundError } from '@temporalio/common';
 import type { InflightRecord } from './inflightRecord.js';
 import { isOwnerAlive } from '../sandbox/agentProcesses.js';
 
@@ -39,8 +39,9 @@ export async function failActivitiesOfDeadWorkers(dir: string, client: Client): 
       );
       failed.push(record);
     } catch (err) {
-      // Already retried after its heartbeat timeout, or its workflow ended: nothing to do.
-      if (!(err instanceof ActivityNotFoundError)) throw err;
+      // Already retried after its heartbeat timeout, or its workflow ended, or the record is of a
+      // server that is gone (a dev server since stopped: its namespace is unknown here): nothing to do.
+      if (!(err instanceof ActivityNotFoundError) && !(err instanceof NamespaceNotFoundError)) throw err;
     }
     await rm(file, { force: true });
   }
