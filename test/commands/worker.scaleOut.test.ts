@@ -99,15 +99,17 @@ describe('evalflow worker on four hosts against a TLS team server', () => {
     for (const host of HOSTS) if (windows[host]!.to === Infinity) windows[host]!.to = end;
 
     // Every run completed, once: one row each, no two live attempts of a turn.
-    expect(result.counts).toMatchObject({ finished: RUNS, passed: RUNS, completed: RUNS });
     const runs = await store.listRuns({ batchId: input.batchId });
+    const claims = await store.getRunHosts(runs.map((r) => r.run_id));
+    // A run that did not pass is named with what the store knows of it, so a failure says why.
+    const notPassed = runs.filter((r) => r.result !== 'pass').map((r) => ({ run: r.run_id, status: r.status, result: r.result, anomalies: r.anomalies, hosts: claims.filter((c) => c.run_id === r.run_id).map((c) => c.host_id) }));
+    expect(result.counts, JSON.stringify(notPassed)).toMatchObject({ finished: RUNS, passed: RUNS, completed: RUNS });
     expect(runs).toHaveLength(RUNS);
     expect(runs.every((r) => r.status === 'completed')).toBe(true);
     const log = fixture.agentLog();
     expect(log.filter((l) => l.startsWith('overlap '))).toEqual([]);
 
     // Host C's runs in flight finished elsewhere, restarted from prepare and recorded as host_lost.
-    const claims = await store.getRunHosts(runs.map((r) => r.run_id));
     const lastHost = new Map<string, RunHost>();
     for (const claim of claims) if ((lastHost.get(claim.run_id)?.generation ?? -1) < claim.generation) lastHost.set(claim.run_id, claim);
     expect(inFlightOnC.size).toBeGreaterThan(0);
