@@ -39,6 +39,7 @@ export function stubRunSpec(runId: string, overrides: Partial<RunSpec> = {}): Ru
     evalCase: { id: 'stub-case', version: '1', hash: 'h', dir: '/nowhere', maxTurns: 2, targetWorkflow: '', category: 'stub', task: { prompt: '', scenario: '', guidance: '' }, rubric: { hard: [], quality: [], commonFailures: [] }, env: { setup_commands: [], preconditions: [], post_run_cleanup: [], postconditions: [] } },
     candidate: { name: 'stub', adapter: 'command', args: [], env: {} },
     turnTimeoutS: 60,
+    runsDir: '/nowhere-runs',
     ...overrides,
   } as unknown as RunSpec;
 }
