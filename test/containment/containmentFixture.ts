@@ -4,6 +4,7 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runProcess, type ProcessRequest } from '../../src/candidates/processRunner.js';
 import { candidateView, checkView, privatePlaces, type SandboxView } from '../../src/containment/index.js';
 
 /**
@@ -96,6 +97,22 @@ export async function makeHost(): Promise<HostFixture> {
       execFileSync('rm', ['-rf', root, hostTmpFile]);
     },
   };
+}
+
+/** A candidate's shell command in the host's sandbox with a scrubbed environment (contained when `request` names a view); its output lines joined. */
+export async function shellAsCandidate(host: HostFixture, script: string, request: Partial<ProcessRequest> = {}) {
+  const lines: string[] = [];
+  const result = await runProcess({
+    command: 'bash',
+    args: ['-c', script],
+    cwd: host.sandboxDir,
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: host.homeDir },
+    timeoutMs: 30_000,
+    onStdoutLine: (line) => lines.push(line),
+    onStderrLine: (line) => lines.push(line),
+    ...request,
+  });
+  return { ...result, output: lines.join('\n') };
 }
 
 export { processesWith, survivorsOf } from '../support/processes.js';

@@ -6,10 +6,10 @@ import { createServer } from 'node:net';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runProcess, type ProcessRequest } from '../../src/candidates/processRunner.js';
+import type { ProcessRequest } from '../../src/candidates/processRunner.js';
 import { whyCannotContain } from '../../src/containment/index.js';
 import { runCheck } from '../../src/sandbox/checks.js';
-import { makeHost, processesWith, survivorsOf, type HostFixture } from './containmentFixture.js';
+import { makeHost, processesWith, shellAsCandidate, survivorsOf, type HostFixture } from './containmentFixture.js';
 
 let host: HostFixture;
 beforeAll(async () => {
@@ -20,20 +20,8 @@ afterAll(async () => {
 });
 
 /** A candidate's shell command, in its sandbox with a scrubbed environment; contained when `contained`. */
-async function asCandidate(script: string, contained: boolean, extra: Partial<ProcessRequest> = {}) {
-  const lines: string[] = [];
-  const result = await runProcess({
-    command: 'bash',
-    args: ['-c', script],
-    cwd: host.sandboxDir,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: host.homeDir },
-    timeoutMs: 30_000,
-    onStdoutLine: (line) => lines.push(line),
-    onStderrLine: (line) => lines.push(line),
-    ...(contained ? { view: host.view } : {}),
-    ...extra,
-  });
-  return { ...result, output: lines.join('\n') };
+function asCandidate(script: string, contained: boolean, extra: Partial<ProcessRequest> = {}) {
+  return shellAsCandidate(host, script, { ...(contained ? { view: host.view } : {}), ...extra });
 }
 
 /** Each escape succeeds (exit 0, the token in its output) uncontained, and must fail contained. */

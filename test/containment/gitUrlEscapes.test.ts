@@ -5,13 +5,12 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActivityDeps } from '../../src/activities/deps.js';
 import { runViewsOf } from '../../src/activities/runViews.js';
-import { runProcess } from '../../src/candidates/processRunner.js';
 import { whyCannotContain, type SandboxView } from '../../src/containment/index.js';
 import { isInside } from '../../src/containment/isInside.js';
 import type { RunPaths } from '../../src/run/runPaths.js';
 import type { RunSpec } from '../../src/run/runSpec.js';
 import { ensureMirrorAt, mirrorDirFor } from '../../src/sandbox/gitMirror.js';
-import { makeHost, type HostFixture } from './containmentFixture.js';
+import { makeHost, shellAsCandidate, type HostFixture } from './containmentFixture.js';
 
 /**
  * A run whose project is a `file://` URL: the remote's folder holds the history past the run's
@@ -67,19 +66,8 @@ async function viewFor(project: string): Promise<SandboxView> {
   return views!.candidate;
 }
 
-async function asCandidate(script: string, view: SandboxView | undefined) {
-  const lines: string[] = [];
-  const result = await runProcess({
-    command: 'bash',
-    args: ['-c', script],
-    cwd: host.sandboxDir,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: host.homeDir },
-    timeoutMs: 30_000,
-    onStdoutLine: (line) => lines.push(line),
-    onStderrLine: (line) => lines.push(line),
-    ...(view ? { view } : {}),
-  });
-  return { ...result, output: lines.join('\n') };
+function asCandidate(script: string, view: SandboxView | undefined) {
+  return shellAsCandidate(host, script, view ? { view } : {});
 }
 
 const READS: [string, () => string][] = [

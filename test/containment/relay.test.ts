@@ -65,13 +65,7 @@ describe.each<[string, Launch]>([
     try {
       // The command sends 1 MB in each of two connections at once and prints what came back of each.
       const client = `const net=require('net');const one=()=>new Promise(r=>{const s=net.connect(${inside},'127.0.0.1');let n=0,tail='';s.on('data',d=>{n+=d.length;tail=(tail+d).slice(-20)});s.on('end',()=>r(n+' '+tail.trim().split('\\n').pop()));s.write(Buffer.alloc(1<<20,120));});Promise.all([one(),one()]).then(a=>console.log(a.join('\\n')));`;
-      const launched = launch(relay, process.execPath, ['-e', client]);
-      const child = spawn(launched.command, launched.args, { stdio: ['ignore', 'pipe', 'pipe'] });
-      let out = '';
-      let err = '';
-      child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-      child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      const { code, out, err } = await runLaunched(launch(relay, process.execPath, ['-e', client]));
       expect(code, err).toBe(0);
       const total = MB + `\nbytes ${MB}\n`.length;
       expect(out.trim().split('\n')).toEqual([`${total} bytes ${MB}`, `${total} bytes ${MB}`]);
@@ -104,13 +98,7 @@ describe.each<[string, Launch]>([
     try {
       const client = `const net=require('net');const ask=(w)=>new Promise(r=>{const s=net.connect(${inside},'127.0.0.1',()=>s.write(w+'\\n'));let a='';s.on('data',d=>a+=d);s.on('end',()=>{s.end();r(a)});s.on('error',e=>r(e.code))});
 (async()=>{const out=[];for(let i=0;i<30;i++)out.push(await ask('s'+i));out.push(...await Promise.all(Array.from({length:20},(_,i)=>ask('p'+i))));console.log(out.join(','))})();`;
-      const launched = launch(relay, process.execPath, ['-e', client]);
-      const child = spawn(launched.command, launched.args, { stdio: ['ignore', 'pipe', 'pipe'] });
-      let out = '';
-      let err = '';
-      child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-      child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      const { code, out, err } = await runLaunched(launch(relay, process.execPath, ['-e', client]));
       expect(code, err).toBe(0);
       const expected = [...Array.from({ length: 30 }, (_, i) => `re:s${i}`), ...Array.from({ length: 20 }, (_, i) => `re:p${i}`)];
       expect(out.trim().split(',')).toEqual(expected);
@@ -126,3 +114,14 @@ describe('loopbackTargets', () => {
     expect(loopbackTargets([8080])).toEqual([{ inside: { address: '127.0.0.1', port: 8080 }, upstream: { host: '127.0.0.1', port: 8080 } }]);
   });
 });
+
+/** A command launched through the relay, run to its end: its exit code and output. */
+async function runLaunched(launched: { command: string; args: string[] }): Promise<{ code: number | null; out: string; err: string }> {
+  const child = spawn(launched.command, launched.args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  return { code, out, err };
+}
