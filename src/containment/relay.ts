@@ -141,8 +141,8 @@ export function insideRelayScript(node: string, relay: PortRelay, perl: string |
 }
 
 /** The command line that starts the inside relay, then runs `command args` once it listens (a shell running insideRelayScript). */
-export function relayedCommand(node: string, relay: PortRelay, command: string, args: string[]): { command: string; args: string[] } {
-  return { command: '/bin/sh', args: ['-c', [...insideRelayScript(node, relay), 'exec "$@"'].join('\n'), 'evalflow-sandbox', command, ...args] };
+export function relayedCommand(node: string, relay: PortRelay, command: string, args: string[], perl: string | null = PERL): { command: string; args: string[] } {
+  return { command: '/bin/sh', args: ['-c', [...insideRelayScript(node, relay, perl), 'exec "$@"'].join('\n'), 'evalflow-sandbox', command, ...args] };
 }
 
 export function shellQuote(value: string): string {
