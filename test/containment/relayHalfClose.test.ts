@@ -4,12 +4,13 @@ import { writeFile } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type * as Relay from '../../src/containment/relay.js';
 import { makeHost, shellAsCandidate, type HostFixture } from './containmentFixture.js';
 
 // Which inside relay containCommand starts: the host's Perl (as in real use), or none, so the Node fallback runs.
 const choice = vi.hoisted(() => ({ perl: '/usr/bin/perl' as string | null }));
 vi.mock('../../src/containment/relay.js', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../../src/containment/relay.js')>();
+  const real = await importOriginal<typeof Relay>();
   return { ...real, relayedCommand: (...args: Parameters<typeof real.relayedCommand>) => real.relayedCommand(args[0], args[1], args[2], args[3], choice.perl) };
 });
 
