@@ -108,9 +108,11 @@ export function loopbackTargets(ports: number[]): RelayTarget[] {
 export async function openPortRelay(dir: string, targets: RelayTarget[]): Promise<PortRelay> {
   const servers: Server[] = [];
   const pairs: string[] = [];
+  // Every socket still open, so closing the relay ends them (a server that never closes a half-closed connection would hold it, and server.close with it).
+  const open = new Set<Socket>();
   for (const [n, target] of targets.entries()) {
     const socket = join(dir, `${n}.sock`);
-    const server = createServer({ allowHalfOpen: true }, (client) => carry(client, createConnection({ ...target.upstream, allowHalfOpen: true })));
+    const server = createServer({ allowHalfOpen: true }, (client) => carry(client, createConnection({ ...target.upstream, allowHalfOpen: true }), open));
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(socket, () => resolve());
@@ -120,7 +122,11 @@ export async function openPortRelay(dir: string, targets: RelayTarget[]): Promis
   }
   return {
     pairs,
-    close: () => Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve())))).then(() => undefined),
+    close: () => {
+      const closed = Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
+      for (const socket of open) socket.destroy();
+      return closed.then(() => undefined);
+    },
   };
 }
 
@@ -128,9 +134,13 @@ export async function openPortRelay(dir: string, targets: RelayTarget[]): Promis
  * Carries one connection both ways, each side's end passed on as a half-close (both sockets
  * allow half-open: Node would otherwise end its own writing on the first end it reads and
  * lose the other direction). Each socket closes itself once it ended both ways; an error on
- * either (a reset) tears both down.
+ * either (a reset) tears both down, and so does closing the relay (its command ended).
  */
-function carry(a: Socket, b: Socket): void {
+function carry(a: Socket, b: Socket, open: Set<Socket>): void {
+  for (const socket of [a, b]) {
+    open.add(socket);
+    socket.on('close', () => open.delete(socket));
+  }
   a.pipe(b).pipe(a);
   a.on('error', () => b.destroy());
   b.on('error', () => a.destroy());

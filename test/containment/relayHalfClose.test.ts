@@ -28,7 +28,7 @@ const digest = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex
  * The client, run inside the sandbox by node. `request`: sends, half-closes, reads the reply to
  * its end. `greeted`: reads the server's greeting to its end (the server half-closed), then sends
  * and half-closes. `reset`: sends a little, then resets. `flood`: sends until the connection
- * ends. Each then waits until the relay holds no more fds than before it connected, and prints
+ * ends. `leave`: sends, half-closes and exits without waiting for an answer. The others then wait until the relay holds no more fds than before it connected, and prints
  * one JSON line.
  */
 const CLIENT = `const net=require('net'),fs=require('fs'),crypto=require('crypto');
@@ -46,6 +46,7 @@ const report=()=>{const b=Buffer.concat(got);return {bytes:b.length,digest:diges
 if(mode==='request'){s.write(payload(Number(size)));s.end();s.on('close',()=>done(report()))}
 if(mode==='greeted'){s.on('end',()=>{s.end(payload(Number(size)))});s.on('close',()=>done(report()))}
 if(mode==='reset'){s.write(payload(Number(size)),()=>setTimeout(()=>{s.resetAndDestroy();setTimeout(()=>done({reset:true}),100)},200))}
+if(mode==='leave'){s.end(payload(Number(size)),()=>setTimeout(()=>{console.log(JSON.stringify({left:true}));process.exit(0)},300))}
 if(mode==='flood'){const chunk=payload(65536);const more=()=>{while(!s.destroyed&&!s.writableEnded&&s.write(chunk));};s.on('connect',more);s.on('drain',more);s.on('end',()=>s.end());s.on('close',()=>done(report()))}
 `;
 
@@ -60,7 +61,9 @@ interface Seen {
 /** A host loopback server; `onSocket` answers; each connection's bytes, end and close are kept. */
 async function hostServer(onSocket: (socket: Socket, seen: Seen, received: () => Buffer) => void): Promise<{ port: number; seen: Seen[]; close(): Promise<void> }> {
   const seen: Seen[] = [];
+  const sockets: Socket[] = [];
   const server: Server = createServer({ allowHalfOpen: true }, (socket) => {
+    sockets.push(socket);
     const got: Buffer[] = [];
     const one: Seen = { bytes: 0, digest: '', ended: false, closed: false };
     seen.push(one);
@@ -74,7 +77,15 @@ async function hostServer(onSocket: (socket: Socket, seen: Seen, received: () =>
     onSocket(socket, one, () => Buffer.concat(got));
   });
   const port = await new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port)));
-  return { port, seen, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return {
+    port,
+    seen,
+    close: () => {
+      // A server's own sockets left open (one that never closes): ended here, so only the relay's are counted after.
+      for (const socket of sockets) socket.destroy();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
 }
 
 /** Sockets this (host) process holds: the relay's host side and the test's servers. */
@@ -163,6 +174,21 @@ describe.each<[string, string | null]>([
       expect(await inside('reset', server.port, 256 * 1024)).toEqual({ reset: true, relayFdsLeft: 0 });
       expect(await until(() => server.seen[0]?.closed === true)).toBe(true);
       expect(server.seen[0]?.ended).toBe(true);
+    } finally {
+      await server.close();
+    }
+    expect(await until(() => socketFds() <= sockets)).toBe(true);
+  }, 60_000);
+
+  it('a connection still open when the command ends is closed with it: the relay does not wait on a server that never answers', async () => {
+    const sockets = socketFds();
+    // Reads the request to its end, then neither answers nor closes.
+    const server = await hostServer(() => undefined);
+    try {
+      // Before, closing the relay waited on that connection, and the run never returned.
+      const hung = new Promise((resolve) => setTimeout(() => resolve('still waiting after 15 s'), 15_000).unref());
+      expect(await Promise.race([inside('leave', server.port, 11), hung])).toEqual({ left: true });
+      expect(server.seen[0]).toMatchObject({ bytes: 11, ended: true, closed: false });
     } finally {
       await server.close();
     }
