@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { createConnection, createServer, type Server } from 'node:net';
+import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 
 /**
@@ -89,13 +89,14 @@ const PERL = ['/usr/bin/perl', '/bin/perl'].find((path) => existsSync(path)) ?? 
 
 /**
  * Inside the namespace, without Perl: listen on each port, relay to its socket, then write one
- * byte, which the script waits for: readiness without polling. It ends once `watch` (the shell
- * that execs the command) is gone.
+ * byte, which the script waits for: readiness without polling. Each side's end is passed on
+ * as a half-close, as the host side does. It ends once `watch` (the shell that execs the
+ * command) is gone.
  */
 const INSIDE_NODE = `const net=require('net'),fs=require('fs');const [watch,...pairs]=process.argv.slice(1);let up=0;
 setInterval(()=>{try{process.kill(Number(watch),0)}catch{process.exit(0)}},500).unref();
 for(const pair of pairs){const i=pair.indexOf('='),at=pair.lastIndexOf(':',i);const addr=pair.slice(0,at),port=Number(pair.slice(at+1,i)),sock=pair.slice(i+1);
-net.createServer((c)=>{const u=net.connect(sock);c.pipe(u).pipe(c);c.on('error',()=>u.destroy());u.on('error',()=>c.destroy());})
+net.createServer({allowHalfOpen:true},(c)=>{const u=net.connect({path:sock,allowHalfOpen:true});c.pipe(u).pipe(c);c.on('error',()=>u.destroy());u.on('error',()=>c.destroy());})
 .listen(port,addr,()=>{if(++up===pairs.length)fs.writeSync(1,'1');});}`;
 
 /** Host loopback ports, as relay targets. */
@@ -107,14 +108,11 @@ export function loopbackTargets(ports: number[]): RelayTarget[] {
 export async function openPortRelay(dir: string, targets: RelayTarget[]): Promise<PortRelay> {
   const servers: Server[] = [];
   const pairs: string[] = [];
+  // Every socket still open, so closing the relay ends them (a server that never closes a half-closed connection would hold it, and server.close with it).
+  const open = new Set<Socket>();
   for (const [n, target] of targets.entries()) {
     const socket = join(dir, `${n}.sock`);
-    const server = createServer((client) => {
-      const upstream = createConnection(target.upstream);
-      client.pipe(upstream).pipe(client);
-      client.on('error', () => upstream.destroy());
-      upstream.on('error', () => client.destroy());
-    });
+    const server = createServer({ allowHalfOpen: true }, (client) => carry(client, createConnection({ ...target.upstream, allowHalfOpen: true }), open));
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(socket, () => resolve());
@@ -124,8 +122,28 @@ export async function openPortRelay(dir: string, targets: RelayTarget[]): Promis
   }
   return {
     pairs,
-    close: () => Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve())))).then(() => undefined),
+    close: () => {
+      const closed = Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
+      for (const socket of open) socket.destroy();
+      return closed.then(() => undefined);
+    },
   };
+}
+
+/**
+ * Carries one connection both ways, each side's end passed on as a half-close (both sockets
+ * allow half-open: Node would otherwise end its own writing on the first end it reads and
+ * lose the other direction). Each socket closes itself once it ended both ways; an error on
+ * either (a reset) tears both down, and so does closing the relay (its command ended).
+ */
+function carry(a: Socket, b: Socket, open: Set<Socket>): void {
+  for (const socket of [a, b]) {
+    open.add(socket);
+    socket.on('close', () => open.delete(socket));
+  }
+  a.pipe(b).pipe(a);
+  a.on('error', () => b.destroy());
+  b.on('error', () => a.destroy());
 }
 
 /**
@@ -141,8 +159,8 @@ export function insideRelayScript(node: string, relay: PortRelay, perl: string |
 }
 
 /** The command line that starts the inside relay, then runs `command args` once it listens (a shell running insideRelayScript). */
-export function relayedCommand(node: string, relay: PortRelay, command: string, args: string[]): { command: string; args: string[] } {
-  return { command: '/bin/sh', args: ['-c', [...insideRelayScript(node, relay), 'exec "$@"'].join('\n'), 'evalflow-sandbox', command, ...args] };
+export function relayedCommand(node: string, relay: PortRelay, command: string, args: string[], perl: string | null = PERL): { command: string; args: string[] } {
+  return { command: '/bin/sh', args: ['-c', [...insideRelayScript(node, relay, perl), 'exec "$@"'].join('\n'), 'evalflow-sandbox', command, ...args] };
 }
 
 export function shellQuote(value: string): string {

@@ -42,7 +42,7 @@ describe.each<[string, Launch]>([
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'evf-relay-test-'));
-    // Echoes what it gets, then says how many bytes and ends, once a whole MB came (the relay's host side does not half-close).
+    // Echoes what it gets, then says how many bytes and ends, once a whole MB came (half-closes: relayHalfClose.test.ts).
     upstream = createServer((socket) => {
       let bytes = 0;
       socket.on('data', (chunk: Buffer) => {
@@ -83,7 +83,7 @@ describe.each<[string, Launch]>([
 
   it('carries many short connections, one after another and twenty at once, each its own reply', async () => {
     const inside = await freePort();
-    // Answers each request with its own words once a line came (as HTTP, no half-close: the host side does not carry one).
+    // Answers each request with its own words once a line came (as HTTP does, without a half-close).
     const server = createServer((socket) => {
       let got = '';
       const answer = () => socket.end(`re:${got.trim()}`);
