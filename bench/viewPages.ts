@@ -16,6 +16,9 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { storeOptions } from '../src/cli/storeOptions.js';
+import { loadSettings } from '../src/config.js';
+import { openStore } from '../src/store/index.js';
 import { row, writeResult, type BenchRow } from './support/benchResult.js';
 import { holdStore } from './support/holdStoreProcess.js';
 import { median, nowMs } from './support/measure.js';
@@ -137,6 +140,12 @@ for (const size of SIZES) {
           first.push(await get(firstPage));
           run.push(await getRunPage());
         }
+        // A write (as a running batch makes them every few seconds): the next first page builds the dashboard anew.
+        const writer = await openStore(storeOptions(await loadSettings(workspace, env)));
+        await writer.upsertBatch({ batch_id: 'batch-view-bench-write', status: 'running', spec: {}, counts: {} }).finally(() => writer.close());
+        const afterWrite = await get(firstPage);
+        rows.push(row(`first page (/) after a write, ${label} runs, served`, afterWrite, 'ms', { detail: 'one GET; the dashboard is built anew from the whole history' }));
+        console.log(`  first page after a write, ${label} runs: ${afterWrite.toFixed(0)} ms`);
         report(`first page (/), ${label} runs, served`, first, `; the first GET after start ${coldFirst.toFixed(0)} ms; the viewer served ${serving.toFixed(0)} ms after its start`);
         report(`run page (/runs/ID, /api/runs/ID, first turns), ${label} runs, served`, run, `; the first after start ${coldRun.toFixed(0)} ms`);
         const rss = await peakRssMiB(view.pid!);
