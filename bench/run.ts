@@ -26,6 +26,7 @@ const BENCHMARKS = [
   { name: 'store-service', file: 'storeService.ts' },
   { name: 'sequential', file: 'sequential.ts' },
   { name: 'lookups', file: 'lookups.ts' },
+  { name: 'view-pages', file: 'viewPages.ts' },
 ] as const;
 
 const tableOnly = process.argv.includes('--table');

@@ -88,7 +88,7 @@ export async function seedLookups(pgliteDir: string, workspace: string, runs: nu
          SELECT ${RUN_ID_SQL}, e / 2, 1, e % 2, timestamptz '2026-01-01' + i * interval '3 seconds' + e * interval '10 seconds',
                 CASE WHEN e % 2 = 0 THEN 'examiner' ELSE 'candidate' END,
                 repeat('The candidate read the failing test, changed the handler and ran the suite again. ', 4),
-                CASE WHEN e % 2 = 1 THEN '{"name":"shell","input":{"command":"go test ./..."}}'::jsonb ELSE NULL END, NULL
+                CASE WHEN e % 2 = 1 THEN '{"id":"call-1","name":"Bash","kind":"shell","target":"go test ./...","exit_code":0}'::jsonb ELSE NULL END, NULL
          FROM generate_series($1::int, $2::int) AS i, generate_series(0, ${EVENTS_PER_RUN - 1}) AS e`,
         [from, to],
       );

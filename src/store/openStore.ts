@@ -6,6 +6,7 @@ import { createHostRepository } from './hostRepository.js';
 import { createCalibrationRepository } from './calibrationRepository.js';
 import { createCasePackRepository } from './casePackRepository.js';
 import { openEmbeddedStore, openPglite } from './embeddedStore.js';
+import { changeMark } from './changeMark.js';
 import { migrate, schemaVersion } from './migrate.js';
 import { createPgExecutor } from './pgExecutor.js';
 import { createReviewRepository } from './reviewRepository.js';
@@ -81,6 +82,7 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Store> 
     },
     migrate: () => migrate(sql, schema),
     schemaVersion: () => schemaVersion(sql),
+    changeMark: () => changeMark(sql),
     ...createRunRepository(sql, dirs),
     ...createRunStateRepository(sql),
     ...createRevisionStatsRepository(sql),

@@ -69,6 +69,14 @@ export const RunStateRowSchema = RunRowSchema.pick({ run_id: true, status: true,
 export type RunStateRow = z.infer<typeof RunStateRowSchema>;
 
 /**
+ * A run of a batch as the viewer's case views list it: a few columns, never the run's large
+ * ones; `result` and `overall` are its verdict's (null without one), a person's decision
+ * replacing the judge's result as summaries count it.
+ */
+export const CaseRunRowSchema = RunRowSchema.pick({ run_id: true, case_id: true, arm: true, attempt_index: true, status: true, result: true, overall: true });
+export type CaseRunRow = z.infer<typeof CaseRunRowSchema>;
+
+/**
  * One workflow revision's runs of one case, counted in SQL (history's row source): a run
  * without any workflow has no revision and is not counted; `unknown` when the folder was no
  * git repository. Counts follow the runs' verdicts as summaries count them: judged = completed

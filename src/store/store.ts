@@ -20,6 +20,7 @@ import type {
   RunPatch,
   RevisionCaseStatsRow,
   RunStateRow,
+  CaseRunRow,
   ScoreRow,
   ScoreHistoryEntry,
   ScoreHistoryFilter,
@@ -75,6 +76,8 @@ export interface Store {
   migrate(): Promise<MigrationReport>;
   /** The schema version the store records and the one this evalflow knows (readers open with `migrate: false` and compare). */
   schemaVersion(): Promise<{ recorded: number; known: number }>;
+  /** A mark of the store's state that changes whenever a write becomes visible (see changeMark.ts): equal marks, same rows. */
+  changeMark(): Promise<string>;
 
   /** Inserts or replaces a run (all columns but `created_at`, which the first write sets). */
   upsertRun(run: RunRowInput): Promise<Run>;
@@ -85,6 +88,8 @@ export interface Store {
   listRuns(filter?: ListRunsFilter): Promise<Run[]>;
   /** Where each run of a batch stands (status, result, last change), by run_id: what the live view polls. */
   batchRunStates(batchId: string): Promise<RunStateRow[]>;
+  /** A batch's runs as the viewer's case views and a run page's related links list them, by run_id. */
+  batchCaseRuns(batchId: string): Promise<CaseRunRow[]>;
   /** Per workflow revision and case, the runs' counts (GROUP BY in SQL, no run loaded): `history`'s source. */
   revisionCaseStats(filter?: { caseId?: string; candidate?: string }): Promise<RevisionCaseStatsRow[]>;
   /** Per workflow revision, the batches run until decided that ran it (as `revisionCaseStats` counts revisions, same filter): what `history` notes of them. */

@@ -1,5 +1,4 @@
 import type { Store } from '../../store/index.js';
-import { loadRunsWithVerdicts } from '../../summaries/loadRuns.js';
 
 /** A run as the viewer's case views list it. */
 export interface CaseRun {
@@ -28,11 +27,9 @@ function cmp(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** Every run of a batch, in reading order (a batch's rows fit in memory). */
+/** Every run of a batch, in reading order (a batch's rows fit in memory; only their small columns are read). */
 export async function batchCaseRuns(store: Store, batchId: string): Promise<CaseRun[]> {
-  return (await loadRunsWithVerdicts(store, { batchId }))
-    .map(({ run, verdict }) => ({ run_id: run.run_id, case_id: run.case_id, arm: run.arm, attempt_index: run.attempt_index, status: run.status, result: verdict?.result ?? null, overall: verdict?.overall ?? null }))
-    .sort(byCaseArmAttempt);
+  return (await store.batchCaseRuns(batchId)).sort(byCaseArmAttempt);
 }
 
 /** The batch page's grouping; arms in the order the batch row lists them, then any others its runs name. */

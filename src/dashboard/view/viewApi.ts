@@ -76,8 +76,15 @@ export interface RunDetail {
 export async function runDetail(store: Store, runId: string, temporalUi: { url: string; namespace: string } | null): Promise<RunDetail | null> {
   const run = await store.getRun(runId);
   if (!run) return null;
-  const score = await store.getScore(runId);
-  const transcript = await store.getTranscript(runId);
+  // Independent reads, asked at once: each is a round trip to the process that holds the store.
+  const [score, transcript, hosts, related, review, snapshotFiles] = await Promise.all([
+    store.getScore(runId),
+    store.getTranscript(runId),
+    store.getRunHosts([runId]),
+    relatedRuns(store, run.batch_id, run.run_id, run.case_id),
+    readFile(join(run.run_dir, 'review.md'), 'utf8').catch(() => null),
+    listFiles(join(run.run_dir, 'workflow')),
+  ]);
   return {
     run: {
       run_id: run.run_id, batch_id: run.batch_id, case_id: run.case_id, candidate: run.candidate, models: run.models, status: run.status, result: run.result, overall: run.overall,
@@ -85,15 +92,15 @@ export async function runDetail(store: Store, runId: string, temporalUi: { url: 
       isolation: runIsolation(run),
     },
     score: score && { result: score.result, compliance: score.compliance, execution_quality: score.execution_quality, overall: score.overall, summary: score.summary, hard_requirements: score.hard_requirements, suggestions: score.suggestions },
-    review: await readFile(join(run.run_dir, 'review.md'), 'utf8').catch(() => null),
-    snapshotFiles: await listFiles(join(run.run_dir, 'workflow')),
+    review,
+    snapshotFiles,
     temporalUrl:
       temporalUi && run.temporal_workflow_id
         ? `${temporalUi.url}/namespaces/${encodeURIComponent(temporalUi.namespace)}/workflows/${encodeURIComponent(run.temporal_workflow_id)}${run.temporal_run_id ? `/${encodeURIComponent(run.temporal_run_id)}` : ''}`
         : null,
-    hosts: (await store.getRunHosts([runId])).map((h) => ({ attempt: h.generation + 1, host_id: h.host_id, claimed_at: h.claimed_at })),
+    hosts: hosts.map((h) => ({ attempt: h.generation + 1, host_id: h.host_id, claimed_at: h.claimed_at })),
     turns: [...new Set(transcript.map((e) => e.turn))],
-    related: await relatedRuns(store, run.batch_id, run.run_id, run.case_id),
+    related,
   };
 }
 

@@ -10,6 +10,7 @@ import { renderDashboard, scriptJson } from '../renderDashboard.js';
 import { viewerLinks } from '../runLinks.js';
 import { batchCases } from './batchCases.js';
 import { batchLive } from './batchLive.js';
+import { dashboardCache } from './dashboardCache.js';
 import { followBatch, followRunning, LIVE_POLL_MS } from './viewLive.js';
 import { renderMarkdown } from './markdownView.js';
 import { runPageScript } from './viewRunPage.js';
@@ -40,8 +41,15 @@ export interface ViewServerOptions {
  * batch's runs, `/runs/ID` a run with its transcript; `/api/…` the JSON they read.
  */
 export async function startViewServer(options: ViewServerOptions): Promise<{ server: Server; url: string }> {
+  const { store } = options;
+  // The file's own policy (a meta tag naming its one script) gives way to the header's, which
+  // send() computes over the whole page, the running section's script included.
+  const dashboard = dashboardCache(
+    () => store.changeMark(),
+    async () => renderDashboard(await buildDashboard({ store, prices: options.prices, links: viewerLinks(options.summariesDir ?? null) })).replace(/<meta http-equiv="Content-Security-Policy" content="[^"]*">\n?/, ''),
+  );
   const server = createServer((request, response) => {
-    handle(options, request, response).catch((err: unknown) => {
+    handle(options, dashboard, request, response).catch((err: unknown) => {
       if (response.headersSent) return void response.end();
       if (err instanceof BadRequestError) return send(response, 400, 'text/plain', `bad request: ${err.message}\n`);
       // The details (SQL, stack) go to the terminal running the viewer, never to the page.
@@ -55,6 +63,9 @@ export async function startViewServer(options: ViewServerOptions): Promise<{ ser
     );
     server.listen(options.port, options.host, () => resolve());
   });
+  // Built now, while the user opens the page: `/` is what a viewer is opened for. A failure here is
+  // the first request's to report (it builds again).
+  dashboard().catch(() => undefined);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
   return { server, url: `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}` };
@@ -70,7 +81,7 @@ function listenError(err: NodeJS.ErrnoException, { host, port }: ViewServerOptio
   return err;
 }
 
-async function handle(options: ViewServerOptions, request: IncomingMessage, response: ServerResponse): Promise<void> {
+async function handle(options: ViewServerOptions, dashboard: () => Promise<string>, request: IncomingMessage, response: ServerResponse): Promise<void> {
   if (!hostAllowed(request.headers.host, options.host, request.socket.localPort)) {
     return send(response, 421, 'text/plain', `evalflow view answers only to localhost, 127.0.0.1, [::1] or ${options.host} on port ${request.socket.localPort}; this request named ${request.headers.host ?? 'no host'}\n`);
   }
@@ -85,11 +96,7 @@ async function handle(options: ViewServerOptions, request: IncomingMessage, resp
   if (parts.length === 0) {
     const batches = await store.listBatches({ limit: 20 });
     const running = await runningSection(batches, options.batchProgress);
-    // The file's own policy (a meta tag naming its one script) gives way to the header's, which
-    // send() computes over the whole page, the running section's script included.
-    const html = renderDashboard(await buildDashboard({ store, prices: options.prices, links: viewerLinks(options.summariesDir ?? null) }))
-      .replace(/<meta http-equiv="Content-Security-Policy" content="[^"]*">\n?/, '')
-      .replace('<main id="dashboard">', `<nav class="note">${batchLinks(batches)}</nav>${running}<main id="dashboard">`);
+    const html = (await dashboard()).replace('<main id="dashboard">', `<nav class="note">${batchLinks(batches)}</nav>${running}<main id="dashboard">`);
     return send(response, 200, 'text/html', html);
   }
   const [first, id] = parts;
