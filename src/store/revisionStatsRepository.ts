@@ -9,7 +9,9 @@ import { storeOperation } from './storeOperation.js';
  * `history`'s counts, grouped in SQL: per revision and case, never a run row in memory (at
  * 100,000 runs, loading them took minutes and more than a gigabyte). The revision and verdict
  * rules are those of workflowRevision.ts and loadRuns.ts, written in SQL:
- * - a run without any workflow (`spec.noWorkflow`, or workflow_rev `none`) has no revision;
+ * - a run without any workflow (`spec.noWorkflow`, or workflow_rev `none`) has no revision
+ *   (`no_workflow`, kept from the spec by migration 020: reading it out of every spec was
+ *   most of the query's time);
  * - judged = completed with a current verdict; its result is the run's (a person's decision)
  *   when set, else the verdict's; its overall is the verdict's.
  */
@@ -41,7 +43,7 @@ export function createRevisionStatsRepository(sql: SqlExecutor): Pick<Store, 're
                     (r.status = 'completed' AND s.run_id IS NOT NULL) AS judged,
                     coalesce(r.result, s.result) AS result, s.overall
              FROM runs r LEFT JOIN scores s ON s.run_id = r.run_id
-             WHERE NOT coalesce(r.spec->>'noWorkflow' = 'true', false) AND r.workflow_rev IS DISTINCT FROM 'none'
+             WHERE NOT r.no_workflow AND r.workflow_rev IS DISTINCT FROM 'none'
                AND ($1::text IS NULL OR r.case_id = $1) AND ($2::text IS NULL OR r.candidate = $2)
            ) j
            GROUP BY j.workflow_rev, j.case_id
@@ -58,7 +60,7 @@ export function createRevisionStatsRepository(sql: SqlExecutor): Pick<Store, 're
           `SELECT DISTINCT coalesce(r.workflow_rev, 'unknown') AS workflow_rev, r.batch_id
            FROM batches b JOIN runs r ON r.batch_id = b.batch_id
            WHERE b.spec->'until_decided' IS NOT NULL
-             AND NOT coalesce(r.spec->>'noWorkflow' = 'true', false) AND r.workflow_rev IS DISTINCT FROM 'none'
+             AND NOT r.no_workflow AND r.workflow_rev IS DISTINCT FROM 'none'
              AND ($1::text IS NULL OR r.case_id = $1) AND ($2::text IS NULL OR r.candidate = $2)
            ORDER BY r.batch_id`,
           [filter.caseId ?? null, filter.candidate ?? null],
