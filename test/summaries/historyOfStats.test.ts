@@ -109,7 +109,7 @@ describe.each(BACKENDS)('history from SQL counts equals history from every run (
     await store.updateRun('b-z-1', { status: 'completed' });
     await store.saveScore('b-z-2', aScore({ judged_at: later(5), result: 'fail' }));
     // Written again whole with another revision, case hash, candidate; without any workflow, and back.
-    const rewrite = async (runId: string, changes: Parameters<typeof aRun>[0]) => {
+    const rewrite = async (runId: string, changes: Partial<Parameters<typeof aRun>[0]>) => {
       const run = (await store.getRun(runId))!;
       await store.upsertRun(aRun({ ...run, ...changes }));
     };
