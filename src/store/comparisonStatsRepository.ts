@@ -29,6 +29,8 @@ const SIDE = `
  * 1,000-run sides loaded whole took seconds). What the comparison reads run by run in order
  * (overall scores, review dirs, attempts, differing case hashes) comes back as arrays in the
  * side's order, so the sums and pairings are the same as over loaded runs, to the last bit.
+ * The long ones come as JSON: the driver parses a PostgreSQL array of 1,000 values in
+ * JavaScript, JSON natively (float8 goes to JSON in its shortest exact form).
  */
 export function createComparisonStatsRepository(sql: SqlExecutor, dirs: RunDirs): Pick<Store, 'comparisonCaseStats' | 'triggerObservationStats'> {
   const params = (filter: ComparisonFilter) => {
@@ -57,15 +59,15 @@ export function createComparisonStatsRepository(sql: SqlExecutor, dirs: RunDirs)
                   count(*) AS runs,
                   count(*) FILTER (WHERE side.judged) AS judged,
                   count(*) FILTER (WHERE side.judged AND side.result = 'pass') AS passes,
-                  array_agg(side.overall ORDER BY side.pos) FILTER (WHERE side.judged AND side.overall IS NOT NULL) AS overalls,
-                  array_agg(side.run_dir ORDER BY side.pos) FILTER (WHERE side.has_verdict) AS review_dirs,
+                  jsonb_agg(side.overall ORDER BY side.pos) FILTER (WHERE side.judged AND side.overall IS NOT NULL) AS overalls,
+                  jsonb_agg(side.run_dir ORDER BY side.pos) FILTER (WHERE side.has_verdict) AS review_dirs,
                   count(*) FILTER (WHERE NOT side.contained) AS uncontained,
                   coalesce(min(u.by_status::text), '[]')::jsonb AS uncounted,
                   coalesce(bool_or(coalesce(j.times, 1) > 1) FILTER (WHERE side.judged), false) AS rejudged,
                   coalesce(bool_or(coalesce(j.results, 0) > 1) FILTER (WHERE side.judged), false) AS judges_disagree,
                   array_agg(DISTINCT side.result) FILTER (WHERE side.judged) AS results,
-                  array_agg(side.attempt_index ORDER BY side.pos) FILTER (WHERE side.judged AND side.attempt_index IS NOT NULL) AS attempts,
-                  array_agg(side.result ORDER BY side.pos) FILTER (WHERE side.judged AND side.attempt_index IS NOT NULL) AS attempt_results
+                  jsonb_agg(side.attempt_index ORDER BY side.pos) FILTER (WHERE side.judged AND side.attempt_index IS NOT NULL) AS attempts,
+                  jsonb_agg(side.result ORDER BY side.pos) FILTER (WHERE side.judged AND side.attempt_index IS NOT NULL) AS attempt_results
            FROM side LEFT JOIN judgings j ON j.run_id = side.run_id LEFT JOIN uncounted u ON u.case_id = side.case_id
            GROUP BY side.case_id
            ORDER BY side.case_id`,
