@@ -39,9 +39,9 @@ export async function run(options: CompareOptions, io: CommandIo): Promise<numbe
   try {
     let a, b, decided;
     try {
-      // Counted per case in SQL: two 1,000-run sides loaded whole took seconds.
-      a = await selectSideStats(store, options.a, options.batch);
-      b = await selectSideStats(store, options.b, options.batch);
+      // Counted per case in SQL: two 1,000-run sides loaded whole took seconds. Both sides at
+      // once, so one side's rows are read while the other's are counted; A's error comes first.
+      [a, b] = await firstErrorInOrder([selectSideStats(store, options.a, options.batch), selectSideStats(store, options.b, options.batch)]);
       decided = await decisionsForSides(store, options.a, options.b, options.batch);
     } catch (err) {
       io.err(`error: ${(err as Error).message}`);
@@ -50,10 +50,14 @@ export async function run(options: CompareOptions, io: CommandIo): Promise<numbe
     // The two arms of a batch run until decided are labelled by the test that stopped it, never by Fisher's on the runs it accumulated;
     // any other comparison of such a batch's runs is Fisher's, and says so.
     const compared = compareSideStats(a.stats, b.stats);
+    // Trigger quality is read meanwhile (its rejection is awaited below, never left unhandled).
+    const observations = Promise.all([loadSideTriggerObservations(store, a.filter), loadSideTriggerObservations(store, b.filter)]);
+    observations.catch(() => undefined);
     const notes = decided ? [] : await sequentialSideNotes(store, { A: a, B: b });
     const comparison = decided ? withDecisions(compared, decided) : notes.length > 0 ? { ...compared, methodNotes: notes } : compared;
     const floor = noiseFloor(comparison.cases, new Map([...a.stats.cases].map(([caseId, c]) => [caseId, c.side.hash])), await store.latestCalibrations(comparison.cases.map((c) => c.caseId)));
-    const triggers = { a: triggerQuality(await loadSideTriggerObservations(store, a.filter)), b: triggerQuality(await loadSideTriggerObservations(store, b.filter)) };
+    const [observedA, observedB] = await observations;
+    const triggers = { a: triggerQuality(observedA), b: triggerQuality(observedB) };
     if (options.json) {
       // Trigger quality is keyed by skill refs (data, never renamed) and already snake_case.
       // The schema checks what these loosely typed fields hold when it reads the document.
@@ -72,6 +76,14 @@ export async function run(options: CompareOptions, io: CommandIo): Promise<numbe
   } finally {
     await store.close();
   }
+}
+
+/** Every promise's value, or the error of the first (in the given order) that failed. */
+async function firstErrorInOrder<T extends readonly unknown[]>(promises: { [K in keyof T]: Promise<T[K]> }): Promise<T> {
+  const settled = await Promise.allSettled(promises);
+  const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failed) throw failed.reason;
+  return settled.map((s) => (s as PromiseFulfilledResult<unknown>).value) as unknown as T;
 }
 
 export function compareExitCode(cases: readonly { label: string; difference: number | null }[], tolerance: number): number {

@@ -9,7 +9,9 @@ import { storeOperation } from './storeOperation.js';
  * The side's runs, numbered in `listRuns` order (newest first), with what a comparison reads of
  * each: the rules of loadRuns.ts and comparison.ts in SQL. Judged = completed with a current
  * verdict, its result the run's (a person's decision) when set, else the verdict's; its overall
- * is the verdict's. Contained = the spec's `candidate.isolation`, else the config's, is `sandbox`.
+ * is the verdict's. Contained = the spec's `candidate.isolation`, else the config's, is `sandbox`;
+ * it and the expectation of trigger quality are columns kept from the spec and config
+ * (migration 020), so no run's JSON is read.
  */
 const SIDE = `
   SELECT r.run_id, r.case_id, r.case_version, r.case_hash, r.status, r.attempt_index, r.run_dir,
@@ -18,7 +20,7 @@ const SIDE = `
          (r.status = 'completed' AND s.run_id IS NOT NULL) AS judged,
          coalesce(r.result, s.result) AS result,
          s.overall::float8 AS overall,
-         coalesce(coalesce(nullif(r.spec->'candidate'->'isolation', 'null'::jsonb), nullif(r.config->'candidate'->'isolation', 'null'::jsonb)) = '"sandbox"'::jsonb, false) AS contained
+         r.contained, r.workflow_expectation
   FROM runs r LEFT JOIN scores s ON s.run_id = r.run_id
   WHERE ($1::text IS NULL OR r.batch_id = $1) AND ($2::text IS NULL OR r.arm = $2) AND ($3::text IS NULL OR r.workflow_rev = $3)`;
 
@@ -27,6 +29,8 @@ const SIDE = `
  * 1,000-run sides loaded whole took seconds). What the comparison reads run by run in order
  * (overall scores, review dirs, attempts, differing case hashes) comes back as arrays in the
  * side's order, so the sums and pairings are the same as over loaded runs, to the last bit.
+ * The long ones come as JSON: the driver parses a PostgreSQL array of 1,000 values in
+ * JavaScript, JSON natively (float8 goes to JSON in its shortest exact form).
  */
 export function createComparisonStatsRepository(sql: SqlExecutor, dirs: RunDirs): Pick<Store, 'comparisonCaseStats' | 'triggerObservationStats'> {
   const params = (filter: ComparisonFilter) => {
@@ -55,15 +59,15 @@ export function createComparisonStatsRepository(sql: SqlExecutor, dirs: RunDirs)
                   count(*) AS runs,
                   count(*) FILTER (WHERE side.judged) AS judged,
                   count(*) FILTER (WHERE side.judged AND side.result = 'pass') AS passes,
-                  array_agg(side.overall ORDER BY side.pos) FILTER (WHERE side.judged AND side.overall IS NOT NULL) AS overalls,
-                  array_agg(side.run_dir ORDER BY side.pos) FILTER (WHERE side.has_verdict) AS review_dirs,
+                  jsonb_agg(side.overall ORDER BY side.pos) FILTER (WHERE side.judged AND side.overall IS NOT NULL) AS overalls,
+                  jsonb_agg(side.run_dir ORDER BY side.pos) FILTER (WHERE side.has_verdict) AS review_dirs,
                   count(*) FILTER (WHERE NOT side.contained) AS uncontained,
                   coalesce(min(u.by_status::text), '[]')::jsonb AS uncounted,
                   coalesce(bool_or(coalesce(j.times, 1) > 1) FILTER (WHERE side.judged), false) AS rejudged,
                   coalesce(bool_or(coalesce(j.results, 0) > 1) FILTER (WHERE side.judged), false) AS judges_disagree,
                   array_agg(DISTINCT side.result) FILTER (WHERE side.judged) AS results,
-                  array_agg(side.attempt_index ORDER BY side.pos) FILTER (WHERE side.judged AND side.attempt_index IS NOT NULL) AS attempts,
-                  array_agg(side.result ORDER BY side.pos) FILTER (WHERE side.judged AND side.attempt_index IS NOT NULL) AS attempt_results
+                  jsonb_agg(side.attempt_index ORDER BY side.pos) FILTER (WHERE side.judged AND side.attempt_index IS NOT NULL) AS attempts,
+                  jsonb_agg(side.result ORDER BY side.pos) FILTER (WHERE side.judged AND side.attempt_index IS NOT NULL) AS attempt_results
            FROM side LEFT JOIN judgings j ON j.run_id = side.run_id LEFT JOIN uncounted u ON u.case_id = side.case_id
            GROUP BY side.case_id
            ORDER BY side.case_id`,
@@ -79,24 +83,18 @@ export function createComparisonStatsRepository(sql: SqlExecutor, dirs: RunDirs)
     async triggerObservationStats(filter) {
       const values = params(filter);
       return storeOperation(sql, 'triggerObservationStats', async () => {
-        // A spec's noWorkflow counts when truthy, as JavaScript reads it.
+        // A spec's noWorkflow counts when truthy, as JavaScript reads it (in workflow_expectation).
         const rows = await sql.query(
           `WITH side AS (${SIDE}),
-           usage AS MATERIALIZED (
+           observed AS (
              -- Per run of the side, through workflow_usage's key: a join let the planner read
              -- every usage row of the store (200,000 at 100k runs) to keep the side's 2,000.
-             SELECT run_id, usage FROM (
-               SELECT side.run_id, (SELECT jsonb_agg(jsonb_build_array(u.item, u.invoked) ORDER BY u.item) FROM workflow_usage u WHERE u.run_id = side.run_id) AS usage
-               FROM side
+             SELECT side.run_id, side.pos, per_run.usage,
+                    CASE WHEN side.workflow_expectation IS NOT NULL THEN jsonb_build_array(side.workflow_expectation) END AS expectation
+             FROM side CROSS JOIN LATERAL (
+               SELECT jsonb_agg(jsonb_build_array(u.item, u.invoked) ORDER BY u.item) AS usage FROM workflow_usage u WHERE u.run_id = side.run_id
              ) per_run
-             WHERE usage IS NOT NULL
-           ),
-           observed AS (
-             SELECT side.run_id, side.pos, usage.usage,
-                    CASE WHEN coalesce(r.spec->'noWorkflow' NOT IN ('false'::jsonb, '0'::jsonb, '""'::jsonb, 'null'::jsonb), false) THEN NULL
-                         WHEN jsonb_typeof(r.spec->'evalCase') = 'object' AND r.spec->'evalCase' ? 'expectWorkflow'
-                         THEN jsonb_build_array(r.spec->'evalCase'->'expectWorkflow') END AS expectation
-             FROM side JOIN usage ON usage.run_id = side.run_id JOIN runs r ON r.run_id = side.run_id
+             WHERE per_run.usage IS NOT NULL
            )
            SELECT expectation, usage, count(*) AS runs, (array_agg(run_id ORDER BY pos))[1] AS run_id
            FROM observed

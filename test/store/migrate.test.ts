@@ -5,6 +5,8 @@ import type { Store } from '../../src/store/index.js';
 import { BACKENDS, dropSchema, postgresUrl, randomSchema, rawPostgres, storeOptions } from './testBackends.js';
 import { structuredAnomalies } from '../../src/store/migrations/006_structured_anomalies.js';
 import { migrations } from '../../src/store/migrations/migrations.js';
+import { revisionCaseCounts } from '../../src/store/migrations/021_revision_case_counts.js';
+import { aRun, aScore } from './builders.js';
 
 const VERSIONS = migrations.map((m) => m.version);
 const LATEST = VERSIONS.at(-1);
@@ -104,6 +106,34 @@ describe('migration 006 (structured anomalies) on postgres', () => {
         { kind: 'other', detail: 'timeout: turn 2' },
       ]);
       expect((await store.getRun('r-new'))?.anomalies).toEqual([{ kind: 'infra_retries', count: 2 }]);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('migration 021 (revision case counts) on postgres', () => {
+  const schema = randomSchema();
+  afterAll(() => dropSchema(schema));
+
+  it('backfills the counts the triggers keep as runs and verdicts are written', async () => {
+    const store = await openStore({ databaseUrl: await postgresUrl(), schema });
+    try {
+      const statuses = ['completed', 'completed', 'needs_review', 'infra_error', 'completed', 'running'] as const;
+      for (const [i, status] of statuses.entries()) {
+        const runId = `r-${i}`;
+        await store.upsertRun(aRun({ run_id: runId, case_id: `c-${i % 2}`, workflow_rev: i === 5 ? null : 'rev-a', status, case_hash: i === 4 ? 'sha256:other' : 'sha256:h', spec: i === 3 ? { noWorkflow: true } : {} }));
+        if (i !== 1) await store.saveScore(runId, aScore({ judged_at: '2029-01-01T00:00:00.000Z', result: i % 3 === 0 ? 'fail' : 'pass', overall: i === 2 ? null : i / 2 + 0.25 }));
+      }
+      await store.updateRun('r-2', { status: 'completed', result: 'pass' });
+      await store.saveScore('r-0', aScore({ judged_at: '2030-01-01T00:00:00.000Z', result: 'pass', overall: 1.5 }));
+      const counts = () => rawPostgres(`SELECT * FROM ${schema}.revision_case_counts WHERE runs <> 0 ORDER BY workflow_rev, case_id, candidate, case_hash, status, judged, passed`);
+      const kept = await counts();
+      expect(kept.length).toBeGreaterThan(3);
+      // What the migration's last statement computes from the runs already stored.
+      const backfill = revisionCaseCounts.sql.slice(revisionCaseCounts.sql.indexOf('-- The runs already stored.'));
+      await rawPostgres(`SET search_path TO ${schema}; DELETE FROM revision_case_counts; ${backfill}`);
+      expect(await counts()).toEqual(kept);
     } finally {
       await store.close();
     }
