@@ -87,11 +87,25 @@ async function startView(cwd: string, env: NodeJS.ProcessEnv): Promise<{ view: C
 
 /** One GET, read to its end; its status must be 200. */
 async function get(url: string): Promise<number> {
+  return (await getPage(url)).ms;
+}
+
+async function getPage(url: string): Promise<{ ms: number; body: string }> {
   const start = nowMs();
   const response = await fetch(url);
   const body = await response.text();
   if (response.status !== 200) throw new Error(`GET ${url}: ${response.status} ${body.slice(0, 500)}`);
-  return nowMs() - start;
+  return { ms: nowMs() - start, body };
+}
+
+/** Asks for `/` every half second until it is the dashboard as of now (neither being built nor marked stale); the time that took. */
+async function untilCurrent(firstPage: string): Promise<number> {
+  const start = nowMs();
+  for (;;) {
+    const { body } = await getPage(firstPage);
+    if (!body.includes('id="dashboard-building"') && !body.includes('id="dashboard-stale"')) return nowMs() - start;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
 }
 
 /** The peak resident set of a live process (VmHWM), in MiB. */
@@ -128,6 +142,8 @@ for (const size of SIZES) {
         // The page and what its script fetches before it shows anything: the run, then its first turns.
         const runPage = [`${url}/runs/${runPath}`, `${url}/api/runs/${runPath}`, `${url}/api/runs/${runPath}/transcript?page=0&turns=10`];
         const coldFirst = await get(firstPage);
+        // The viewer builds the dashboard at its start; the timed rounds are of the page it keeps.
+        const firstBuilt = serving + (await untilCurrent(firstPage));
         const getRunPage = async () => {
           let sum = 0;
           for (const page of runPage) sum += await get(page);
@@ -143,10 +159,12 @@ for (const size of SIZES) {
         // A write (as a running batch makes them every few seconds): the next first page builds the dashboard anew.
         const writer = await openStore(storeOptions(await loadSettings(workspace, env)));
         await writer.upsertBatch({ batch_id: 'batch-view-bench-write', status: 'running', spec: {}, counts: {} }).finally(() => writer.close());
-        const afterWrite = await get(firstPage);
-        rows.push(row(`first page (/) after a write, ${label} runs, served`, afterWrite, 'ms', { detail: 'one GET; the dashboard is built anew from the whole history' }));
-        console.log(`  first page after a write, ${label} runs: ${afterWrite.toFixed(0)} ms`);
-        report(`first page (/), ${label} runs, served`, first, `; the first GET after start ${coldFirst.toFixed(0)} ms; the viewer served ${serving.toFixed(0)} ms after its start`);
+        const afterWrite = await getPage(firstPage);
+        const shownStale = afterWrite.body.includes('id="dashboard-stale"');
+        const rebuilt = await untilCurrent(firstPage);
+        rows.push(row(`first page (/) after a write, ${label} runs, served`, afterWrite.ms, 'ms', { goal: `<= ${GOAL_MS}`, detail: `one GET; ${shownStale ? 'the page built before, marked stale, while the dashboard is built anew' : 'the dashboard built anew within the wait'}; the page showed the write ${rebuilt.toFixed(0)} ms later` }));
+        console.log(`  first page after a write, ${label} runs: ${afterWrite.ms.toFixed(0)} ms (${shownStale ? 'stale' : 'current'}); current ${rebuilt.toFixed(0)} ms later`);
+        report(`first page (/), ${label} runs, served`, first, `; the first GET after start ${coldFirst.toFixed(0)} ms; the viewer served ${serving.toFixed(0)} ms after its start, its dashboard built ${firstBuilt.toFixed(0)} ms after its start`);
         report(`run page (/runs/ID, /api/runs/ID, first turns), ${label} runs, served`, run, `; the first after start ${coldRun.toFixed(0)} ms`);
         const rss = await peakRssMiB(view.pid!);
         rows.push(row(`peak RSS of evalflow view, ${label} runs, served`, rss, 'MiB'));

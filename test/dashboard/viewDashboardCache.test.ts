@@ -29,12 +29,18 @@ describe("evalflow view's first page over an unchanged and a changed store", () 
     return response.text();
   };
 
-  it('serves the page it built while no write happened, and builds anew after one (the new run counted and drawn)', async () => {
+  it('serves the page it built while no write happened, and builds anew after one (the new run counted and drawn; the old page marked stale until then)', async () => {
     const [runs, builtAt] = generated(await firstPage());
     expect(generated(await firstPage())).toEqual([runs, builtAt]);
     const runId = 'run-zeta-cand-a@20260103T000000-1';
     await store.upsertRun(aRun({ run_id: runId, batch_id: DASHBOARD_BATCHES[2]!, case_id: 'zeta', status: 'completed', finished_at: '2026-01-03T12:00:00.000Z' }));
-    const after = await firstPage();
+    // The build after a write may outlast the request's short wait: meanwhile the page built before is served, marked stale.
+    let after = await firstPage();
+    for (const deadline = Date.now() + 20_000; generated(after)[1] === builtAt && Date.now() < deadline; after = await firstPage()) {
+      expect(after).toContain('id="dashboard-stale"');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(after).not.toContain('id="dashboard-stale"');
     const [runsAfter, builtAfter] = generated(after);
     expect(Number(runsAfter)).toBe(Number(runs) + 1);
     expect(builtAfter).not.toBe(builtAt);

@@ -10,7 +10,7 @@ import { renderDashboard, scriptJson } from '../renderDashboard.js';
 import { viewerLinks } from '../runLinks.js';
 import { batchCases } from './batchCases.js';
 import { batchLive } from './batchLive.js';
-import { dashboardCache } from './dashboardCache.js';
+import { dashboardCache, type DashboardPage } from './dashboardCache.js';
 import { followBatch, followRunning, LIVE_POLL_MS } from './viewLive.js';
 import { renderMarkdown } from './markdownView.js';
 import { runPageScript } from './viewRunPage.js';
@@ -81,7 +81,7 @@ function listenError(err: NodeJS.ErrnoException, { host, port }: ViewServerOptio
   return err;
 }
 
-async function handle(options: ViewServerOptions, dashboard: () => Promise<string>, request: IncomingMessage, response: ServerResponse): Promise<void> {
+async function handle(options: ViewServerOptions, dashboard: () => Promise<DashboardPage>, request: IncomingMessage, response: ServerResponse): Promise<void> {
   if (!hostAllowed(request.headers.host, options.host, request.socket.localPort)) {
     return send(response, 421, 'text/plain', `evalflow view answers only to localhost, 127.0.0.1, [::1] or ${options.host} on port ${request.socket.localPort}; this request named ${request.headers.host ?? 'no host'}\n`);
   }
@@ -96,7 +96,10 @@ async function handle(options: ViewServerOptions, dashboard: () => Promise<strin
   if (parts.length === 0) {
     const batches = await store.listBatches({ limit: 20 });
     const running = await runningSection(batches, options.batchProgress);
-    const html = (await dashboard()).replace('<main id="dashboard">', `<nav class="note">${batchLinks(batches)}</nav>${running}<main id="dashboard">`);
+    const page = await dashboard();
+    if (page.state === 'building') return send(response, 200, 'text/html', buildingPage(page.sinceMs, `<nav class="note">${batchLinks(batches)}</nav>${running}`));
+    const stale = page.state === 'stale' ? `<p class="note" id="dashboard-stale">${STALE_NOTE}</p>` : '';
+    const html = page.html.replace('<main id="dashboard">', `<nav class="note">${batchLinks(batches)}</nav>${stale}${running}<main id="dashboard">`);
     return send(response, 200, 'text/html', html);
   }
   const [first, id] = parts;
@@ -137,6 +140,19 @@ async function handle(options: ViewServerOptions, dashboard: () => Promise<strin
     if (kind === 'runs' && key && what === 'search') return json(response, await searchTranscript(store, key, query.q ?? ''));
   }
   return send(response, 404, 'text/plain', 'not found\n');
+}
+
+const STALE_NOTE = 'runs were written since the counts below were built (the time in the header); they are being counted now: reload in a moment to see them';
+
+/**
+ * What `/` answers while the viewer's first build of the dashboard runs (minutes at 100,000
+ * runs): the live parts, and a reload every few seconds until the dashboard is there.
+ */
+function buildingPage(sinceMs: number, live: string): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="3"><title>evalflow dashboard</title></head>
+<body><header><h1>evalflow dashboard</h1><p class="generated" id="dashboard-building">the dashboard is being built from the store's history (${Math.round(sinceMs / 1000)} s so far); this page reloads itself until it is there</p></header>${live}</body></html>
+`;
 }
 
 /** The newest batches, as links (ids are escaped: they are text from the store). */
