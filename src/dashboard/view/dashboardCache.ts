@@ -19,8 +19,8 @@ export interface DashboardCacheOptions {
  * a time: all of them read the whole history. A build that fails is dropped, so a later request tries again.
  */
 export function dashboardCache(mark: () => Promise<string>, build: () => Promise<string>, options: DashboardCacheOptions = {}): () => Promise<DashboardPage> {
-  const freshWaitMs = options.freshWaitMs ?? 250;
-  const firstWaitMs = options.firstWaitMs ?? 5_000;
+  const freshWaitMs = options.freshWaitMs ?? 150;
+  const firstWaitMs = options.firstWaitMs ?? 3_000;
   const now = options.now ?? Date.now;
   let shown: { mark: string; html: string } | null = null;
   let building: { mark: string; page: Promise<string>; startedMs: number } | null = null;
