@@ -10,16 +10,15 @@
 //   LOOKUPS_CLI=dist-b/cli/client.js …   (another build of the CLI, e.g. to compare two)
 //   LOOKUPS_COMMANDS=history,compare …     (only the commands whose name starts with one of these)
 //   LOOKUPS_WORKSPACE=/tmp/lookups …       (keep each size's seeded store in DIR/SIZE and reuse it next time)
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { row, writeResult, type BenchRow } from './support/benchResult.js';
+import { holdStore } from './support/holdStoreProcess.js';
 import { median } from './support/measure.js';
-import { seedLookups, type SeededStore } from './support/seedLookups.js';
+import { seededWorkspace } from './support/seedLookups.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const SIZES = (process.env.LOOKUPS_SIZES ?? '10000,100000').split(',').map(Number);
@@ -67,39 +66,10 @@ async function lookup(args: string[], cwd: string, env: NodeJS.ProcessEnv, round
   return { ms, baseMs, ratio: ms / baseMs, rssMiB: Math.max(...subject.map((s) => s.rssMiB)) };
 }
 
-/** A holder of the store, as a worker would be: it opens it (so it serves it) and waits. */
-async function holdStore(cwd: string, env: NodeJS.ProcessEnv): Promise<() => Promise<void>> {
-  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-  const holder = spawn(process.execPath, ['--import', tsx, join(ROOT, 'test/support/holdStore.ts')], { cwd, env, stdio: ['ignore', 'pipe', 'inherit'] });
-  await new Promise<void>((ready, fail) => {
-    holder.stdout.on('data', (chunk: Buffer) => {
-      if (/^holding \d+/m.test(chunk.toString('utf8'))) ready();
-    });
-    holder.once('exit', (code) => fail(new Error(`the holder exited (${code}) before serving`)));
-  });
-  return async () => {
-    holder.kill('SIGTERM');
-    await new Promise((gone) => holder.once('exit', gone));
-  };
-}
 
 const rows: BenchRow[] = [];
 const notes: string[] = [];
 
-/** A store of `size` runs in `workspace`: seeded now, or (LOOKUPS_WORKSPACE) the one a former run seeded there. */
-async function seededStore(workspace: string, size: number, label: string): Promise<SeededStore> {
-  const marker = join(workspace, 'seeded.json');
-  if (KEPT && existsSync(marker)) {
-    notes.push(`${label}: the store seeded by a former run in ${workspace}`);
-    return JSON.parse(await readFile(marker, 'utf8')) as SeededStore;
-  }
-  await mkdir(workspace, { recursive: true });
-  const seedStart = Date.now();
-  const seeded = await seedLookups(join(workspace, '.evalflow', 'pglite'), workspace, size);
-  notes.push(`${label}: seeded in ${((Date.now() - seedStart) / 1000).toFixed(0)} s (bulk SQL): ${seeded.batchIds.length} batches of 1,000 runs, 8 transcript events, a verdict and its history row, 2 workflow-usage rows per run`);
-  if (KEPT) await writeFile(marker, JSON.stringify(seeded));
-  return seeded;
-}
 for (const size of SIZES) {
   const label = size >= 1000 ? `${size / 1000}k` : String(size);
   const goal = size <= 10_000 ? '<= 5' : '<= 10';
@@ -107,7 +77,7 @@ for (const size of SIZES) {
   const env: NodeJS.ProcessEnv = { ...process.env, EVALFLOW_HOME: join(workspace, '.evalflow') };
   delete env.DATABASE_URL;
   try {
-    const seeded = await seededStore(workspace, size, label);
+    const seeded = await seededWorkspace(workspace, size, { kept: KEPT !== undefined, label, notes });
     const mid = Math.floor(seeded.batchIds.length / 2);
     const all: { name: string; args: string[]; okCodes?: number[] }[] = [
       { name: 'runs --batch (first page)', args: ['runs', '--batch', seeded.batchIds[mid]!] },
@@ -123,7 +93,7 @@ for (const size of SIZES) {
     const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
     notes.push(`${label}: load average (1, 5, 15 min) ${load()} before measuring`);
     for (const mode of ['opening PGlite itself', 'served by another process'] as const) {
-      const release = mode === 'served by another process' ? await holdStore(workspace, env) : undefined;
+      const release = mode === 'served by another process' ? await holdStore(ROOT, workspace, env) : undefined;
       try {
         for (const command of commands) {
           const m = await lookup(command.args, workspace, env, release ? SERVED_ROUNDS : OWN_ROUNDS, command.okCodes);

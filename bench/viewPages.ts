@@ -12,7 +12,7 @@
 //   VIEW_ROUNDS=3 …                   (timed rounds of each page after the first; default 7)
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -22,7 +22,7 @@ import { openStore } from '../src/store/index.js';
 import { row, writeResult, type BenchRow } from './support/benchResult.js';
 import { holdStore } from './support/holdStoreProcess.js';
 import { median, nowMs } from './support/measure.js';
-import { seedLookups, type SeededStore } from './support/seedLookups.js';
+import { seededWorkspace } from './support/seedLookups.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const SIZES = (process.env.VIEW_SIZES ?? '10000,100000').split(',').map(Number);
@@ -38,20 +38,6 @@ const rows: BenchRow[] = [];
 const notes: string[] = [];
 const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
 
-/** A store of `size` runs in `workspace`: seeded now, or (VIEW_WORKSPACE) the one a former run seeded there. */
-async function seededStore(workspace: string, size: number, label: string): Promise<SeededStore> {
-  const marker = join(workspace, 'seeded.json');
-  if (KEPT && existsSync(marker)) {
-    notes.push(`${label}: the store seeded by a former run in ${workspace}`);
-    return JSON.parse(await readFile(marker, 'utf8')) as SeededStore;
-  }
-  await mkdir(workspace, { recursive: true });
-  const seedStart = Date.now();
-  const seeded = await seedLookups(join(workspace, '.evalflow', 'pglite'), workspace, size);
-  notes.push(`${label}: seeded in ${((Date.now() - seedStart) / 1000).toFixed(0)} s (bulk SQL, as bench/lookups.ts seeds)`);
-  if (KEPT) await writeFile(marker, JSON.stringify(seeded));
-  return seeded;
-}
 
 /** A port nothing listens on now. */
 function freePort(): Promise<number> {
@@ -127,7 +113,7 @@ for (const size of SIZES) {
   const env: NodeJS.ProcessEnv = { ...process.env, EVALFLOW_HOME: join(workspace, '.evalflow') };
   delete env.DATABASE_URL;
   try {
-    const seeded = await seededStore(workspace, size, label);
+    const seeded = await seededWorkspace(workspace, size, { kept: KEPT !== undefined, label, notes });
     // A command that writes applies any migration this build adds (the viewer never migrates).
     await new Promise<void>((done, fail) => execFile(process.execPath, [CLI, 'batches', '--limit', '1'], { cwd: workspace, env }, (err) => (err ? fail(err) : done())));
     notes.push(`${label}: load average (1, 5, 15 min) ${load()} before measuring`);

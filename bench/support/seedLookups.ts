@@ -1,4 +1,5 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { openStore } from '../../src/store/index.js';
@@ -136,3 +137,21 @@ async function writeRunDir(runDir: string, runId: string): Promise<void> {
   await writeFile(join(runDir, 'review.md'), `# ${runId}\n\nThe candidate ran the tests before committing.\n`);
 }
 
+
+/**
+ * The store of `size` runs in `workspace`: seeded now, or, when `kept`, the one a former run
+ * seeded there (its `seeded.json` says what it holds). What it did goes to `notes`.
+ */
+export async function seededWorkspace(workspace: string, size: number, options: { kept: boolean; label: string; notes: string[] }): Promise<SeededStore> {
+  const marker = join(workspace, 'seeded.json');
+  if (options.kept && existsSync(marker)) {
+    options.notes.push(`${options.label}: the store seeded by a former run in ${workspace}`);
+    return JSON.parse(await readFile(marker, 'utf8')) as SeededStore;
+  }
+  await mkdir(workspace, { recursive: true });
+  const seedStart = Date.now();
+  const seeded = await seedLookups(join(workspace, '.evalflow', 'pglite'), workspace, size);
+  options.notes.push(`${options.label}: seeded in ${((Date.now() - seedStart) / 1000).toFixed(0)} s (bulk SQL): ${seeded.batchIds.length} batches of 1,000 runs, 8 transcript events, a verdict and its history row, 2 workflow-usage rows per run`);
+  if (options.kept) await writeFile(marker, JSON.stringify(seeded));
+  return seeded;
+}
