@@ -9,7 +9,7 @@ import { compareSideStats } from '../summaries/comparison.js';
 import { comparisonLines } from '../summaries/renderComparison.js';
 import { decisionsForSides, withDecisions } from '../summaries/sequentialComparison.js';
 import { loadSideTriggerObservations, triggerQuality, triggerQualityFields, triggerQualityLines } from '../summaries/triggerQuality.js';
-import { selectSideStats } from '../summaries/selectSide.js';
+import { resolvedSideStats, resolveSide } from '../summaries/selectSide.js';
 import type { CommandIo } from '../cli/io.js';
 import { storeOptions } from '../cli/storeOptions.js';
 import { noiseFloorJson, noiseFloorLines } from '../cli/output/noiseFloorLines.js';
@@ -37,11 +37,16 @@ export async function run(options: CompareOptions, io: CommandIo): Promise<numbe
   const settings = await loadSettings(io.cwd, io.env, options.config ? { configPath: options.config } : {});
   const store = await openStore(storeOptions(settings));
   try {
-    let a, b, decided;
+    let a, b, decided, observations;
     try {
-      // Counted per case in SQL: two 1,000-run sides loaded whole took seconds. Both sides at
-      // once, so one side's rows are read while the other's are counted; A's error comes first.
-      [a, b] = await firstErrorInOrder([selectSideStats(store, options.a, options.batch), selectSideStats(store, options.b, options.batch)]);
+      const [sideA, sideB] = await firstErrorInOrder([resolveSide(store, options.a, options.batch), resolveSide(store, options.b, options.batch)]);
+      // Every side query is sent at once, trigger quality's too: the store answers them one
+      // after another while this process parses the rows already back (counted per case in
+      // SQL: two 1,000-run sides loaded whole took seconds). A's error comes first; trigger
+      // quality's rejection is awaited below, never left unhandled.
+      observations = Promise.all([loadSideTriggerObservations(store, sideA.filter), loadSideTriggerObservations(store, sideB.filter)]);
+      observations.catch(() => undefined);
+      [a, b] = await firstErrorInOrder([resolvedSideStats(store, sideA), resolvedSideStats(store, sideB)]);
       decided = await decisionsForSides(store, options.a, options.b, options.batch);
     } catch (err) {
       io.err(`error: ${(err as Error).message}`);
@@ -50,9 +55,6 @@ export async function run(options: CompareOptions, io: CommandIo): Promise<numbe
     // The two arms of a batch run until decided are labelled by the test that stopped it, never by Fisher's on the runs it accumulated;
     // any other comparison of such a batch's runs is Fisher's, and says so.
     const compared = compareSideStats(a.stats, b.stats);
-    // Trigger quality is read meanwhile (its rejection is awaited below, never left unhandled).
-    const observations = Promise.all([loadSideTriggerObservations(store, a.filter), loadSideTriggerObservations(store, b.filter)]);
-    observations.catch(() => undefined);
     const notes = decided ? [] : await sequentialSideNotes(store, { A: a, B: b });
     const comparison = decided ? withDecisions(compared, decided) : notes.length > 0 ? { ...compared, methodNotes: notes } : compared;
     const floor = noiseFloor(comparison.cases, new Map([...a.stats.cases].map(([caseId, c]) => [caseId, c.side.hash])), await store.latestCalibrations(comparison.cases.map((c) => c.caseId)));
