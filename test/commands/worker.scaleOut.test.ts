@@ -102,7 +102,7 @@ describe('evalflow worker on four hosts against a TLS team server', () => {
     const runs = await store.listRuns({ batchId: input.batchId });
     const claims = await store.getRunHosts(runs.map((r) => r.run_id));
     // A run that did not pass is named with what the store knows of it, so a failure says why.
-    const notPassed = runs.filter((r) => r.result !== 'pass').map((r) => ({ run: r.run_id, status: r.status, result: r.result, anomalies: r.anomalies, hosts: claims.filter((c) => c.run_id === r.run_id).map((c) => c.host_id) }));
+    const notPassed = runs.filter((r) => r.result !== 'pass').map((r) => ({ run: r.run_id, status: r.status, result: r.result, error: r.error, anomalies: r.anomalies, hosts: claims.filter((c) => c.run_id === r.run_id).map((c) => c.host_id) }));
     expect(result.counts, JSON.stringify(notPassed)).toMatchObject({ finished: RUNS, passed: RUNS, completed: RUNS });
     expect(runs).toHaveLength(RUNS);
     expect(runs.every((r) => r.status === 'completed')).toBe(true);
