@@ -24,12 +24,7 @@ export async function selectSide(store: Store, name: string, inBatch?: string): 
   return { label: side.label, entries: await loadRunsWithVerdicts(store, side.filter) };
 }
 
-/** The same side as counts the store groups per case (no run loaded), with the filter that selects it. */
-export async function selectSideStats(store: Store, name: string, inBatch?: string): Promise<ResolvedSide & { stats: SideStats }> {
-  return resolvedSideStats(store, await resolveSide(store, name, inBatch));
-}
-
-/** A resolved side's counts, grouped per case by the store. */
+/** A resolved side as counts the store groups per case (no run loaded), with the filter that selects it. */
 export async function resolvedSideStats(store: Store, side: ResolvedSide): Promise<ResolvedSide & { stats: SideStats }> {
   return { ...side, stats: sideStatsOfRows(side.label, await store.comparisonCaseStats(side.filter)) };
 }

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RunRowInput, Store } from '../../src/store/index.js';
 import { compareSides, compareSideStats, loadSideTriggerObservations, loadTriggerObservations, triggerQuality } from '../../src/summaries/index.js';
-import { selectSide, selectSideStats } from '../../src/summaries/selectSide.js';
+import { resolvedSideStats, resolveSide, selectSide } from '../../src/summaries/selectSide.js';
 import type { WorkflowUsageRow } from '../../src/vocabulary/workflowUsage.js';
 import { aRun, aScore } from '../store/builders.js';
 import { BACKENDS, useStore } from '../store/testBackends.js';
@@ -113,7 +113,7 @@ async function runByRun(store: Store, nameA: string, nameB: string) {
 
 /** What it does now: counts grouped per case in SQL. */
 async function fromSql(store: Store, nameA: string, nameB: string) {
-  const [a, b] = [await selectSideStats(store, nameA), await selectSideStats(store, nameB)];
+  const [a, b] = [await resolvedSideStats(store, await resolveSide(store, nameA)), await resolvedSideStats(store, await resolveSide(store, nameB))];
   return {
     comparison: compareSideStats(a.stats, b.stats),
     triggers: [triggerQuality(await loadSideTriggerObservations(store, a.filter)), triggerQuality(await loadSideTriggerObservations(store, b.filter))],

@@ -96,11 +96,11 @@ async function handle(options: ViewServerOptions, dashboard: () => Promise<Dashb
   if (parts.length === 0) {
     const batches = await store.listBatches({ limit: 20 });
     const running = await runningSection(batches, options.batchProgress);
+    const links = `<nav class="note">${batchLinks(batches)}</nav>`;
     const page = await dashboard();
-    if (page.state === 'building') return send(response, 200, 'text/html', buildingPage(page.sinceMs, `<nav class="note">${batchLinks(batches)}</nav>${running}`));
+    if (page.state === 'building') return send(response, 200, 'text/html', buildingPage(page.sinceMs, `${links}${running}`));
     const stale = page.state === 'stale' ? `<p class="note" id="dashboard-stale">${STALE_NOTE}</p>` : '';
-    const html = page.html.replace('<main id="dashboard">', `<nav class="note">${batchLinks(batches)}</nav>${stale}${running}<main id="dashboard">`);
-    return send(response, 200, 'text/html', html);
+    return send(response, 200, 'text/html', page.html.replace('<main id="dashboard">', `${links}${stale}${running}<main id="dashboard">`));
   }
   const [first, id] = parts;
   if (first === 'batches' && id && parts.length === 2) {
