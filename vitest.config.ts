@@ -1,12 +1,21 @@
 import { defineConfig } from 'vitest/config';
+import { testFilesThatRunAlone } from './test/support/suiteGroups.js';
 
+const alone = testFilesThatRunAlone(import.meta.dirname);
+
+// `npm test` runs the project `together` two files at a time, then `alone` one file at a time
+// (see package.json); a plain `vitest run` runs everything one file at a time.
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    // Temporal servers, PostgreSQL and agent CLIs are real; keep files sequential on 2 cores.
     fileParallelism: false,
     pool: 'forks',
+    projects: [
+      // Files that start nothing but themselves.
+      { extends: true, test: { name: 'together', include: ['test/**/*.test.ts'], exclude: alone } },
+      // Temporal servers, PostgreSQL, agent CLIs, Chromium and bubblewrap are real: their timeouts assume the 2 cores are theirs.
+      { extends: true, test: { name: 'alone', include: alone } },
+    ],
   },
 });
