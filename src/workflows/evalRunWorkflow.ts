@@ -1,14 +1,11 @@
 import { ApplicationFailure, CancellationScope, isCancellation, patched, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import type { CheckResult } from '../evalset/checkResult.js';
 import { judgingOf } from '../run/judging.js';
 import type { RunProgress } from '../run/progress.js';
 import { recoveryOf } from '../run/recovery.js';
 import type { RunOutcome } from '../run/runOutcome.js';
-import type { RunRecordInput } from '../run/runRecord.js';
 import type { RunSpec } from '../run/runSpec.js';
 import type { RunStatus } from '../vocabulary/runStatus.js';
-import type { RunVerdict } from '../run/runVerdict.js';
 import { runEnded, runPlace } from '../run/story.js';
 import { hostOfQueue, hostTaskQueue, searchAttributes } from '../temporal/names.js';
 import { runProgressQuery } from './definitions.js';
@@ -17,6 +14,7 @@ import { describeFailure } from './failureText.js';
 import { attemptHosts, outcomeAttributes, upsertVerdictMemo } from './outcomeAttributes.js';
 import { candidateProfile, hostProfile, modelProfile } from './profiles.js';
 import { runDisplay, said, type RunDisplay } from './runDisplay.js';
+import { endRun, MAX_HOST_RESTARTS, type Recorded, type RunAttempt, type RunEnding, type RunMover } from './runEnd.js';
 import { claimHost, type Host, hostStage } from './runHost.js';
 import { initialFacts, type RunLedger, countRetries } from './runLedger.js';
 import { runPatch, runPatches } from './runPatches.js';
@@ -25,9 +23,6 @@ import { isHostLost } from './stageFailures.js';
 
 const model = proxyActivities<Activities>(modelProfile);
 
-/** A run whose host was lost starts again on another host at most this often. */
-const MAX_HOST_RESTARTS = 2;
-
 /**
  * One eval run: prepare → setup → dialogue → verify → judge, then cleanup and record, always.
  * Everything touching the sandbox runs on the host claimed first, so one run's files stay
@@ -35,9 +30,11 @@ const MAX_HOST_RESTARTS = 2;
  * task when the worker running it is that host (it usually is: the claim is its own). When
  * that host has had no worker for the run's `hostLostAfterS`, the run claims a live host:
  * the same one come back continues where it was (every stage is idempotent), another one
- * starts the run again from prepare as a new generation (at most twice). The stages report what they saw (retries, repeated spend, outages, notes); the
- * workflow collects it and hands it to the record stage once, after cleanup, so cleanup's
- * own trouble reaches review.md and the store too.
+ * starts the run again from prepare as a new generation (at most twice), whether the host
+ * was lost during the stages or during cleanup and record (see `endRun`). The stages report
+ * what they saw (retries, repeated spend, outages, notes); the workflow collects it and hands
+ * it to the record stage once, after cleanup, so cleanup's own trouble reaches review.md and
+ * the store too.
  */
 export async function evalRunWorkflow(spec: RunSpec): Promise<RunOutcome> {
   const progress: RunProgress = { runId: spec.runId, stage: 'prepare', turn: 0, maxTurns: spec.evalCase.maxTurns };
@@ -59,70 +56,21 @@ export async function evalRunWorkflow(spec: RunSpec): Promise<RunOutcome> {
   };
 
   const ledger: RunLedger = { facts: initialFacts(spec), anomalies: [], retries: new Map() };
-  let host = onHost(spec.host ? hostTaskQueue(spec.host) : claimWithPrepare ? null : await claimHost(fewerWrites));
-  let generation = 0;
-  let restarts = 0;
+  const attempt: RunAttempt = {
+    host: onHost(spec.host ? hostTaskQueue(spec.host) : claimWithPrepare ? null : await claimHost(fewerWrites)),
+    generation: 0,
+    restarts: 0,
+  };
+  const mover: RunMover = { onHost, fewerWrites };
+  let recorded: Recorded | null = null;
   let status: RunStatus = 'completed';
-  let error: string | undefined;
-  let postconditions: CheckResult[] = [];
-  let verdict: RunVerdict | null = null;
-
-  for (;;) {
-    try {
-      const result = await runStages(spec, host, generation, ledger, progress, display);
-      ({ status, postconditions, verdict } = result);
-      error = result.error;
-      break;
-    } catch (err) {
-      if (isCancellation(err)) {
-        status = 'cancelled';
-        error = 'the run was cancelled';
-        break;
-      }
-      if (!isHostLost(err)) {
-        status = 'infra_error';
-        error = describeFailure(err);
-        break;
-      }
-      // Only a queued host stage is lost, and only a claimed host has a queue.
-      const lost = host.queue ?? 'no host';
-      const next = await claimHost(fewerWrites, { runId: spec.runId, candidate: spec.candidate, generation: generation + 1, lost });
-      if (next === lost) continue; // its worker is back: every stage picks up where it was
-      const lostStage = progress.stage;
-      if (restarts >= MAX_HOST_RESTARTS) {
-        ledger.anomalies.push({ kind: 'host_lost', host: hostOfQueue(lost) ?? lost, stage: lostStage, restartedOn: null });
-        status = 'infra_error';
-        error = `host ${hostOfQueue(lost) ?? lost} was lost during ${lostStage}, after ${restarts} restart(s) on other hosts`;
-        break;
-      }
-      ledger.anomalies.push({ kind: 'host_lost', host: hostOfQueue(lost) ?? lost, stage: lostStage, restartedOn: hostOfQueue(next) ?? next });
-      restarts += 1;
-      generation += 1;
-      ledger.facts = initialFacts(spec);
-      host = onHost(next);
-    }
+  while (recorded === null) {
+    const ending = await runGenerations(spec, attempt, ledger, progress, display, mover);
+    // Clean up and record even when cancelled: a cancelled run still leaves its files and row.
+    recorded = await CancellationScope.nonCancellable(() => endRun(spec, attempt, ledger, ending, stage, mover));
+    status = ending.status;
   }
-
-  // Clean up and record even when cancelled: a cancelled run still leaves its files and row.
-  const recorded = await CancellationScope.nonCancellable(async () => {
-    stage('cleanup');
-    // A run the infrastructure stopped after the candidate worked keeps its sandbox for `evalflow resume`.
-    const park = status === 'infra_error' && ledger.facts.turnsUsed > 0;
-    let parked = false;
-    try {
-      const cleaned = await hostStage(host, 'cleanupRun', said('cleanup', generation), [{ spec, park }]);
-      ledger.anomalies.push(...cleaned.anomalies);
-      parked = cleaned.parked;
-    } catch (err) {
-      ledger.anomalies.push({ kind: 'cleanup', detail: `cleanup failed: ${describeFailure(err)}` });
-    }
-    stage('record');
-    const retried = [...ledger.retries.entries()];
-    const count = retried.reduce((sum, [, n]) => sum + n, 0);
-    if (count > 0) ledger.anomalies.push({ kind: 'infra_retries', count, detail: retried.map(([name, n]) => `${name} ×${n}`).join(', ') });
-    const input: RunRecordInput = { spec, status, facts: ledger.facts, postconditions, verdict, anomalies: ledger.anomalies, error: error ?? null, parked };
-    return { input, outcome: await hostStage(host, 'recordRun', said('record', generation), [input]) };
-  });
+  const { host } = attempt;
   let outcome = recorded.outcome;
   if (outcome.status === 'needs_review' && judgingOf(spec).review === 'wait') {
     outcome = await awaitReview(spec, host, recorded.input, outcome, review, display);
@@ -135,15 +83,39 @@ export async function evalRunWorkflow(spec: RunSpec): Promise<RunOutcome> {
   return outcome;
 }
 
-interface StagesResult {
-  status: RunStatus;
-  error?: string;
-  postconditions: CheckResult[];
-  verdict: RunVerdict | null;
+/**
+ * The run's stages, on its host, until they end: when the host is lost, on a live host, the
+ * same one come back continuing where it was, another one from prepare as a new generation
+ * (at most MAX_HOST_RESTARTS times; then the run ends infra_error).
+ */
+async function runGenerations(spec: RunSpec, attempt: RunAttempt, ledger: RunLedger, progress: RunProgress, display: RunDisplay, mover: RunMover): Promise<RunEnding> {
+  for (;;) {
+    try {
+      return await runStages(spec, attempt.host, attempt.generation, ledger, progress, display);
+    } catch (err) {
+      if (isCancellation(err)) return { status: 'cancelled', error: 'the run was cancelled', postconditions: [], verdict: null };
+      if (!isHostLost(err)) return { status: 'infra_error', error: describeFailure(err), postconditions: [], verdict: null };
+      // Only a queued host stage is lost, and only a claimed host has a queue.
+      const lost = attempt.host.queue ?? 'no host';
+      const next = await claimHost(mover.fewerWrites, { runId: spec.runId, candidate: spec.candidate, generation: attempt.generation + 1, lost });
+      if (next === lost) continue; // its worker is back: every stage picks up where it was
+      const lostStage = progress.stage;
+      const host = hostOfQueue(lost) ?? lost;
+      if (attempt.restarts >= MAX_HOST_RESTARTS) {
+        ledger.anomalies.push({ kind: 'host_lost', host, stage: lostStage, restartedOn: null });
+        return { status: 'infra_error', error: `host ${host} was lost during ${lostStage}, after ${attempt.restarts} restart(s) on other hosts`, postconditions: [], verdict: null };
+      }
+      ledger.anomalies.push({ kind: 'host_lost', host, stage: lostStage, restartedOn: hostOfQueue(next) ?? next });
+      attempt.restarts += 1;
+      attempt.generation += 1;
+      ledger.facts = initialFacts(spec);
+      attempt.host = mover.onHost(next);
+    }
+  }
 }
 
 /** prepare → setup → dialogue → verify → judge on one host, in one generation. */
-async function runStages(spec: RunSpec, host: Host, generation: number, ledger: RunLedger, progress: RunProgress, display: RunDisplay): Promise<StagesResult> {
+async function runStages(spec: RunSpec, host: Host, generation: number, ledger: RunLedger, progress: RunProgress, display: RunDisplay): Promise<RunEnding> {
   const { stage, tell } = display;
   stage('prepare');
   const prepared = await hostStage(host, 'prepareRun', said('prepare · run directory, workflow snapshot, sandbox', generation), [spec]);

@@ -32,6 +32,8 @@ export interface CrashFixtureOptions {
   agentTurn: string[];
   /** Whether the case also checks, as a hard postcondition, that progress.txt has each turn's line exactly once. */
   progressPostcondition: boolean;
+  /** The case's post_run_cleanup commands, run in the run's sandbox; `$log` is the agent log's folder, as in `agentTurn`. */
+  postRunCleanup?: string[];
 }
 
 /** What a batch for the fixture's case varies in. */
@@ -88,7 +90,7 @@ export async function createCrashFixture(options: CrashFixtureOptions): Promise<
     // The command adapter hands the agent its prompt on stdin; this agent works without it.
     await writeFile(join(root, 'agent.sh'), ['#!/usr/bin/env bash', 'cat > /dev/null', `log=${log}`, ...options.agentTurn, ''].join('\n'));
     await chmod(join(root, 'agent.sh'), 0o755);
-    const caseDir = await writeTwoStepsCase(join(root, 'eval_sets'), options);
+    const caseDir = await writeTwoStepsCase(join(root, 'eval_sets'), { ...options, postRunCleanup: options.postRunCleanup?.map((line) => `log=${log}; ${line}`) });
     const evalCase = await loadEvalCase(caseDir);
     const env: NodeJS.ProcessEnv = {
       PATH: process.env.PATH,

@@ -16,15 +16,17 @@ const PROGRESS_POSTCONDITION =
  * Writes the eval case `two-steps` into `evalSets` and returns its folder: at most three turns,
  * an agent asked to write a line `turn $EVALFLOW_TURN` to progress.txt each turn. With
  * `progressPostcondition`, a hard postcondition checks progress.txt has `turn 1` and `turn 2`,
- * each once: a turn run twice, or in another sandbox, fails it.
+ * each once: a turn run twice, or in another sandbox, fails it. `postRunCleanup` are the case's
+ * post_run_cleanup commands (none by default).
  */
-export async function writeTwoStepsCase(evalSets: string, options: { progressPostcondition: boolean }): Promise<string> {
+export async function writeTwoStepsCase(evalSets: string, options: { progressPostcondition: boolean; postRunCleanup?: readonly string[] }): Promise<string> {
   const caseDir = join(evalSets, 'two-steps');
   await mkdir(caseDir, { recursive: true });
   await writeFile(join(caseDir, 'meta.yaml'), 'id: two-steps\nversion: v1\ntarget_workflow: t\ncategory: c\npurpose: Two turns of work.\nmax_turns: 3\n');
   await writeFile(join(caseDir, 'task.md'), '## Prompt\n\n> Do step one.\n\n## Scenario\n\nA user with two steps.\n\n## Guidance\n\nAsk for the next step, then end.\n');
   await writeFile(join(caseDir, 'rubric.md'), `## Hard requirements\n\n- ${REQUIREMENT}\n\n## Quality\n\n## Common failures\n`);
-  await writeFile(join(caseDir, 'env.yaml'), options.progressPostcondition ? PROGRESS_POSTCONDITION : 'postconditions: []\n');
+  const cleanup = options.postRunCleanup?.length ? `post_run_cleanup:\n${options.postRunCleanup.map((line) => `  - ${JSON.stringify(line)}\n`).join('')}` : '';
+  await writeFile(join(caseDir, 'env.yaml'), (options.progressPostcondition ? PROGRESS_POSTCONDITION : 'postconditions: []\n') + cleanup);
   return caseDir;
 }
 
