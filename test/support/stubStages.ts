@@ -3,8 +3,8 @@ import type { Activities } from '../../src/activities/index.js';
 import type { RunOutcome } from '../../src/run/runOutcome.js';
 import type { RunSpec } from '../../src/run/runSpec.js';
 
-/** Stands in for a stage's work: told which stage, returns what the stage returns. */
-export type StubStage = <T>(name: string, value: T) => Promise<T>;
+/** Stands in for a stage's work: told which stage (and, for record, what it is handed), returns what the stage returns. */
+export type StubStage = <T>(name: string, value: T, input?: unknown) => Promise<T>;
 
 /**
  * The activities of one run on host `hostId` with every stage's work replaced by `stage`:
@@ -19,7 +19,7 @@ export function stubRunActivities(hostId: string, stage: StubStage): Partial<Act
     setupSandbox: () => stage('setupSandbox', { aborted: false }),
     verifyRun: () => stage('verifyRun', []),
     cleanupRun: () => stage('cleanupRun', { anomalies: [], parked: false }),
-    recordRun: ({ spec }: { spec: RunSpec }) => stage('recordRun', outcome(spec)),
+    recordRun: (input: { spec: RunSpec }) => stage('recordRun', outcome(input.spec), input),
   } as unknown as HostStages;
   return {
     markRunFailed: async () => true,
