@@ -6,23 +6,30 @@ import type { Store } from './store.js';
 import { storeOperation } from './storeOperation.js';
 
 /**
- * The side's runs, numbered in `listRuns` order (newest first), with what a comparison reads of
- * each: the rules of loadRuns.ts and comparison.ts in SQL. Judged = completed with a current
- * verdict, its result the run's (a person's decision) when set, else the verdict's; its overall
- * is the verdict's. Contained = the spec's `candidate.isolation`, else the config's, is `sandbox`;
- * it and the expectation of trigger quality are columns kept from the spec and config
- * (migration 020), so no run's JSON is read.
+ * The side's runs, numbered in `listRuns` order (newest first). Contained = the spec's
+ * `candidate.isolation`, else the config's, is `sandbox`; it and the expectation of trigger
+ * quality are columns kept from the spec and config (migration 020), so no run's JSON is read.
+ */
+const RUNS = `
+  SELECT r.run_id, r.case_id, r.case_version, r.case_hash, r.status, r.attempt_index, r.run_dir, r.result AS decided,
+         row_number() OVER (ORDER BY r.created_at DESC, r.run_id DESC) AS pos,
+         r.contained, r.workflow_expectation
+  FROM runs r
+  WHERE ($1::text IS NULL OR r.batch_id = $1) AND ($2::text IS NULL OR r.arm = $2) AND ($3::text IS NULL OR r.workflow_rev = $3)`;
+
+/**
+ * The side's runs with what a comparison reads of each: the rules of loadRuns.ts and
+ * comparison.ts in SQL. Judged = completed with a current verdict, its result the run's (a
+ * person's decision) when set, else the verdict's; its overall is the verdict's; how often it
+ * was judged, and to how many results, are kept with the verdict (migration 022). The verdict
+ * is looked up per run by its key (LIMIT 1 keeps the planner from hashing every verdict of
+ * the store to keep the side's).
  */
 const SIDE = `
-  SELECT r.run_id, r.case_id, r.case_version, r.case_hash, r.status, r.attempt_index, r.run_dir,
-         row_number() OVER (ORDER BY r.created_at DESC, r.run_id DESC) AS pos,
-         s.run_id IS NOT NULL AS has_verdict,
-         (r.status = 'completed' AND s.run_id IS NOT NULL) AS judged,
-         coalesce(r.result, s.result) AS result,
-         s.overall::float8 AS overall,
-         r.contained, r.workflow_expectation
-  FROM runs r LEFT JOIN scores s ON s.run_id = r.run_id
-  WHERE ($1::text IS NULL OR r.batch_id = $1) AND ($2::text IS NULL OR r.arm = $2) AND ($3::text IS NULL OR r.workflow_rev = $3)`;
+  SELECT side.*, s.run_id IS NOT NULL AS has_verdict, (side.status = 'completed' AND s.run_id IS NOT NULL) AS judged,
+         coalesce(side.decided, s.result) AS result, s.overall, s.judgings, s.judging_results
+  FROM (${RUNS}) side
+  LEFT JOIN LATERAL (SELECT v.run_id, v.result, v.overall::float8 AS overall, v.judgings, v.judging_results FROM scores v WHERE v.run_id = side.run_id LIMIT 1) s ON true`;
 
 /**
  * `compare`'s side, grouped per case in SQL: no run row, verdict or transcript is loaded (two
@@ -43,11 +50,6 @@ export function createComparisonStatsRepository(sql: SqlExecutor, dirs: RunDirs)
       return storeOperation(sql, 'comparisonCaseStats', async () => {
         const rows = await sql.query(
           `WITH side AS (${SIDE}),
-           judgings AS (
-             SELECT h.run_id, count(*) AS times, count(DISTINCT h.result) AS results
-             FROM score_history h JOIN side ON side.run_id = h.run_id AND side.judged
-             GROUP BY h.run_id
-           ),
            uncounted AS (
              SELECT case_id, jsonb_agg(jsonb_build_object('status', status, 'runs', n, 'first', first) ORDER BY first) AS by_status
              FROM (SELECT case_id, status, count(*) AS n, min(pos) AS first FROM side WHERE NOT judged GROUP BY 1, 2) u
@@ -63,12 +65,12 @@ export function createComparisonStatsRepository(sql: SqlExecutor, dirs: RunDirs)
                   jsonb_agg(side.run_dir ORDER BY side.pos) FILTER (WHERE side.has_verdict) AS review_dirs,
                   count(*) FILTER (WHERE NOT side.contained) AS uncontained,
                   coalesce(min(u.by_status::text), '[]')::jsonb AS uncounted,
-                  coalesce(bool_or(coalesce(j.times, 1) > 1) FILTER (WHERE side.judged), false) AS rejudged,
-                  coalesce(bool_or(coalesce(j.results, 0) > 1) FILTER (WHERE side.judged), false) AS judges_disagree,
+                  coalesce(bool_or(side.judgings > 1) FILTER (WHERE side.judged), false) AS rejudged,
+                  coalesce(bool_or(side.judging_results > 1) FILTER (WHERE side.judged), false) AS judges_disagree,
                   array_agg(DISTINCT side.result) FILTER (WHERE side.judged) AS results,
                   jsonb_agg(side.attempt_index ORDER BY side.pos) FILTER (WHERE side.judged AND side.attempt_index IS NOT NULL) AS attempts,
                   jsonb_agg(side.result ORDER BY side.pos) FILTER (WHERE side.judged AND side.attempt_index IS NOT NULL) AS attempt_results
-           FROM side LEFT JOIN judgings j ON j.run_id = side.run_id LEFT JOIN uncounted u ON u.case_id = side.case_id
+           FROM side LEFT JOIN uncounted u ON u.case_id = side.case_id
            GROUP BY side.case_id
            ORDER BY side.case_id`,
           values,
@@ -85,7 +87,7 @@ export function createComparisonStatsRepository(sql: SqlExecutor, dirs: RunDirs)
       return storeOperation(sql, 'triggerObservationStats', async () => {
         // A spec's noWorkflow counts when truthy, as JavaScript reads it (in workflow_expectation).
         const rows = await sql.query(
-          `WITH side AS (${SIDE}),
+          `WITH side AS (${RUNS}),
            observed AS (
              -- Per run of the side, through workflow_usage's key: a join let the planner read
              -- every usage row of the store (200,000 at 100k runs) to keep the side's 2,000.

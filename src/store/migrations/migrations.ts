@@ -19,9 +19,10 @@ import { batchDecisions } from './018_batch_decisions.js';
 import { runsWorkflowRevPrefix } from './019_runs_workflow_rev_prefix.js';
 import { runsLookupColumns } from './020_runs_lookup_columns.js';
 import { revisionCaseCounts } from './021_revision_case_counts.js';
+import { scoreJudgings } from './022_score_judgings.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in the order they apply. Append only. */
-export const migrations: readonly Migration[] = [runsAndBatches, transcriptEvents, scores, editPrediction, runRejudgeInputs, structuredAnomalies, batchPlan, runSteps, runFacts, judgeSamples, reviews, schedules, workflowUsage, lookupIndices, hosts, caseCalibrations, casePacks, batchDecisions, runsWorkflowRevPrefix, runsLookupColumns, revisionCaseCounts];
+export const migrations: readonly Migration[] = [runsAndBatches, transcriptEvents, scores, editPrediction, runRejudgeInputs, structuredAnomalies, batchPlan, runSteps, runFacts, judgeSamples, reviews, schedules, workflowUsage, lookupIndices, hosts, caseCalibrations, casePacks, batchDecisions, runsWorkflowRevPrefix, runsLookupColumns, revisionCaseCounts, scoreJudgings];
 
 export type { Migration };
