@@ -6,6 +6,7 @@ import { BACKENDS, dropSchema, postgresUrl, randomSchema, rawPostgres, storeOpti
 import { structuredAnomalies } from '../../src/store/migrations/006_structured_anomalies.js';
 import { migrations } from '../../src/store/migrations/migrations.js';
 import { revisionCaseCounts } from '../../src/store/migrations/021_revision_case_counts.js';
+import { scoreJudgings } from '../../src/store/migrations/022_score_judgings.js';
 import { aRun, aScore } from './builders.js';
 
 const VERSIONS = migrations.map((m) => m.version);
@@ -136,6 +137,61 @@ describe('migration 021 (revision case counts) on postgres', () => {
       expect(await counts()).toEqual(kept);
     } finally {
       await store.close();
+    }
+  });
+});
+
+describe('migration 022 (score judgings) on postgres', () => {
+  const schema = randomSchema();
+  afterAll(() => dropSchema(schema));
+
+  it("keeps each verdict's judgings as its history is written, from two writers at once too, and backfills the same", async () => {
+    const options = { databaseUrl: await postgresUrl(), schema };
+    const [store, other] = [await openStore(options), await openStore(options)];
+    const at = (minute: number) => `2029-01-01T00:${String(minute).padStart(2, '0')}:00.000Z`;
+    try {
+      for (const i of [0, 1, 2, 3, 4, 5, 6, 7]) await store.upsertRun(aRun({ run_id: `r-${i}`, status: 'completed' }));
+      // A sample before the first verdict; a rejudge to another result; samples alike and without a result.
+      await store.saveJudgeSample('r-0', aScore({ judged_at: at(1), result: 'fail' }));
+      await store.saveScore('r-0', aScore({ judged_at: at(2) }));
+      await store.saveScore('r-1', aScore({ judged_at: at(1) }));
+      await store.saveScore('r-1', aScore({ judged_at: at(2), result: 'fail' }));
+      await store.saveScore('r-2', aScore({ judged_at: at(1) }));
+      await store.saveJudgeSample('r-2', aScore({ judged_at: at(2) }));
+      await store.saveJudgeSample('r-2', aScore({ judged_at: at(3), result: null }));
+      // The same judging saved again with another result; a run with samples only.
+      await store.saveScore('r-3', aScore({ judged_at: at(1) }));
+      await store.saveScore('r-3', aScore({ judged_at: at(1), result: 'fail' }));
+      await store.saveJudgeSample('r-4', aScore({ judged_at: at(1), result: 'fail' }));
+      // History taken away: a sample, and a whole run (its verdict and history by the cascade).
+      await store.saveScore('r-5', aScore({ judged_at: at(1) }));
+      await store.saveJudgeSample('r-5', aScore({ judged_at: at(2), result: 'fail' }));
+      await store.saveScore('r-7', aScore({ judged_at: at(1) }));
+      await rawPostgres(`SET search_path TO ${schema}; DELETE FROM score_history WHERE run_id = 'r-5' AND sample; DELETE FROM runs WHERE run_id = 'r-7'`);
+      // Two connections judging one run at once: each counts after the other's commit.
+      await store.saveScore('r-6', aScore({ judged_at: at(0) }));
+      await Promise.all([1, 2, 3, 4, 5, 6, 7, 8].map((n) => (n % 2 ? store : other).saveJudgeSample('r-6', aScore({ judged_at: at(n), result: n % 3 ? 'pass' : 'fail' }))));
+
+      const kept = () => rawPostgres(`SELECT run_id, judgings::int, judging_results::int FROM ${schema}.scores ORDER BY run_id`);
+      const recounted = await rawPostgres(
+        `SELECT s.run_id, count(h.run_id)::int AS judgings, count(DISTINCT h.result)::int AS judging_results
+         FROM ${schema}.scores s LEFT JOIN ${schema}.score_history h ON h.run_id = s.run_id GROUP BY s.run_id ORDER BY s.run_id`,
+      );
+      expect(await kept()).toEqual(recounted);
+      expect(recounted).toEqual([
+        { run_id: 'r-0', judgings: 2, judging_results: 2 },
+        { run_id: 'r-1', judgings: 2, judging_results: 2 },
+        { run_id: 'r-2', judgings: 3, judging_results: 1 },
+        { run_id: 'r-3', judgings: 1, judging_results: 1 },
+        { run_id: 'r-5', judgings: 1, judging_results: 1 },
+        { run_id: 'r-6', judgings: 9, judging_results: 2 },
+      ]);
+      // What the migration's last statement computes from the history already stored.
+      const backfill = scoreJudgings.sql.slice(scoreJudgings.sql.indexOf('-- The verdicts already stored.'));
+      await rawPostgres(`SET search_path TO ${schema}; UPDATE scores SET judgings = 0, judging_results = 0; ${backfill}`);
+      expect(await kept()).toEqual(recounted);
+    } finally {
+      await Promise.all([store.close(), other.close()]);
     }
   });
 });

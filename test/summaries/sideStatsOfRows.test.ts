@@ -164,6 +164,21 @@ describe.each(BACKENDS)('compare from SQL counts equals compare over every run (
     expect(triggers[1]!['skills/commits']).toMatchObject({ falsePositives: 5 });
   });
 
+  it('stays equal after later judgings: a rejudge, samples, a sample before the first verdict, a decision', async () => {
+    const s = store();
+    const at = (minute: number) => new Date(Date.UTC(2026, 0, 2, 0, minute)).toISOString();
+    await s.saveJudgeSample('run-steady-batch-a-5', aScore({ judged_at: at(1), result: 'fail' }));
+    await s.saveScore('run-only-b-batch-b-13', aScore({ judged_at: at(2), result: 'fail' }));
+    await s.upsertRun(aRun({ run_id: 'run-lone-batch-b-late', batch_id: 'batch-b', case_id: 'lone', status: 'completed', created_at: at(3), workflow_rev: 'rev-batch-b', attempt_index: 1, arm: 'x', spec: { candidate: { isolation: 'sandbox' } }, config: {} }));
+    await s.saveJudgeSample('run-lone-batch-b-late', aScore({ judged_at: at(4), result: 'fail' }));
+    await s.saveScore('run-lone-batch-b-late', aScore({ judged_at: at(5), result: 'pass' }));
+    await s.updateRun('run-steady-batch-a-16', { status: 'completed', result: 'pass' });
+    for (const [a, b] of PAIRS) expect(JSON.stringify(await fromSql(s, a, b)), `${a} → ${b}`).toBe(JSON.stringify(await runByRun(s, a, b)));
+    const { comparison } = await fromSql(s, 'batch-a', 'batch-b');
+    const byCase = (id: string) => comparison.cases.find((c) => c.caseId === id)!;
+    expect([byCase('steady').stabilityA, byCase('only-b').stabilityB, byCase('lone').stabilityB]).toEqual(['flaky_judge', 'flaky_judge', 'flaky_judge']);
+  });
+
   it('names the run whose stored expectation is not one', async () => {
     await seed(store(), 'batch-bad', [{ case: 'c', verdict: 'pass', spec: { evalCase: { expectWorkflow: null } }, usage: { 'skills/testing': 'yes' } }], 30);
     await expect(loadSideTriggerObservations(store(), { batchId: 'batch-bad' })).rejects.toThrow(/runs\.spec of run-c-batch-bad-0 \(evalCase\.expectWorkflow\)/);

@@ -9,9 +9,10 @@ import type { Migration } from './migration.js';
  *
  * Triggers keep them in the transaction of the write, for every writer: a change to a run's
  * history recounts that run's history into its verdict, and a new verdict counts the history
- * already there (saveScore writes the history row first). Both lock the run first, as the
- * verdict trigger of migration 021 does, so on PostgreSQL two writers of one run's judgings
- * count one after the other, each seeing what the other committed.
+ * already there (saveScore writes the history row first). Every writer of a run's judgings
+ * locks the run first (FOR NO KEY UPDATE, taken before the row's foreign key check takes its
+ * share), so on PostgreSQL two writers of one run count one after the other, each seeing what
+ * the other committed, and neither holds a share of the run the other waits to lock.
  */
 export const scoreJudgings: Migration = {
   version: 22,
@@ -23,8 +24,19 @@ ALTER TABLE scores ADD COLUMN judging_results bigint NOT NULL DEFAULT 0;
 CREATE FUNCTION count_score_judgings_of_verdict() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
-  PERFORM 1 FROM runs WHERE run_id = NEW.run_id FOR UPDATE;
+  PERFORM 1 FROM runs WHERE run_id = NEW.run_id FOR NO KEY UPDATE;
   SELECT count(*), count(DISTINCT result) INTO NEW.judgings, NEW.judging_results FROM score_history WHERE run_id = NEW.run_id;
+  RETURN NEW;
+END $$;
+
+CREATE FUNCTION lock_judged_run() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'DELETE' THEN
+    PERFORM 1 FROM runs WHERE run_id = OLD.run_id FOR NO KEY UPDATE;
+    RETURN OLD;
+  END IF;
+  PERFORM 1 FROM runs WHERE run_id = NEW.run_id OR (TG_OP = 'UPDATE' AND run_id = OLD.run_id) ORDER BY run_id FOR NO KEY UPDATE;
   RETURN NEW;
 END $$;
 
@@ -35,7 +47,6 @@ DECLARE
   id text;
 BEGIN
   FOREACH id IN ARRAY changed LOOP
-    PERFORM 1 FROM runs WHERE run_id = id FOR UPDATE;
     UPDATE scores s SET judgings = h.n, judging_results = h.results
     FROM (SELECT count(*) AS n, count(DISTINCT result) AS results FROM score_history WHERE run_id = id) h
     WHERE s.run_id = id AND (s.judgings, s.judging_results) IS DISTINCT FROM (h.n, h.results);
@@ -45,6 +56,8 @@ END $$;
 
 CREATE TRIGGER scores_judgings BEFORE INSERT ON scores
   FOR EACH ROW EXECUTE FUNCTION count_score_judgings_of_verdict();
+CREATE TRIGGER score_history_judged_run BEFORE INSERT OR UPDATE OF run_id, result OR DELETE ON score_history
+  FOR EACH ROW EXECUTE FUNCTION lock_judged_run();
 CREATE TRIGGER score_history_judgings AFTER INSERT OR UPDATE OF run_id, result OR DELETE ON score_history
   FOR EACH ROW EXECUTE FUNCTION count_score_judgings_of_history();
 
