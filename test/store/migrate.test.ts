@@ -168,9 +168,15 @@ describe('migration 022 (score judgings) on postgres', () => {
       await store.saveJudgeSample('r-5', aScore({ judged_at: at(2), result: 'fail' }));
       await store.saveScore('r-7', aScore({ judged_at: at(1) }));
       await rawPostgres(`SET search_path TO ${schema}; DELETE FROM score_history WHERE run_id = 'r-5' AND sample; DELETE FROM runs WHERE run_id = 'r-7'`);
-      // Two connections judging one run at once: each counts after the other's commit.
+      // Two connections judging one run at once, verdicts and samples: each counts after the other's commit.
       await store.saveScore('r-6', aScore({ judged_at: at(0) }));
-      await Promise.all([1, 2, 3, 4, 5, 6, 7, 8].map((n) => (n % 2 ? store : other).saveJudgeSample('r-6', aScore({ judged_at: at(n), result: n % 3 ? 'pass' : 'fail' }))));
+      await Promise.all(
+        [1, 2, 3, 4, 5, 6, 7, 8].map((n) => {
+          const writer = n % 2 ? store : other;
+          const score = aScore({ judged_at: at(n), result: n % 3 ? 'pass' : 'fail' });
+          return n % 4 === 0 ? writer.saveScore('r-6', score) : writer.saveJudgeSample('r-6', score);
+        }),
+      );
 
       const kept = () => rawPostgres(`SELECT run_id, judgings::int, judging_results::int FROM ${schema}.scores ORDER BY run_id`);
       const recounted = await rawPostgres(
