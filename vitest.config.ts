@@ -11,6 +11,8 @@ export default defineConfig({
     hookTimeout: 120_000,
     fileParallelism: false,
     pool: 'forks',
+    // No lingering store services left behind by look-ups (test/store/lingeringService.test.ts starts and stops its own).
+    env: { EVALFLOW_STORE_LINGER: '0' },
     projects: [
       // Files that start nothing but themselves.
       { extends: true, test: { name: 'together', include: ['test/**/*.test.ts'], exclude: alone } },

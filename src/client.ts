@@ -5,6 +5,7 @@ import { COMMAND_MODULES, type CommandName } from './commands/index.js';
 import { EXIT } from './cli/exitCodes.js';
 import { INTERRUPT_MODES } from './cli/batch/interrupts.js';
 import { processIo, type CommandIo } from './cli/io.js';
+import { registerSelfLaunch } from './cli/selfLaunch.js';
 import { withSelection } from './cli/selectionOptions.js';
 import { EvalflowError, FormatError, StoreBusyError, SourceFetchError, TemporalUnreachableError, UsageError } from './errors.js';
 import { RUN_STATES } from './vocabulary/runStates.js';
@@ -334,6 +335,14 @@ program
   .option('--no-worker', 'do not run a worker in this process (workers run elsewhere)')
   .action((subcommand: string, inputs: string[], options) => dispatch('ep', { ...options, subcommand, inputs }));
 
+// Hidden: started by a look-up that finds the embedded store free (src/store/startLingeringService.ts).
+program
+  .command('store-service', { hidden: true })
+  .requiredOption('--data-dir <dir>').requiredOption('--socket <path>')
+  .requiredOption('--linger <seconds>', '', flag.count)
+  .option('--schema <name>')
+  .action((options) => dispatch('store-service', options));
+
 async function dispatch(name: CommandName, options: Record<string, unknown>): Promise<void> {
   const io = processIo();
   try {
@@ -385,4 +394,7 @@ process.stdout.on('error', (err: NodeJS.ErrnoException) => {
   throw err;
 });
 
-if (!(DESCRIBE_ONLY in globalThis)) await program.parseAsync(process.argv);
+if (!(DESCRIBE_ONLY in globalThis)) {
+  registerSelfLaunch([...process.execArgv, ...(process.argv[1] ? [process.argv[1]] : [])]);
+  await program.parseAsync(process.argv);
+}

@@ -12,6 +12,7 @@ import { ConfigError, FormatError, UsageError } from './errors.js';
 import { parseOrThrow } from './format.js';
 import { looksLikeGitUrl, parseGitUrl } from './sandbox/gitUrl.js';
 import { isSecretName } from './transcript/redact.js';
+import { storeLingerFromEnv } from './storeLinger.js';
 import { resolveTemporalConnection, TemporalTlsSchema, type TemporalSettings } from './temporalSettings.js';
 import { IsolationSchema, type Isolation } from './vocabulary/isolation.js';
 import { PricesSchema, type Prices } from './vocabulary/prices.js';
@@ -158,6 +159,8 @@ export interface Settings {
   databaseUrl: string | undefined;
   pgliteDir: string;
   storeSchema: string | undefined;
+  /** Seconds a store service started by a look-up stays after its last client (EVALFLOW_STORE_LINGER, default 600); 0: none is started. */
+  storeLingerS: number;
   temporal: TemporalSettings;
   /** Where `evalflow view` listens by default (`view.host`, `view.port`). */
   view: { host: string; port: number };
@@ -303,6 +306,7 @@ export async function loadSettings(cwd: string, env: NodeJS.ProcessEnv, override
     databaseUrl,
     pgliteDir: at(file.store.pglite_dir ?? resolve(stateDir, 'pglite')),
     storeSchema: env.EVALFLOW_STORE_SCHEMA ?? file.store.schema,
+    storeLingerS: storeLingerFromEnv(env),
     temporal: {
       address: connection.address,
       namespace: connection.namespace,

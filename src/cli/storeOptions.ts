@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { Settings } from '../config.js';
 import type { OpenStoreOptions } from '../store/index.js';
+import { selfLaunch } from './selfLaunch.js';
 
 /**
  * The store the settings name: PostgreSQL when DATABASE_URL is set, else PGlite in the state
@@ -13,6 +14,19 @@ export function storeOptions(settings: Settings): OpenStoreOptions {
     ...(settings.storeSchema ? { schema: settings.storeSchema } : {}),
     runDirs: { workspace: settings.root, runsDir: settings.runsDir },
   };
+}
+
+/**
+ * A look-up's store (runs, show, batches, compare …): as `storeOptions`, but when the embedded
+ * store is free a lingering store service is started to hold it for the look-ups that follow
+ * (EVALFLOW_STORE_LINGER seconds after the last; 0: none, each opens PGlite itself). Only the
+ * CLI itself starts one: commands run inside another program (tests) open PGlite as before.
+ */
+export function lookupStoreOptions(settings: Settings): OpenStoreOptions {
+  const options = storeOptions(settings);
+  const launch = selfLaunch();
+  if (!options.pgliteDir || settings.storeLingerS === 0 || !launch) return options;
+  return { ...options, linger: { seconds: settings.storeLingerS, launch, logFile: join(settings.stateDir, 'store-service.log') } };
 }
 
 /**

@@ -3,7 +3,7 @@ import { openStore, type BatchStatus } from '../store/index.js';
 import { formatCounts } from '../cli/batch/counts.js';
 import { EXIT } from '../cli/exitCodes.js';
 import type { CommandIo } from '../cli/io.js';
-import { storeOptions } from '../cli/storeOptions.js';
+import { lookupStoreOptions } from '../cli/storeOptions.js';
 import { formatTable } from '../cli/output/table.js';
 import { UsageError } from '../errors.js';
 import { printJson } from '../cli/json/document.js';
@@ -29,7 +29,7 @@ const DEFAULT_LIMIT = 20;
  */
 export async function run(options: BatchesOptions, io: CommandIo): Promise<number> {
   const settings = await loadSettings(io.cwd, io.env, options.config ? { configPath: options.config } : {});
-  const store = await openStore(storeOptions(settings));
+  const store = await openStore(lookupStoreOptions(settings));
   try {
     const limit = options.limit ?? DEFAULT_LIMIT;
     // One more than the page says whether another page follows.

@@ -4,7 +4,7 @@ import { ConfigError, TemporalUnreachableError, UsageError } from '../errors.js'
 import { checkScheduleName } from '../schedules/scheduleInput.js';
 import { openStore, type Store } from '../store/index.js';
 import type { CommandIo } from '../cli/io.js';
-import { storeOptions } from '../cli/storeOptions.js';
+import { lookupStoreOptions } from '../cli/storeOptions.js';
 
 export interface BlessOptions {
   batchId: string;
@@ -19,7 +19,7 @@ export interface BlessOptions {
  */
 export async function run(options: BlessOptions, io: CommandIo): Promise<number> {
   const settings = await loadSettings(io.cwd, io.env, options.config ? { configPath: options.config } : {});
-  const store = await openStore(storeOptions(settings));
+  const store = await openStore(lookupStoreOptions(settings));
   try {
     const batch = await store.getBatch(options.batchId);
     if (!batch) throw new ConfigError(`bless: ${options.batchId} is no batch in the store (\`evalflow batches\` lists them)`);

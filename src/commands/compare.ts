@@ -11,7 +11,7 @@ import { decisionsForSides, withDecisions } from '../summaries/sequentialCompari
 import { loadSideTriggerObservations, triggerQuality, triggerQualityFields, triggerQualityLines } from '../summaries/triggerQuality.js';
 import { resolvedSideStats, resolveSide } from '../summaries/selectSide.js';
 import type { CommandIo } from '../cli/io.js';
-import { storeOptions } from '../cli/storeOptions.js';
+import { lookupStoreOptions } from '../cli/storeOptions.js';
 import { noiseFloorJson, noiseFloorLines } from '../cli/output/noiseFloorLines.js';
 import { noiseFloor } from '../summaries/noiseFloor.js';
 import { sequentialSideNotes } from '../summaries/sequentialSideNotes.js';
@@ -35,7 +35,7 @@ export const COMPARE_EXIT = { ok: 0, regression: 1, nothingComparable: 3 } as co
  */
 export async function run(options: CompareOptions, io: CommandIo): Promise<number> {
   const settings = await loadSettings(io.cwd, io.env, options.config ? { configPath: options.config } : {});
-  const store = await openStore(storeOptions(settings));
+  const store = await openStore(lookupStoreOptions(settings));
   try {
     let a, b, decided, observations, noting;
     try {

@@ -3,7 +3,7 @@ import { loadSettings } from '../config.js';
 import { runningLiveView, writeDashboard } from '../dashboard/index.js';
 import { openStore } from '../store/index.js';
 import type { CommandIo } from '../cli/io.js';
-import { storeOptions } from '../cli/storeOptions.js';
+import { lookupStoreOptions } from '../cli/storeOptions.js';
 
 /**
  * `evalflow dashboard [--out FILE]`: rebuilds the one-file offline dashboard from the store
@@ -12,7 +12,7 @@ import { storeOptions } from '../cli/storeOptions.js';
  */
 export async function run(options: { out?: string; config?: string }, io: CommandIo): Promise<number> {
   const settings = await loadSettings(io.cwd, io.env, options.config ? { configPath: options.config } : {});
-  const store = await openStore(storeOptions(settings));
+  const store = await openStore(lookupStoreOptions(settings));
   try {
     const path = options.out ?? join(settings.summariesDir, 'dashboard.html');
     const live = await runningLiveView(settings.stateDir);

@@ -3,7 +3,7 @@ import { openStore } from '../store/index.js';
 import { revHistoryOfStats } from '../summaries/historyOfStats.js';
 import { sequentialRevisionNotes } from '../summaries/sequentialSideNotes.js';
 import type { CommandIo } from '../cli/io.js';
-import { storeOptions } from '../cli/storeOptions.js';
+import { lookupStoreOptions } from '../cli/storeOptions.js';
 import { formatTable } from '../cli/output/table.js';
 import { printJson } from '../cli/json/document.js';
 import { HistoryJson, revisionJson } from '../cli/json/history.js';
@@ -11,7 +11,7 @@ import { HistoryJson, revisionJson } from '../cli/json/history.js';
 /** `evalflow history [--case ID] [--candidate C]`: per workflow_rev in time order, how the bank (or one case) fared. */
 export async function run(options: { case?: string; candidate?: string; config?: string; json?: boolean }, io: CommandIo): Promise<number> {
   const settings = await loadSettings(io.cwd, io.env, options.config ? { configPath: options.config } : {});
-  const store = await openStore(storeOptions(settings));
+  const store = await openStore(lookupStoreOptions(settings));
   try {
     // Counted in SQL per revision and case: no run is loaded, whatever the store's size.
     const filter = { ...(options.case ? { caseId: options.case } : {}), ...(options.candidate ? { candidate: options.candidate } : {}) };

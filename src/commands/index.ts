@@ -32,6 +32,7 @@ export const COMMAND_MODULES = {
   server: () => import('./server.js'),
   show: () => import('./show.js'),
   status: () => import('./status.js'),
+  'store-service': () => import('./storeService.js'),
   summarize: () => import('./summarize.js'),
   validate: () => import('./validate.js'),
   view: () => import('./view.js'),

@@ -11,7 +11,7 @@ import { formatTable } from '../cli/output/table.js';
 import { snakeCaseKeys } from '../cli/snakeCaseJson.js';
 import { printJson } from '../cli/json/document.js';
 import { PlanJson } from '../cli/json/plan.js';
-import { storeOptions } from '../cli/storeOptions.js';
+import { lookupStoreOptions } from '../cli/storeOptions.js';
 
 export interface PlanOptions {
   detect: number;
@@ -30,7 +30,7 @@ export interface PlanOptions {
  */
 export async function run(options: PlanOptions, io: CommandIo): Promise<number> {
   const settings = await loadSettings(io.cwd, io.env, options.config ? { configPath: options.config } : {});
-  const store = await openStore(storeOptions(settings));
+  const store = await openStore(lookupStoreOptions(settings));
   try {
     const batch = options.batch ? await store.getBatch(options.batch) : (await store.listBatches({ limit: 1 }))[0];
     if (!batch) {

@@ -13,7 +13,7 @@ import { connectTemporal } from '../temporal/connection.js';
 import { searchAttributes } from '../temporal/names.js';
 import { queueReviewSignal, reviewRunUpdate } from '../workflows/definitions.js';
 import type { CommandIo } from '../cli/io.js';
-import { storeOptions } from '../cli/storeOptions.js';
+import { lookupStoreOptions } from '../cli/storeOptions.js';
 import { formatTable } from '../cli/output/table.js';
 import { printJson } from '../cli/json/document.js';
 import { ReviewPendingJson, type PendingRunJson } from '../cli/json/reviewPending.js';
@@ -68,7 +68,7 @@ export async function run(options: ReviewOptions, io: CommandIo): Promise<number
   } finally {
     await temporal.close();
   }
-  const store = await openStore(storeOptions(settings));
+  const store = await openStore(lookupStoreOptions(settings));
   try {
     const outcome = await recordReviewDecision(store, runId, decision);
     const rewritten = await rewriteReviewFile(store, runId);
@@ -182,7 +182,7 @@ async function listPending(settings: Settings, io: CommandIo, json: boolean): Pr
   }
   let store: Store | null = null;
   try {
-    store = await openStore(storeOptions(settings));
+    store = await openStore(lookupStoreOptions(settings));
   } catch (err) {
     if (!(err instanceof StoreError)) throw err;
     io.err(`note: runs recorded needs_review are not listed: ${err.message}`);

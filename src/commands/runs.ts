@@ -4,7 +4,7 @@ import { openStore } from '../store/index.js';
 import { EXIT } from '../cli/exitCodes.js';
 import type { CommandIo } from '../cli/io.js';
 import { formatRunTable, hostsByRun } from '../cli/output/runTable.js';
-import { storeOptions } from '../cli/storeOptions.js';
+import { lookupStoreOptions } from '../cli/storeOptions.js';
 import { runsMatching } from '../cli/runsQuery.js';
 import { UsageError } from '../errors.js';
 import { printJson } from '../cli/json/document.js';
@@ -35,7 +35,7 @@ export async function run(options: RunsOptions, io: CommandIo): Promise<number> 
   const ignored = options.query === undefined ? undefined : (['batch', 'status', 'after'] as const).find((flag) => options[flag] !== undefined);
   if (ignored) throw new UsageError(`--query: cannot be combined with --${ignored}; put the condition into the query (docs/temporal.md#ready-queries)`);
   const settings = await loadSettings(io.cwd, io.env, options.config ? { configPath: options.config } : {});
-  const store = await openStore(storeOptions(settings));
+  const store = await openStore(lookupStoreOptions(settings));
   try {
     if (options.query !== undefined) return await queried(options.query, options.limit ?? DEFAULT_LIMIT);
 

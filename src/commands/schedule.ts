@@ -10,7 +10,7 @@ import { SHARED_TASK_QUEUE } from '../temporal/names.js';
 import { findSchedule } from '../temporal/findSchedule.js';
 import { runTemplateOf } from '../cli/batch/start.js';
 import type { CommandIo } from '../cli/io.js';
-import { storeOptions } from '../cli/storeOptions.js';
+import { lookupStoreOptions } from '../cli/storeOptions.js';
 import { checkChangedOnly } from '../cli/changedOnlyFlag.js';
 import { resolveArmFlags } from '../cli/armFlags.js';
 import { selectCases, selectionOverrides } from '../run/selection.js';
@@ -57,7 +57,7 @@ export async function run(options: ScheduleOptions, io: CommandIo): Promise<numb
   // Only create, list and describe read the store. The others never open it: with no process
   // holding the embedded store, a trigger that opened it would hold it for its second, and a
   // worker starting then would be served by the trigger and lose the store when it exits.
-  const store = readsStore(options.action) ? await openStore(storeOptions(settings)) : undefined;
+  const store = readsStore(options.action) ? await openStore(lookupStoreOptions(settings)) : undefined;
   try {
     // Everything create can check is checked before Temporal is touched: a schedule is created whole or not at all.
     const input = options.action === 'create' ? await scheduleInput(options, settings, store!, io) : null;

@@ -7,7 +7,7 @@ import { describeAnomaly } from '../vocabulary/anomaly.js';
 import { openStore } from '../store/index.js';
 import { runIsolation } from '../summaries/runIsolation.js';
 import type { CommandIo } from '../cli/io.js';
-import { storeOptions } from '../cli/storeOptions.js';
+import { lookupStoreOptions } from '../cli/storeOptions.js';
 import { printJson } from '../cli/json/document.js';
 import { runJson } from '../cli/json/runs.js';
 import { RUN_FILES, ShowJson } from '../cli/json/show.js';
@@ -23,7 +23,7 @@ export async function run(options: { runId: string; config?: string; json?: bool
     return (await import('./status.js')).run({ batchId: options.runId, ...(options.config ? { config: options.config } : {}), ...(options.json ? { json: true } : {}) }, io);
   }
   const settings = await loadSettings(io.cwd, io.env, options.config ? { configPath: options.config } : {});
-  const store = await openStore(storeOptions(settings));
+  const store = await openStore(lookupStoreOptions(settings));
   try {
     const runRow = await store.getRun(options.runId);
     if (!runRow) {

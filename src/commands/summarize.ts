@@ -4,7 +4,7 @@ import { ConfigError } from '../errors.js';
 import { openStore } from '../store/index.js';
 import { writeSummaries } from '../dashboard/writeSummaries.js';
 import type { CommandIo } from '../cli/io.js';
-import { storeOptions } from '../cli/storeOptions.js';
+import { lookupStoreOptions } from '../cli/storeOptions.js';
 
 /**
  * `evalflow summarize [--batch ID] [--out DIR]`: rebuilds summaries/ from the store as of a
@@ -14,7 +14,7 @@ import { storeOptions } from '../cli/storeOptions.js';
  */
 export async function run(options: { batch?: string; out?: string; config?: string }, io: CommandIo): Promise<number> {
   const settings = await loadSettings(io.cwd, io.env, options.config ? { configPath: options.config } : {});
-  const store = await openStore(storeOptions(settings));
+  const store = await openStore(lookupStoreOptions(settings));
   try {
     if (options.batch && !(await store.getBatch(options.batch))) {
       const recent = (await store.listBatches({ limit: 5 })).map((b) => b.batch_id);

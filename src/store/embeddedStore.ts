@@ -5,6 +5,7 @@ import type { PgliteExecutorOptions } from './pgliteExecutor.js';
 import { claimPgliteDir, describeHolder, type LockHolder, type PgliteLock } from './pgliteLock.js';
 import { connectServedStore, holderGone, lostConnection } from './servedStore.js';
 import type { SqlExecutor } from './sqlExecutor.js';
+import { startLingeringService, type LingerOptions } from './startLingeringService.js';
 import { serviceSocketPath } from './storeService.js';
 import { storeFailure } from './storeOperation.js';
 
@@ -36,14 +37,18 @@ interface Reach {
  * and then runs again. Running again is safe because a statement that lost its connection
  * either never ran, was rolled back with its transaction, or is one of the store's writes,
  * which are all upserts keyed by id (or replace a run's rows whole).
+ *
+ * With `linger` (a look-up), a free store is not opened here: a lingering store service is
+ * started to hold it, and this process connects to it like any other (see
+ * `startLingeringService.ts`); the look-ups after it are served at once.
  */
-export async function openEmbeddedStore(dataDir: string, serviceDir: string | undefined, schema: string | undefined): Promise<EmbeddedStore> {
+export async function openEmbeddedStore(dataDir: string, serviceDir: string | undefined, schema: string | undefined, linger?: LingerOptions): Promise<EmbeddedStore> {
   const dir = resolve(dataDir);
   await mkdir(dir, { recursive: true }).catch((err: unknown) => {
     throw new ConfigError(`store: cannot create the PGlite data dir ${dir}: ${(err as Error).message}`, { cause: err });
   });
   const serveAt = serviceSocketPath(dir, serviceDir);
-  let current = await reach(dir, serveAt, schema);
+  let current = await reach(dir, serveAt, schema, linger);
   let reaching: Promise<Reach> | undefined;
   let closed = false;
 
@@ -53,7 +58,7 @@ export async function openEmbeddedStore(dataDir: string, serviceDir: string | un
     reaching ??= (async () => {
       // In the background: a pool waits for its checked-out clients, which are failing too.
       void lost.sql.close().catch(() => undefined);
-      current = await reach(dir, serveAt, schema);
+      current = await reach(dir, serveAt, schema, linger);
       return current;
     })().finally(() => {
       reaching = undefined;
@@ -94,13 +99,25 @@ export async function openEmbeddedStore(dataDir: string, serviceDir: string | un
   return { sql, servedBy: () => (current.holder ? describeHolder(current.holder) : null) };
 }
 
-/** Claims the data dir: opens PGlite when it is free, else connects to the live holder; when that holder goes meanwhile, claims again. */
-async function reach(dir: string, serveAt: string | undefined, schema: string | undefined): Promise<Reach> {
+/**
+ * Claims the data dir: opens PGlite when it is free (or, with `linger`, starts a service to
+ * hold it, once), else connects to the live holder; when that holder goes meanwhile, claims again.
+ */
+async function reach(dir: string, serveAt: string | undefined, schema: string | undefined, linger: LingerOptions | undefined): Promise<Reach> {
+  let startService = linger !== undefined && serveAt !== undefined;
   for (;;) {
     const claim = await claimPgliteDir(dir, serveAt);
     if ('holder' in claim) {
       const served = await connectServedStore(dir, claim.holder, schema);
       if (served) return { sql: served, holder: claim.holder };
+      continue;
+    }
+    if (startService && linger && serveAt) {
+      // Let the dir go for the service to take; whoever takes it first holds it.
+      await claim.lock.release();
+      // Once: a service that could not be spawned, or held and left at once, is not chased.
+      startService = false;
+      await startLingeringService(dir, serveAt, schema, linger);
       continue;
     }
     try {

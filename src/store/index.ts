@@ -1,5 +1,7 @@
 export { openStore } from './openStore.js';
 export type { OpenStoreOptions } from './openStore.js';
+export type { LingerOptions } from './startLingeringService.js';
+export { runLingeringService } from './lingeringService.js';
 export type { Store, TranscriptQuery, WorkflowItemUse } from './store.js';
 export type { MigrationReport } from './migrate.js';
 export { ScheduleBaselineSchema, ScheduledBatchRowSchema, ScheduleVerdictSchema } from './scheduleSchema.js';

@@ -13,6 +13,7 @@ import { createReviewRepository } from './reviewRepository.js';
 import { createScheduleRepository } from './scheduleRepository.js';
 import { createWorkflowUsageRepository } from './workflowUsageRepository.js';
 import { runDirs, type RunDirAnchor } from './runDirs.js';
+import type { LingerOptions } from './startLingeringService.js';
 import { createRunRepository } from './runRepository.js';
 import { createRunStateRepository } from './runStateRepository.js';
 import { createComparisonStatsRepository } from './comparisonStatsRepository.js';
@@ -39,6 +40,12 @@ export interface OpenStoreOptions {
    * store). Default: next to the PGlite data dir.
    */
   serviceDir?: string;
+  /**
+   * A look-up (a short command) sets it: when the PGlite data dir is free, a lingering store
+   * service is started to hold it and this process is served by it (see
+   * `startLingeringService.ts`). Omitted: this process opens PGlite itself and holds it.
+   */
+  linger?: LingerOptions;
   /** PostgreSQL schema to keep every table in; created if missing. Isolates tests and teams. */
   schema?: string;
   /** Apply missing migrations while opening (default true). */
@@ -63,7 +70,7 @@ export interface OpenStoreOptions {
  */
 export async function openStore(options: OpenStoreOptions = {}): Promise<Store> {
   const schema = options.schema === undefined ? undefined : checkSchemaName(options.schema);
-  const opened = options.databaseUrl ? await openPostgres(options.databaseUrl, schema) : await openEmbedded(options.pgliteDir, options.serviceDir, schema);
+  const opened = options.databaseUrl ? await openPostgres(options.databaseUrl, schema) : await openEmbedded(options.pgliteDir, options.serviceDir, schema, options.linger);
   const { sql, servedBy } = opened;
   try {
     if (options.migrate ?? true) await migrate(sql, schema);
@@ -126,9 +133,9 @@ async function openPostgres(databaseUrl: string, schema: string | undefined): Pr
   return { sql, servedBy: heldHere };
 }
 
-async function openEmbedded(dataDir: string | undefined, serviceDir: string | undefined, schema: string | undefined): Promise<Opened> {
+async function openEmbedded(dataDir: string | undefined, serviceDir: string | undefined, schema: string | undefined, linger: LingerOptions | undefined): Promise<Opened> {
   if (dataDir === undefined) return { sql: await openPglite({ ...(schema ? { schema } : {}) }, 'in-memory PGlite'), servedBy: heldHere };
-  return openEmbeddedStore(dataDir, serviceDir, schema);
+  return openEmbeddedStore(dataDir, serviceDir, schema, linger);
 }
 
 /** Only URL forms: pg would read anything else as a host or socket name and fail obscurely. */

@@ -36,13 +36,14 @@ export type PgliteClaim = { lock: PgliteLock } | { holder: LockHolder };
  * process it served tries to take over at once (see `embeddedStore.ts`), so the stale lock is
  * removed only under a second lock, `<dataDir>.lock.takeover`: otherwise one process could
  * remove the lock another had just taken, and both would open PGlite. The same process asking
- * twice is a bug (it should share its Store), refused with a StoreError.
+ * twice is a bug (it should share its Store), refused with a StoreError. `command` names the
+ * holder in messages (default: this process's command line).
  */
-export async function claimPgliteDir(dataDir: string, socket?: string): Promise<PgliteClaim> {
+export async function claimPgliteDir(dataDir: string, socket?: string, command?: string): Promise<PgliteClaim> {
   const path = `${dataDir}.lock`;
   const deadline = Date.now() + CLAIM_PATIENCE_MS;
   while (Date.now() < deadline) {
-    if (await tryCreate(path, socket)) return { lock: heldLock(path) };
+    if (await tryCreate(path, socket, command)) return { lock: heldLock(path) };
     const holder = await readHolder(path);
     if (holder === 'missing') continue;
     if (holder !== 'unreadable' && isAlive(holder)) {
@@ -67,7 +68,7 @@ const CLAIM_PATIENCE_MS = 10_000;
  */
 async function removeStaleLock(path: string): Promise<void> {
   const marker = `${path}.takeover`;
-  if (!(await tryCreate(marker, undefined))) {
+  if (!(await tryCreate(marker, undefined, undefined))) {
     const taker = await readHolder(marker);
     if (taker === 'unreadable' || (taker !== 'missing' && !isAlive(taker))) await rm(marker, { force: true });
     else await new Promise((wait) => setTimeout(wait, 10 + Math.random() * 20));
@@ -109,10 +110,10 @@ export function isAlive(holder: LockHolder): boolean {
 }
 
 /** Writes the holder to a private file, then hard-links it into place: atomic and never half-written. */
-async function tryCreate(path: string, socket: string | undefined): Promise<boolean> {
+async function tryCreate(path: string, socket: string | undefined, command: string | undefined): Promise<boolean> {
   // Unique per call: two claims of this process in the same millisecond must not share a draft.
   const draft = `${path}.${process.pid}.${randomBytes(6).toString('hex')}`;
-  const record = { pid: process.pid, host: hostname(), since: new Date().toISOString(), command: commandLine(), ...(socket ? { socket } : {}) };
+  const record = { pid: process.pid, host: hostname(), since: new Date().toISOString(), command: command ?? commandLine(), ...(socket ? { socket } : {}) };
   try {
     await writeFile(draft, JSON.stringify(record), { flag: 'wx' });
     await link(draft, path);

@@ -8,6 +8,8 @@ import type { PGlite } from '@electric-sql/pglite';
 /** A running store service; `close` ends every connection and removes the socket. Idempotent. */
 export interface StoreService {
   readonly socketPath: string;
+  /** Clients connected now, and when one last connected, sent or hung up (ms since the epoch): what an idle service goes by. */
+  activity(): { clients: number; lastActiveAt: number };
   close(): Promise<void>;
 }
 
@@ -31,9 +33,18 @@ export async function serveStore(db: PGlite, socketPath: string): Promise<StoreS
   // A socket file left by a crashed holder would make listen fail with EADDRINUSE.
   await rm(socketPath, { force: true });
   const connections = new Map<Socket, Connection>();
+  let lastActiveAt = Date.now();
+  const active = (): void => {
+    lastActiveAt = Date.now();
+  };
   const server = createServer((socket) => {
+    active();
     connections.set(socket, serveConnection(db, socket));
-    socket.on('close', () => connections.delete(socket));
+    socket.on('data', active);
+    socket.on('close', () => {
+      connections.delete(socket);
+      active();
+    });
   });
   await new Promise<void>((resolveListen, reject) => {
     server.once('error', reject);
@@ -46,6 +57,7 @@ export async function serveStore(db: PGlite, socketPath: string): Promise<StoreS
   let closing: Promise<void> | undefined;
   return {
     socketPath,
+    activity: () => ({ clients: connections.size, lastActiveAt }),
     close: () => {
       closing ??= (async () => {
         // Answer what is running before hanging up, so a client never loses the answer to a

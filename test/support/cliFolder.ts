@@ -56,6 +56,8 @@ export function cliEnv(root: string, temporal?: TestTemporal): NodeJS.ProcessEnv
     OPENAI_API_KEY: 'sk-test',
     EVALFLOW_HOME: join(root, '.evalflow'),
     EVALFLOW_SANDBOX_ROOT: join(root, 'sandboxes'),
+    // Look-ups open the store themselves: no store service outlives the test.
+    EVALFLOW_STORE_LINGER: '0',
     ...(temporal ? { EVALFLOW_TEMPORAL_PORT: String(temporal.port), EVALFLOW_TEMPORAL_UI_PORT: String(temporal.uiPort) } : {}),
   };
 }

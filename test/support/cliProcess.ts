@@ -36,7 +36,8 @@ export function startCli(args: string[], options: { cwd: string; env: NodeJS.Pro
 export function startTsProcess(script: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): CliProcess {
   const child = spawn(process.execPath, ['--import', TSX, script, ...args], {
     cwd: options.cwd,
-    env: options.env,
+    // Unless a test asks for one, no lingering store service outlives it.
+    env: { EVALFLOW_STORE_LINGER: '0', ...options.env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   const lines: string[] = [];

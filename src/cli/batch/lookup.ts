@@ -4,7 +4,7 @@ import { StoreBusyError, TemporalUnreachableError } from '../../errors.js';
 import { openStore, type Store } from '../../store/index.js';
 import { connectTemporal, type TemporalHandle } from '../../temporal/connection.js';
 import type { CommandIo } from '../io.js';
-import { storeOptions } from '../storeOptions.js';
+import { lookupStoreOptions } from '../storeOptions.js';
 
 /**
  * What the commands that look a batch up (`status`, `cancel`, `show`) can reach: each of the
@@ -25,7 +25,7 @@ export async function openBatchSources(settings: Settings, io: CommandIo): Promi
   let store: Store | null = null;
   let storeBusy: string | null = null;
   try {
-    store = await openStore(storeOptions(settings));
+    store = await openStore(lookupStoreOptions(settings));
   } catch (err) {
     // The process holding the embedded store does not serve it (another host, or stuck).
     if (!(err instanceof StoreBusyError)) throw err;
