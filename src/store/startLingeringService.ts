@@ -52,9 +52,13 @@ export async function startLingeringService(dataDir: string, socket: string, sch
   for (;;) {
     if (spawnFailed) return 'unavailable';
     const holder = await currentHolder(dataDir);
+    const live = typeof holder === 'object' && isAlive(holder) ? holder : undefined;
     // Its socket appears once PGlite is open: from then on the holder answers at once.
-    if (typeof holder === 'object' && isAlive(holder) && holder.socket && existsSync(holder.socket)) return 'serving';
-    if (exitCode !== undefined) {
+    if (live?.socket && existsSync(live.socket)) return 'serving';
+    // Ours left because another holds the store (a service started at the same moment, still
+    // opening PGlite): wait for that one; one that does not serve is the caller's to report.
+    if (exitCode !== undefined && live && !live.socket) return 'serving';
+    if (exitCode !== undefined && !live) {
       throw new StoreError(`store: the store service for ${dataDir} exited (code ${exitCode}) before serving it; see its log ${linger.logFile}, or set EVALFLOW_STORE_LINGER=0 to open the store in each command`);
     }
     if (Date.now() > deadline) {
