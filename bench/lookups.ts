@@ -2,8 +2,9 @@
 // 1,000-run batches and `history` (the built CLI, each a whole process) on an embedded store
 // seeded with 10,000 and with 100,000 runs, against `node -e 0` alternated in the same run; and
 // each command's peak RSS. Twice: when the command opens PGlite itself, and when another process
-// holds the store and serves it (docs/store-service.md). Goals (issue 25): ≤ 5× node start at
-// 10k, ≤ 10× at 100k, peak RSS ≤ 120 MiB.
+// holds the store and serves it (docs/store-service.md); and, with a lingering store service,
+// the first command (which starts the service) and the next (served by it), with the service's
+// RSS. Goals (issue 25): ≤ 5× node start at 10k, ≤ 10× at 100k, peak RSS ≤ 120 MiB.
 //
 //   node --import tsx bench/lookups.ts            (npm run bench:lookups; 10k and 100k)
 //   LOOKUPS_SIZES=10000 node --import tsx bench/lookups.ts
@@ -11,8 +12,8 @@
 //   LOOKUPS_COMMANDS=history,compare …     (only the commands whose name starts with one of these)
 //   LOOKUPS_WORKSPACE=/tmp/lookups …       (keep each size's seeded store in DIR/SIZE and reuse it next time)
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { row, writeResult, type BenchRow } from './support/benchResult.js';
@@ -67,6 +68,53 @@ async function lookup(args: string[], cwd: string, env: NodeJS.ProcessEnv, round
 }
 
 
+/** The lingering store service holding `workspace`'s store, if any: its pid and RSS (now and peak, MiB). */
+async function lingeringService(workspace: string): Promise<{ pid: number; rssMiB: number; peakMiB: number } | undefined> {
+  let pid: number;
+  try {
+    pid = (JSON.parse(await readFile(join(workspace, '.evalflow/pglite.lock'), 'utf8')) as { pid: number }).pid;
+  } catch {
+    return undefined;
+  }
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? NaN);
+    return { pid, rssMiB: kib('VmRSS') / 1024, peakMiB: kib('VmHWM') / 1024 };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Stops the lingering service (SIGTERM) and waits until it has let the store go. */
+async function stopService(workspace: string): Promise<void> {
+  const service = await lingeringService(workspace);
+  if (!service) return;
+  process.kill(service.pid, 'SIGTERM');
+  while (existsSync(join(workspace, '.evalflow/pglite.lock'))) await new Promise((wait) => setTimeout(wait, 50));
+}
+
+/** Each round: no holder; the command (starting the service), then again (served by it); each beside `node -e 0`. */
+async function lingering(args: string[], cwd: string, env: NodeJS.ProcessEnv, rounds: number, okCodes?: readonly number[]) {
+  const first: Sample[] = [];
+  const next: Sample[] = [];
+  const bare: Sample[] = [];
+  const service: { rssMiB: number; peakMiB: number }[] = [];
+  for (let i = 0; i < rounds; i++) {
+    await stopService(cwd);
+    bare.push(await measure(['-e', '0'], cwd, env));
+    first.push(await measure([CLI, ...args], cwd, env, okCodes));
+    bare.push(await measure(['-e', '0'], cwd, env));
+    next.push(await measure([CLI, ...args], cwd, env, okCodes));
+    const held = await lingeringService(cwd);
+    if (!held) throw new Error(`${args.join(' ')}: no lingering store service holds the store after it`);
+    service.push(held);
+  }
+  await stopService(cwd);
+  const baseMs = median(bare.map((s) => s.ms));
+  const of = (samples: Sample[]) => ({ ms: median(samples.map((s) => s.ms)), ratio: median(samples.map((s) => s.ms)) / baseMs, rssMiB: Math.max(...samples.map((s) => s.rssMiB)) });
+  return { first: of(first), next: of(next), baseMs, serviceMiB: Math.max(...service.map((s) => s.rssMiB)), servicePeakMiB: Math.max(...service.map((s) => s.peakMiB)) };
+}
+
 const rows: BenchRow[] = [];
 const notes: string[] = [];
 
@@ -74,7 +122,8 @@ for (const size of SIZES) {
   const label = size >= 1000 ? `${size / 1000}k` : String(size);
   const goal = size <= 10_000 ? '<= 5' : '<= 10';
   const workspace = KEPT ? join(KEPT, String(size)) : await mkdtemp(join(tmpdir(), 'evalflow-bench-lookups-'));
-  const env: NodeJS.ProcessEnv = { ...process.env, EVALFLOW_HOME: join(workspace, '.evalflow') };
+  // Without a holder each command opens PGlite itself, unless the lingering mode below.
+  const env: NodeJS.ProcessEnv = { ...process.env, EVALFLOW_HOME: join(workspace, '.evalflow'), EVALFLOW_STORE_LINGER: '0' };
   delete env.DATABASE_URL;
   try {
     const seeded = await seededWorkspace(workspace, size, { kept: KEPT !== undefined, label, notes });
@@ -107,6 +156,20 @@ for (const size of SIZES) {
       }
       notes.push(`${label}: load average ${load()} after ${mode}`);
     }
+    const lingerEnv = { ...env, EVALFLOW_STORE_LINGER: '600' };
+    for (const command of commands) {
+      const m = await lingering(command.args, workspace, lingerEnv, OWN_ROUNDS, command.okCodes);
+      const detail = (s: { ms: number }) => `${s.ms.toFixed(0)} ms vs ${m.baseMs.toFixed(0)} ms (medians of ${OWN_ROUNDS})`;
+      for (const [which, sample] of [['first, starting the lingering service', m.first], ['next, served by the lingering service', m.next]] as const) {
+        const what = `${command.name}, ${label} runs, ${which}`;
+        rows.push(row(what, sample.ratio, '×', { against: 'node -e 0', goal, detail: detail(sample) }));
+        rows.push(row(`peak RSS, ${what}`, sample.rssMiB, 'MiB', { goal: `<= ${RSS_GOAL_MIB}` }));
+        console.log(`  ${what}: ${sample.ratio.toFixed(2)}× (${sample.ms.toFixed(0)} ms), ${sample.rssMiB.toFixed(0)} MiB`);
+      }
+      rows.push(row(`RSS of the lingering store service after ${command.name}, ${label} runs`, m.serviceMiB, 'MiB', { detail: `peak ${m.servicePeakMiB.toFixed(0)} MiB` }));
+      console.log(`  lingering service after ${command.name}: ${m.serviceMiB.toFixed(0)} MiB (peak ${m.servicePeakMiB.toFixed(0)} MiB)`);
+    }
+    notes.push(`${label}: load average ${load()} after the lingering service`);
   } finally {
     if (!KEPT) await rm(workspace, { recursive: true, force: true });
   }

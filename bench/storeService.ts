@@ -22,7 +22,7 @@ const started = Date.now();
 if (!existsSync(join(ROOT, 'dist/cli/client.js'))) throw new Error('bench/storeService.ts: dist/ is missing; run `npm run build` first');
 
 const workspace = await mkdtemp(join(tmpdir(), 'evalflow-bench-served-'));
-const env: NodeJS.ProcessEnv = { ...process.env, EVALFLOW_HOME: join(workspace, '.evalflow') };
+const env: NodeJS.ProcessEnv = { ...process.env, EVALFLOW_HOME: join(workspace, '.evalflow'), EVALFLOW_STORE_LINGER: '0' };
 delete env.DATABASE_URL;
 const node = (args: string[]) => () => execFileSync(process.execPath, args, { cwd: workspace, env, stdio: 'ignore' });
 const bare = node(['-e', '0']);

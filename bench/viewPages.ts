@@ -110,7 +110,7 @@ function report(what: string, samples: readonly number[], extra: string): void {
 for (const size of SIZES) {
   const label = size >= 1000 ? `${size / 1000}k` : String(size);
   const workspace = KEPT ? join(KEPT, String(size)) : await mkdtemp(join(tmpdir(), 'evalflow-bench-view-'));
-  const env: NodeJS.ProcessEnv = { ...process.env, EVALFLOW_HOME: join(workspace, '.evalflow') };
+  const env: NodeJS.ProcessEnv = { ...process.env, EVALFLOW_HOME: join(workspace, '.evalflow'), EVALFLOW_STORE_LINGER: '0' };
   delete env.DATABASE_URL;
   try {
     const seeded = await seededWorkspace(workspace, size, { kept: KEPT !== undefined, label, notes });
