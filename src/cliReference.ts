@@ -31,10 +31,12 @@ export function renderCliReference(program: Command): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** The program and every command below it, depth first, each with its full name (`evalflow schedule create`). */
+/** The program and every command below it that `--help` lists, depth first, each with its full name (`evalflow schedule create`). */
 function walk(command: Command, parent = ''): { name: string; command: Command }[] {
   const name = parent ? `${parent} ${command.name()}` : command.name();
-  return [{ name, command }, ...command.commands.flatMap((sub) => walk(sub, name))];
+  // Hidden commands (the store service a look-up starts) are internal: commander keeps the flag private.
+  const listed = command.commands.filter((sub) => !(sub as unknown as { _hidden?: boolean })._hidden);
+  return [{ name, command }, ...listed.flatMap((sub) => walk(sub, name))];
 }
 
 /** GitHub's heading anchor for a heading of lower-case words and spaces. */
