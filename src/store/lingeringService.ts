@@ -40,6 +40,11 @@ export async function runLingeringService(options: LingeringServiceOptions): Pro
     return 'held elsewhere';
   }
   const self: LockHolder = { pid: process.pid, host: hostname() };
+  // Listened for from here: a signal while PGlite opens still ends with the lock let go.
+  const signalled = new Promise<ServiceEnd>((done) => {
+    process.once('SIGTERM', () => done('signal'));
+    process.once('SIGINT', () => done('signal'));
+  });
   const { PGlite } = await import('@electric-sql/pglite');
   let db: InstanceType<typeof PGlite> | undefined;
   try {
@@ -58,8 +63,7 @@ export async function runLingeringService(options: LingeringServiceOptions): Pro
         const { clients, lastActiveAt } = service.activity();
         if (clients === 0 && Date.now() - lastActiveAt >= options.lingerS * 1000) finish('idle');
       }, tickMs(options.lingerS));
-      process.once('SIGTERM', () => finish('signal'));
-      process.once('SIGINT', () => finish('signal'));
+      void signalled.then(finish);
     });
     log(`leaving (${end})`);
     await service.close();
