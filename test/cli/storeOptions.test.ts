@@ -1,0 +1,32 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { registerSelfLaunch } from '../../src/cli/selfLaunch.js';
+import { lookupStoreOptions, storeOptions } from '../../src/cli/storeOptions.js';
+import { loadSettings } from '../../src/config.js';
+import { tempDir } from '../sandbox/sandboxFixture.js';
+
+/** The settings of an empty workspace with `env` (EVALFLOW_HOME inside it). */
+async function settingsWith(env: NodeJS.ProcessEnv) {
+  const root = await tempDir('evalflow-store-options-');
+  return loadSettings(root, { EVALFLOW_HOME: join(root, '.evalflow'), ...env });
+}
+
+describe('lookupStoreOptions: whether a look-up starts a lingering store service', () => {
+  it('not when the process is not the CLI (a command run inside another program)', async () => {
+    const settings = await settingsWith({});
+    expect(lookupStoreOptions(settings)).toEqual(storeOptions(settings));
+  });
+
+  it('the CLI on the embedded store: a service lingering EVALFLOW_STORE_LINGER seconds, logging in EVALFLOW_HOME', async () => {
+    registerSelfLaunch(['/path/to/evalflow.js']);
+    const settings = await settingsWith({ EVALFLOW_STORE_LINGER: '30' });
+    expect(lookupStoreOptions(settings).linger).toEqual({ seconds: 30, launch: ['/path/to/evalflow.js'], logFile: join(settings.stateDir, 'store-service.log') });
+    expect(storeOptions(settings).linger).toBeUndefined();
+  });
+
+  it('none with EVALFLOW_STORE_LINGER=0, nor on PostgreSQL', async () => {
+    registerSelfLaunch(['/path/to/evalflow.js']);
+    expect(lookupStoreOptions(await settingsWith({ EVALFLOW_STORE_LINGER: '0' })).linger).toBeUndefined();
+    expect(lookupStoreOptions(await settingsWith({ EVALFLOW_STORE_LINGER: '30', DATABASE_URL: 'postgres://u@127.0.0.1:1/db' })).linger).toBeUndefined();
+  });
+});
