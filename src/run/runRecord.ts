@@ -106,6 +106,8 @@ export function createRunRecord(deps: RunRecordDeps) {
     async finish(input: RunRecordInput): Promise<RunOutcome> {
       const { spec, facts, verdict } = input;
       const paths = hostPaths(spec);
+      // A run recorded on a host other than the one that prepared it (its host was lost) has no run dir here yet.
+      await mkdir(paths.runDir, { recursive: true });
       const placement = await deps.store.getWorkflowPlacement(spec.runId);
       const workflowUsage = (await deps.store.getWorkflowUsage([spec.runId])).map(({ run_id: _runId, ...row }) => row);
       const inlined = inlinedTriggers(placement);

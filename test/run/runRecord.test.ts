@@ -56,6 +56,17 @@ describe('createRunRecord', () => {
     expect(record.paths(spec).runDir).toBe(paths.runDir);
   });
 
+  it('records a run on a host that never prepared it (its host was lost): the run dir is made there', async () => {
+    const opened = createRunRecord({ store, sandboxRoot: join(root, 'sandboxes'), hostId: 'host-b', runsDir: join(root, 'runs-b'), now: () => new Date('2026-01-01T00:00:01Z') });
+    const spec = specIn(join(root, 'client-runs'));
+    await opened.open(spec, { workflowId: null, runId: null });
+    const recorder = createRunRecord({ store, sandboxRoot: join(root, 'sandboxes'), hostId: 'host-c', runsDir: join(root, 'runs-c'), now: () => new Date('2026-01-01T00:00:02Z') });
+    const facts = { turnsUsed: 0, maxTurns: 1, turnLimitHit: false, examinerEnded: false, isolation: 'none' as const };
+    const outcome = await recorder.finish({ spec, status: 'infra_error', facts, postconditions: [], verdict: null, anomalies: [], error: 'host host-b was lost' });
+    expect(outcome.status).toBe('infra_error');
+    expect(existsSync(join(root, 'runs-c', spec.runId, 'review.md'))).toBe(true);
+  });
+
   it("writes where the batch says when the host has no runs dir of its own", () => {
     const record = createRunRecord({ store, sandboxRoot: join(root, 'sandboxes'), hostId: 'host-a', now: () => new Date() });
     expect(record.paths(specIn('/client/runs')).runDir).toBe('/client/runs/run-record-test@20260101T000000');
