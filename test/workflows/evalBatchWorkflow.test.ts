@@ -49,10 +49,11 @@ const slow: Candidate = {
   },
 };
 
-/** Destroys the run directory: the run cannot even record itself afterwards. */
+/** Puts a file where the run directory was: the run cannot even record itself afterwards. */
 const vandal: Candidate = {
   async runTurn(request: TurnRequest) {
     await rm(request.runDir, { recursive: true, force: true });
+    await writeFile(request.runDir, 'not a directory');
     return { reply: 'gone', session: {} };
   },
 };
