@@ -14,7 +14,7 @@ import { describeFailure } from './failureText.js';
 import { attemptHosts, outcomeAttributes, upsertVerdictMemo } from './outcomeAttributes.js';
 import { candidateProfile, hostProfile, modelProfile } from './profiles.js';
 import { runDisplay, said, type RunDisplay } from './runDisplay.js';
-import { endRun, MAX_HOST_RESTARTS, type Recorded, type RunAttempt, type RunEnding, type RunMover } from './runEnd.js';
+import { claimLiveHost, endRun, MAX_HOST_RESTARTS, restartOn, type Recorded, type RunAttempt, type RunEnding, type RunMover } from './runEnd.js';
 import { claimHost, type Host, hostStage } from './runHost.js';
 import { initialFacts, type RunLedger, countRetries } from './runLedger.js';
 import { runPatch, runPatches } from './runPatches.js';
@@ -95,10 +95,9 @@ async function runGenerations(spec: RunSpec, attempt: RunAttempt, ledger: RunLed
     } catch (err) {
       if (isCancellation(err)) return { status: 'cancelled', error: 'the run was cancelled', postconditions: [], verdict: null };
       if (!isHostLost(err)) return { status: 'infra_error', error: describeFailure(err), postconditions: [], verdict: null };
-      // Only a queued host stage is lost, and only a claimed host has a queue.
-      const lost = attempt.host.queue ?? 'no host';
-      const next = await claimHost(mover.fewerWrites, { runId: spec.runId, candidate: spec.candidate, generation: attempt.generation + 1, lost });
-      if (next === lost) continue; // its worker is back: every stage picks up where it was
+      const claimed = await claimLiveHost(spec, attempt, mover);
+      if (claimed === null) continue;
+      const { lost, next } = claimed;
       const lostStage = progress.stage;
       const host = hostOfQueue(lost) ?? lost;
       if (attempt.restarts >= MAX_HOST_RESTARTS) {
@@ -106,10 +105,7 @@ async function runGenerations(spec: RunSpec, attempt: RunAttempt, ledger: RunLed
         return { status: 'infra_error', error: `host ${host} was lost during ${lostStage}, after ${attempt.restarts} restart(s) on other hosts`, postconditions: [], verdict: null };
       }
       ledger.anomalies.push({ kind: 'host_lost', host, stage: lostStage, restartedOn: hostOfQueue(next) ?? next });
-      attempt.restarts += 1;
-      attempt.generation += 1;
-      ledger.facts = initialFacts(spec);
-      attempt.host = mover.onHost(next);
+      restartOn(next, spec, attempt, ledger, mover);
     }
   }
 }

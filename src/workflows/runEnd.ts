@@ -59,29 +59,46 @@ export async function endRun(spec: RunSpec, attempt: RunAttempt, ledger: RunLedg
   for (;;) {
     const tried = await cleanUpAndRecord(spec, attempt, ledger, ending, stage);
     if ('outcome' in tried) return tried;
-    // Only a queued host stage is lost, and only a claimed host has a queue.
-    const lost = attempt.host.queue ?? 'no host';
-    const next = await claimHost(mover.fewerWrites, { runId: spec.runId, candidate: spec.candidate, generation: attempt.generation + 1, lost });
-    if (next === lost) continue;
+    const claimed = await claimLiveHost(spec, attempt, mover);
+    if (claimed === null) continue;
+    const { lost, next } = claimed;
     addAnomalies(ledger, tried.anomalies);
     const restart = ending.status !== 'cancelled' && attempt.restarts < MAX_HOST_RESTARTS;
     const host = hostOfQueue(lost) ?? lost;
     const givenUp = ledger.anomalies.some((a) => a.kind === 'host_lost' && a.host === host && a.restartedOn === null);
     // A run that gave up on this host during its stages and then lost it in cleanup says the loss once.
     if (restart || !givenUp) ledger.anomalies.push({ kind: 'host_lost', host, stage: tried.lostIn, restartedOn: restart ? (hostOfQueue(next) ?? next) : null });
-    attempt.generation += 1;
-    attempt.host = mover.onHost(next);
     if (restart) {
-      attempt.restarts += 1;
-      ledger.facts = initialFacts(spec);
+      restartOn(next, spec, attempt, ledger, mover);
       return null;
     }
+    attempt.generation += 1;
+    attempt.host = mover.onHost(next);
     if (ending.status !== 'cancelled' && ending.status !== 'infra_error') {
       ending.status = 'infra_error';
       ending.error = `host ${host} was lost during ${tried.lostIn}, after ${attempt.restarts} restart(s) on other hosts`;
       ending.verdict = null;
     }
   }
+}
+
+/**
+ * The live host a run claims after its own was lost, with the lost one's queue; null when
+ * the lost host's worker is back (every stage picks up where it was).
+ */
+export async function claimLiveHost(spec: RunSpec, attempt: RunAttempt, mover: RunMover): Promise<{ lost: string; next: string } | null> {
+  // Only a queued host stage is lost, and only a claimed host has a queue.
+  const lost = attempt.host.queue ?? 'no host';
+  const next = await claimHost(mover.fewerWrites, { runId: spec.runId, candidate: spec.candidate, generation: attempt.generation + 1, lost });
+  return next === lost ? null : { lost, next };
+}
+
+/** The run starts again from prepare on the host of `queue`, as a new generation. */
+export function restartOn(queue: string, spec: RunSpec, attempt: RunAttempt, ledger: RunLedger, mover: RunMover): void {
+  attempt.restarts += 1;
+  attempt.generation += 1;
+  ledger.facts = initialFacts(spec);
+  attempt.host = mover.onHost(queue);
 }
 
 /**
