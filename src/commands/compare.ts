@@ -37,21 +37,17 @@ export async function run(options: CompareOptions, io: CommandIo): Promise<numbe
   const settings = await loadSettings(io.cwd, io.env, options.config ? { configPath: options.config } : {});
   const store = await openStore(lookupStoreOptions(settings));
   try {
-    let a, b, decided, observations, noting;
+    let a, b, decided, observations;
     try {
       const [sideA, sideB] = await firstErrorInOrder([resolveSide(store, options.a, options.batch), resolveSide(store, options.b, options.batch)]);
-      // Every side query is sent at once (counted per case in SQL: two 1,000-run sides loaded
-      // whole took seconds). The store answers them one after another in the order sent: the
-      // sides' counts and what labels them first, trigger quality's last, so this process
-      // compares the sides while the store reads trigger quality. A's error comes first; the
-      // rejections of what is awaited later are never left unhandled.
-      const counted = firstErrorInOrder([resolvedSideStats(store, sideA), resolvedSideStats(store, sideB)]);
-      const deciding = decisionsForSides(store, options.a, options.b, options.batch);
-      noting = sequentialSideNotes(store, { A: sideA, B: sideB });
+      // Every side query is sent at once, trigger quality's too: the store answers them one
+      // after another while this process parses the rows already back (counted per case in
+      // SQL: two 1,000-run sides loaded whole took seconds). A's error comes first; trigger
+      // quality's rejection is awaited below, never left unhandled.
       observations = Promise.all([loadSideTriggerObservations(store, sideA.filter), loadSideTriggerObservations(store, sideB.filter)]);
-      for (const later of [deciding, noting, observations]) later.catch(() => undefined);
-      [a, b] = await counted;
-      decided = await deciding;
+      observations.catch(() => undefined);
+      [a, b] = await firstErrorInOrder([resolvedSideStats(store, sideA), resolvedSideStats(store, sideB)]);
+      decided = await decisionsForSides(store, options.a, options.b, options.batch);
     } catch (err) {
       io.err(`error: ${(err as Error).message}`);
       return COMPARE_EXIT.nothingComparable;
@@ -59,7 +55,7 @@ export async function run(options: CompareOptions, io: CommandIo): Promise<numbe
     // The two arms of a batch run until decided are labelled by the test that stopped it, never by Fisher's on the runs it accumulated;
     // any other comparison of such a batch's runs is Fisher's, and says so.
     const compared = compareSideStats(a.stats, b.stats);
-    const notes = decided ? [] : await noting;
+    const notes = decided ? [] : await sequentialSideNotes(store, { A: a, B: b });
     const comparison = decided ? withDecisions(compared, decided) : notes.length > 0 ? { ...compared, methodNotes: notes } : compared;
     const floor = noiseFloor(comparison.cases, new Map([...a.stats.cases].map(([caseId, c]) => [caseId, c.side.hash])), await store.latestCalibrations(comparison.cases.map((c) => c.caseId)));
     const [observedA, observedB] = await observations;
