@@ -1,12 +1,10 @@
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Client, type Connection } from '@temporalio/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '@temporalio/client';
+import { describe, expect, it } from 'vitest';
 import type { BatchResult } from '../../src/run/batchInput.js';
-import type { Store } from '../../src/store/index.js';
 import { SHARED_TASK_QUEUE } from '../../src/temporal/names.js';
-import type { CrashFixture } from '../support/crashFixture.js';
-import { startCrashHarness, type CrashHarness } from '../support/crashHarness.js';
+import { useCrashHarness } from '../support/useCrashHarness.js';
 
 const RUNS = 2;
 
@@ -23,30 +21,27 @@ async function claimRefusal(client: Client, runId: string): Promise<string | nul
  * on the slots queue until host B, which has it, joins and takes them all.
  */
 describe('evalflow worker capabilities', () => {
-  let harness: CrashHarness;
-  let fixture: CrashFixture;
-  let store: Store;
-  let connection: Connection;
-
-  beforeAll(async () => {
-    harness = await startCrashHarness({
+  const crash = useCrashHarness(
+    {
       models: { examiner: 'caps-examiner', judge: 'caps-judge' },
       modelDelayMs: 0,
       agentTurn: ['echo "start $EVALFLOW_RUN_ID $EVALFLOW_TURN $(pwd)" >> "$log/agent.log"', 'echo "turn $EVALFLOW_TURN" >> progress.txt', 'echo "did turn $EVALFLOW_TURN"'],
       progressPostcondition: false,
-    });
-    ({ fixture, store, connection } = harness);
-    // The agent under its bare name, installed only in host B's PATH.
-    await mkdir(join(fixture.root, 'host-b-bin'));
-    await writeFile(join(fixture.root, 'host-b-bin', 'caps-agent'), `#!/bin/sh\nexec ${join(fixture.root, 'agent.sh')} "$@"\n`);
-    await chmod(join(fixture.root, 'host-b-bin', 'caps-agent'), 0o755);
-  }, 180_000);
-
-  afterAll(async () => {
-    await harness?.close();
-  });
+    },
+    {
+      timeoutMs: 180_000,
+      // The agent under its bare name, installed only in host B's PATH.
+      async setUp({ fixture }) {
+        await mkdir(join(fixture.root, 'host-b-bin'));
+        await writeFile(join(fixture.root, 'host-b-bin', 'caps-agent'), `#!/bin/sh\nexec ${join(fixture.root, 'agent.sh')} "$@"\n`);
+        await chmod(join(fixture.root, 'host-b-bin', 'caps-agent'), 0o755);
+      },
+    },
+  );
 
   it('sends every run to the host that can start its candidate', async () => {
+    const harness = crash();
+    const { fixture, store, connection } = harness;
     await harness.startWorker('host-a', ['--slots', '2']);
     const input = fixture.batchInput({ name: 'caps', stamp: '20260502T000000', runsPerCase: RUNS, parallelism: RUNS, turnTimeoutS: 60, recovery: { modelOutageS: 60, hostLostAfterS: 300 } });
     input.template.candidate = { name: 'agent', adapter: 'command', args: ['caps-agent'], env: {} };

@@ -1,13 +1,11 @@
-import { Client, type Connection } from '@temporalio/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '@temporalio/client';
+import { describe, expect, it } from 'vitest';
 import type { BatchResult } from '../../src/run/batchInput.js';
 import { hostLines } from '../../src/cli/batch/hosts.js';
-import type { Store } from '../../src/store/index.js';
 import { SHARED_TASK_QUEUE } from '../../src/temporal/names.js';
 import { loggedAgentTurn, mostAtOnce, turnStarts, until } from '../support/agentLog.js';
 import type { CliProcess } from '../support/cliProcess.js';
-import type { CrashFixture } from '../support/crashFixture.js';
-import { startCrashHarness, type CrashHarness } from '../support/crashHarness.js';
+import { useCrashHarness } from '../support/useCrashHarness.js';
 
 const RUNS = 5;
 
@@ -17,30 +15,22 @@ const RUNS = 5;
  * finishes the run it holds, takes no new one and exits, while the others take the rest.
  */
 describe('evalflow worker --slots and drain', () => {
-  let harness: CrashHarness;
-  let fixture: CrashFixture;
-  let store: Store;
-  let connection: Connection;
-
-  beforeAll(async () => {
-    harness = await startCrashHarness({
+  const crash = useCrashHarness(
+    {
       models: { examiner: 'slots-examiner', judge: 'slots-judge' },
       modelDelayMs: 0,
       agentTurn: loggedAgentTurn(2),
       progressPostcondition: false,
-    });
-    ({ fixture, store, connection } = harness);
-  }, 180_000);
-
-  afterAll(async () => {
-    await harness?.close();
-  });
+    },
+    { timeoutMs: 180_000 },
+  );
 
   async function startWorker(hostId: string, slots: number): Promise<CliProcess> {
-    return harness.startWorker(hostId, ['--slots', String(slots)]);
+    return crash().startWorker(hostId, ['--slots', String(slots)]);
   }
 
   it('holds at most its slots, shares with a host that joins, and drains without a restart', async () => {
+    const { fixture, store, connection } = crash();
     const hostA = await startWorker('host-a', 1);
     const input = fixture.batchInput({ name: 'slots', stamp: '20260501T000000', runsPerCase: RUNS, parallelism: RUNS, turnTimeoutS: 60, recovery: { modelOutageS: 60, hostLostAfterS: 300 } });
     const client = new Client({ connection });

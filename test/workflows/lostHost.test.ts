@@ -1,16 +1,14 @@
 import { resolve } from 'node:path';
-import { Client, type Connection } from '@temporalio/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '@temporalio/client';
+import { describe, expect, it } from 'vitest';
 import type { BatchResult } from '../../src/run/batchInput.js';
 import { readEnvChecklist } from '../../src/run/runFiles.js';
 import { RUN_STATUSES } from '../../src/vocabulary/runStates.js';
-import type { Store } from '../../src/store/index.js';
 import { SHARED_TASK_QUEUE } from '../../src/temporal/names.js';
 import { generationOf } from '../../src/transcript/attempts.js';
 import { loggedAgentTurn, turnStarts, until } from '../support/agentLog.js';
 import type { CliProcess } from '../support/cliProcess.js';
-import type { CrashFixture } from '../support/crashFixture.js';
-import { startCrashHarness, type CrashHarness } from '../support/crashHarness.js';
+import { useCrashHarness } from '../support/useCrashHarness.js';
 
 const RUNS = 8;
 
@@ -20,31 +18,20 @@ const RUNS = 8;
  * host: at most twice, recorded, never two live attempts of one run.
  */
 describe('a batch that loses a host', () => {
-  let harness: CrashHarness;
-  let fixture: CrashFixture;
-  let store: Store;
-  let connection: Connection;
-
-  beforeAll(async () => {
-    harness = await startCrashHarness({
-      models: { examiner: 'lost-examiner', judge: 'lost-judge' },
-      modelDelayMs: 0,
-      agentTurn: loggedAgentTurn(2, { overlaps: true }),
-      progressPostcondition: true,
-    });
-    ({ fixture, store, connection } = harness);
-  });
-
-  afterAll(async () => {
-    await harness?.close();
+  const crash = useCrashHarness({
+    models: { examiner: 'lost-examiner', judge: 'lost-judge' },
+    modelDelayMs: 0,
+    agentTurn: loggedAgentTurn(2, { overlaps: true }),
+    progressPostcondition: true,
   });
 
   async function startWorker(hostId: string): Promise<CliProcess> {
     // Slots for the whole window: the default (the machine's cores) would hold runs back from host A.
-    return harness.startWorker(hostId, ['--slots', '6']);
+    return crash().startWorker(hostId, ['--slots', '6']);
   }
 
   it("restarts the lost host's runs on the other host, from prepare, once each, with the loss recorded", async () => {
+    const { fixture, store, connection } = crash();
     // Host A alone first, so that runs are certain to live there; then host B joins.
     const hostA = await startWorker('host-a');
     const input = fixture.batchInput({ name: 'lost', stamp: '20260401T000000', runsPerCase: RUNS, parallelism: 6, turnTimeoutS: 60, recovery: { modelOutageS: 60, hostLostAfterS: 5 } });

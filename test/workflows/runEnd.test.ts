@@ -1,15 +1,13 @@
 import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { Client, type Connection } from '@temporalio/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '@temporalio/client';
+import { describe, expect, it } from 'vitest';
 import type { BatchResult } from '../../src/run/batchInput.js';
 import { readEnvChecklist } from '../../src/run/runFiles.js';
-import type { Store } from '../../src/store/index.js';
 import { SHARED_TASK_QUEUE } from '../../src/temporal/names.js';
 import { generationOf } from '../../src/transcript/attempts.js';
 import { loggedAgentTurn, turnStarts, until } from '../support/agentLog.js';
-import type { CrashFixture } from '../support/crashFixture.js';
-import { startCrashHarness, type CrashHarness } from '../support/crashHarness.js';
+import { useCrashHarness } from '../support/useCrashHarness.js';
 
 /**
  * The case's cleanup on host A holds until `$log/release` exists (at most 5 minutes), after
@@ -27,29 +25,21 @@ const CLEANUP_HELD_ON_A = [
  * recorded there; its workflow does not fail.
  */
 describe('a run whose host is lost in cleanup and record', () => {
-  let harness: CrashHarness;
-  let fixture: CrashFixture;
-  let store: Store;
-  let connection: Connection;
-
-  beforeAll(async () => {
-    harness = await startCrashHarness({
+  const crash = useCrashHarness(
+    {
       models: { examiner: 'end-examiner', judge: 'end-judge' },
       modelDelayMs: 0,
       agentTurn: loggedAgentTurn(0),
       progressPostcondition: true,
       postRunCleanup: CLEANUP_HELD_ON_A,
-    });
-    ({ fixture, store, connection } = harness);
-  });
-
-  afterAll(async () => {
+    },
     // The cleanup command the killed host left behind may end.
-    if (fixture) await writeFile(join(fixture.root, 'log', 'release'), '');
-    await harness?.close();
-  });
+    { beforeClose: (harness) => writeFile(join(harness.fixture.root, 'log', 'release'), '') },
+  );
 
   it('moves the run to the live host, restarts it from prepare there and records it passed, with the loss said once', async () => {
+    const harness = crash();
+    const { fixture, store, connection } = harness;
     const hostA = await harness.startWorker('host-a', ['--slots', '2']);
     const input = fixture.batchInput({ name: 'end', stamp: '20260402T000000', runsPerCase: 1, parallelism: 1, turnTimeoutS: 60, recovery: { modelOutageS: 60, hostLostAfterS: 5 } });
     const client = new Client({ connection });
