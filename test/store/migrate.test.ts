@@ -1,5 +1,8 @@
+import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { StoreError } from '../../src/errors.js';
+import { migrate } from '../../src/store/migrate.js';
+import { createPgExecutor } from '../../src/store/pgExecutor.js';
 import { openStore } from '../../src/store/index.js';
 import type { Store } from '../../src/store/index.js';
 import { BACKENDS, dropSchema, postgresUrl, randomSchema, rawPostgres, storeOptions } from './testBackends.js';
@@ -202,9 +205,92 @@ describe('migration 022 (score judgings) on postgres', () => {
   });
 });
 
+describe('migration 023 (verdict run lock) on postgres', () => {
+  const schema = randomSchema();
+  afterAll(() => dropSchema(schema));
+
+  /** A SQLSTATE, from a driver error or from the StoreError wrapping one; 'ok' when none. */
+  const outcome = (err: unknown): string => {
+    if (err === undefined) return 'ok';
+    const cause = err instanceof StoreError ? err.cause : err;
+    return String((cause as { code?: unknown } | undefined)?.code ?? (err as Error).message);
+  };
+
+  /**
+   * Two writers of one run: a transaction that records a person's review of the run and then
+   * the result it decides (its review row takes its share of the run), and, between its two
+   * statements, `saveScore` of the same run. Returns how each ended.
+   */
+  async function reviewBesideVerdict(store: Store, runId: string): Promise<{ review: string; verdict: string }> {
+    const reviewer = new pg.Client({ connectionString: await postgresUrl(), options: `-c search_path=${schema}` });
+    await reviewer.connect();
+    try {
+      const [{ pid }] = (await reviewer.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows as [{ pid: number }];
+      await reviewer.query('BEGIN');
+      await reviewer.query(`INSERT INTO run_reviews (run_id, result, author, note, decided_at) VALUES ($1, 'pass', 'alice', 'read it', now())`, [runId]);
+      let verdict: string | undefined;
+      const saving = store.saveScore(runId, aScore({ judged_at: '2029-01-01T00:00:00.000Z', result: 'fail', overall: 1 })).then(
+        () => (verdict = 'ok'),
+        (err: unknown) => (verdict = outcome(err)),
+      );
+      // The verdict either lands or waits for the review's transaction; then the review goes on.
+      for (const deadline = Date.now() + 30_000; verdict === undefined; ) {
+        const waiting = await rawPostgres<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))', [pid]);
+        if (waiting[0]!.n > 0) break;
+        if (Date.now() > deadline) throw new Error('saveScore neither landed nor waited for the review within 30 s');
+        await new Promise((wait) => setTimeout(wait, 20));
+      }
+      let review = 'ok';
+      try {
+        await reviewer.query(`UPDATE runs SET result = 'pass' WHERE run_id = $1`, [runId]);
+        await reviewer.query('COMMIT');
+      } catch (err) {
+        review = outcome(err);
+        await reviewer.query('ROLLBACK');
+      }
+      await saving;
+      return { review, verdict: verdict! };
+    } finally {
+      await reviewer.end();
+    }
+  }
+
+  it('a verdict written beside a review of its run deadlocked through 022; from 023 on both land and are counted', async () => {
+    const databaseUrl = await postgresUrl();
+    // The store as 022 left it.
+    const sql = createPgExecutor({ connectionString: databaseUrl, schema });
+    try {
+      await migrate(sql, schema, migrations.filter((m) => m.version <= 22));
+    } finally {
+      await sql.close();
+    }
+    const store = await openStore({ databaseUrl, schema, migrate: false });
+    try {
+      for (const runId of ['r-before', 'r-after']) await store.upsertRun(aRun({ run_id: runId, status: 'completed', workflow_rev: 'rev-a' }));
+      // PostgreSQL found the cycle and failed one writer (the verdict waited for the review's share of the run, the review for the verdict's lock).
+      const before = await reviewBesideVerdict(store, 'r-before');
+      expect([before.review, before.verdict].sort(), JSON.stringify(before)).toEqual(['40P01', 'ok']);
+
+      expect(await store.migrate()).toEqual({ applied: [23], current: 23 });
+      expect(await reviewBesideVerdict(store, 'r-after')).toEqual({ review: 'ok', verdict: 'ok' });
+      // The review's result was written last, over the verdict's.
+      expect(await store.getRun('r-after')).toMatchObject({ result: 'pass', overall: 1 });
+      expect(await store.getReview('r-after')).toMatchObject({ result: 'pass', author: 'alice' });
+      // The counts kept by the triggers are those computed afresh from the rows.
+      const counts = () => rawPostgres(`SELECT * FROM ${schema}.revision_case_counts WHERE runs <> 0 ORDER BY workflow_rev, case_id, candidate, case_hash, status, judged, passed`);
+      const kept = await counts();
+      const backfill = revisionCaseCounts.sql.slice(revisionCaseCounts.sql.indexOf('-- The runs already stored.'));
+      await rawPostgres(`SET search_path TO ${schema}; DELETE FROM revision_case_counts; ${backfill}`);
+      expect(await counts()).toEqual(kept);
+      expect(kept).toContainEqual(expect.objectContaining({ workflow_rev: 'rev-a', status: 'completed', judged: true, passed: true, runs: '1' }));
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 describe('migration order', () => {
   it('refuses versions out of order, repeated or with a gap', async () => {
-    const { migrate } = await import('../../src/store/migrate.js');
     const [first, second, third] = migrations;
     const unused = {} as Parameters<typeof migrate>[0];
     await expect(migrate(unused, undefined, [second!, first!])).rejects.toThrow('store migrations: entry 0 has version 2, expected 1 (versions run 1, 2, 3… with no gaps)');

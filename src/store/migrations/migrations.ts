@@ -20,9 +20,10 @@ import { runsWorkflowRevPrefix } from './019_runs_workflow_rev_prefix.js';
 import { runsLookupColumns } from './020_runs_lookup_columns.js';
 import { revisionCaseCounts } from './021_revision_case_counts.js';
 import { scoreJudgings } from './022_score_judgings.js';
+import { verdictRunLock } from './023_verdict_run_lock.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in the order they apply. Append only. */
-export const migrations: readonly Migration[] = [runsAndBatches, transcriptEvents, scores, editPrediction, runRejudgeInputs, structuredAnomalies, batchPlan, runSteps, runFacts, judgeSamples, reviews, schedules, workflowUsage, lookupIndices, hosts, caseCalibrations, casePacks, batchDecisions, runsWorkflowRevPrefix, runsLookupColumns, revisionCaseCounts, scoreJudgings];
+export const migrations: readonly Migration[] = [runsAndBatches, transcriptEvents, scores, editPrediction, runRejudgeInputs, structuredAnomalies, batchPlan, runSteps, runFacts, judgeSamples, reviews, schedules, workflowUsage, lookupIndices, hosts, caseCalibrations, casePacks, batchDecisions, runsWorkflowRevPrefix, runsLookupColumns, revisionCaseCounts, scoreJudgings, verdictRunLock];
 
 export type { Migration };
