@@ -104,6 +104,23 @@ describe('the lingering store service', () => {
     expect(await readLog()).toMatch(/leaving \(idle\)/);
   }, 300_000);
 
+  it('leaves when its data dir disappears, removing its socket and letting the lock go', async () => {
+    const look = await lookUp('60');
+    expect(look.code, look.output).toBe(0);
+    const service = (await holder())!;
+    expect(service).toMatchObject({ command: 'evalflow store service' });
+    expect(existsSync(service.socket!)).toBe(true);
+    // The workspace's store deleted by hand (its lock file beside it stays).
+    await rm(dataDir, { recursive: true, force: true });
+    await until('gone with its data dir', async () => !isAlive(service) && (await holder()) === null, 30_000);
+    expect(existsSync(service.socket!)).toBe(false);
+    expect(await readLog()).toMatch(new RegExp(`store service ${service.pid}: leaving \\(data dir gone\\)`));
+    // The next look-up starts a service on a new store.
+    const next = await lookUp('60');
+    expect(next.code, next.output).toBe(0);
+    expect((await holder())?.pid).not.toBe(service.pid);
+  }, 300_000);
+
   it('two look-ups at once on a free store start one service between them', async () => {
     const before = await servingLines();
     const [a, b] = await Promise.all([lookUp('60'), lookUp('60', ['history'])]);
