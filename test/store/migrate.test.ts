@@ -10,6 +10,7 @@ import { structuredAnomalies } from '../../src/store/migrations/006_structured_a
 import { migrations } from '../../src/store/migrations/migrations.js';
 import { revisionCaseCounts } from '../../src/store/migrations/021_revision_case_counts.js';
 import { scoreJudgings } from '../../src/store/migrations/022_score_judgings.js';
+import { runsWorkflowInvoked } from '../../src/store/migrations/024_runs_workflow_invoked.js';
 import { aRun, aScore } from './builders.js';
 
 const VERSIONS = migrations.map((m) => m.version);
@@ -283,6 +284,49 @@ describe('migration 023 (verdict run lock) on postgres', () => {
       await rawPostgres(`SET search_path TO ${schema}; DELETE FROM revision_case_counts; ${backfill}`);
       expect(await counts()).toEqual(kept);
       expect(kept).toContainEqual(expect.objectContaining({ workflow_rev: 'rev-a', status: 'completed', judged: true, passed: true, runs: '1' }));
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('migration 024 (runs workflow invoked) on postgres', () => {
+  const schema = randomSchema();
+  afterAll(() => dropSchema(schema));
+
+  it("keeps each run's invocations as its usage is written, from two writers at once too, and backfills the same", async () => {
+    const options = { databaseUrl: await postgresUrl(), schema };
+    const store = await openStore(options);
+    const usage = (item: string, invoked: 'yes' | 'no' | 'unknown') => ({ item, kind: 'skill' as const, name: item.split('/')[1]!, loaded: 'yes' as const, invoked, first_turn: null, evidence: null });
+    try {
+      for (const i of [0, 1, 2, 3, 4]) await store.upsertRun(aRun({ run_id: `u-${i}` }));
+      // Written, then replaced whole; written and emptied; a row changed and one taken away by hand; a run deleted.
+      await store.saveWorkflowUsage('u-0', [usage('skills/b', 'yes'), usage('skills/a', 'no')]);
+      await store.saveWorkflowUsage('u-0', [usage('skills/b', 'no'), usage('skills/c', 'unknown')]);
+      await store.saveWorkflowUsage('u-1', [usage('skills/a', 'yes')]);
+      await store.saveWorkflowUsage('u-1', []);
+      await store.saveWorkflowUsage('u-2', [usage('skills/a', 'yes'), usage('skills/b', 'yes')]);
+      await store.saveWorkflowUsage('u-4', [usage('skills/a', 'yes')]);
+      await rawPostgres(`SET search_path TO ${schema}; UPDATE workflow_usage SET invoked = 'no' WHERE run_id = 'u-2' AND item = 'skills/a'; DELETE FROM workflow_usage WHERE run_id = 'u-2' AND item = 'skills/b'; DELETE FROM runs WHERE run_id = 'u-4'`);
+      // Two connections adding rows of one run at once: each recounts after the other's commit.
+      await Promise.all(['skills/d', 'skills/e', 'skills/f', 'skills/g'].map((item) => rawPostgres(`SET search_path TO ${schema}; INSERT INTO workflow_usage (run_id, item, kind, name, loaded, invoked) VALUES ('u-3', '${item}', 'skill', 'x', 'yes', 'yes')`)));
+
+      const kept = () => rawPostgres(`SELECT run_id, workflow_invoked FROM ${schema}.runs ORDER BY run_id`);
+      const recounted = await rawPostgres(
+        `SELECT r.run_id, (SELECT jsonb_agg(jsonb_build_array(u.item, u.invoked) ORDER BY u.item) FROM ${schema}.workflow_usage u WHERE u.run_id = r.run_id) AS workflow_invoked
+         FROM ${schema}.runs r ORDER BY r.run_id`,
+      );
+      expect(await kept()).toEqual(recounted);
+      expect(recounted).toEqual([
+        { run_id: 'u-0', workflow_invoked: [['skills/b', 'no'], ['skills/c', 'unknown']] },
+        { run_id: 'u-1', workflow_invoked: null },
+        { run_id: 'u-2', workflow_invoked: [['skills/a', 'no']] },
+        { run_id: 'u-3', workflow_invoked: [['skills/d', 'yes'], ['skills/e', 'yes'], ['skills/f', 'yes'], ['skills/g', 'yes']] },
+      ]);
+      // What the migration's last statement computes from the usage already stored.
+      const backfill = runsWorkflowInvoked.sql.slice(runsWorkflowInvoked.sql.indexOf('-- The usage already stored.'));
+      await rawPostgres(`SET search_path TO ${schema}; UPDATE runs SET workflow_invoked = NULL; ${backfill}`);
+      expect(await kept()).toEqual(recounted);
     } finally {
       await store.close();
     }

@@ -21,9 +21,10 @@ import { runsLookupColumns } from './020_runs_lookup_columns.js';
 import { revisionCaseCounts } from './021_revision_case_counts.js';
 import { scoreJudgings } from './022_score_judgings.js';
 import { verdictRunLock } from './023_verdict_run_lock.js';
+import { runsWorkflowInvoked } from './024_runs_workflow_invoked.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in the order they apply. Append only. */
-export const migrations: readonly Migration[] = [runsAndBatches, transcriptEvents, scores, editPrediction, runRejudgeInputs, structuredAnomalies, batchPlan, runSteps, runFacts, judgeSamples, reviews, schedules, workflowUsage, lookupIndices, hosts, caseCalibrations, casePacks, batchDecisions, runsWorkflowRevPrefix, runsLookupColumns, revisionCaseCounts, scoreJudgings, verdictRunLock];
+export const migrations: readonly Migration[] = [runsAndBatches, transcriptEvents, scores, editPrediction, runRejudgeInputs, structuredAnomalies, batchPlan, runSteps, runFacts, judgeSamples, reviews, schedules, workflowUsage, lookupIndices, hosts, caseCalibrations, casePacks, batchDecisions, runsWorkflowRevPrefix, runsLookupColumns, revisionCaseCounts, scoreJudgings, verdictRunLock, runsWorkflowInvoked];
 
 export type { Migration };
