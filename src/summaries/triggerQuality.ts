@@ -6,6 +6,8 @@ import { WorkflowExpectationSchema, type WorkflowExpectation, type WorkflowUsage
 export interface TriggerObservation {
   expectation: WorkflowExpectation | undefined;
   usage: readonly Pick<WorkflowUsageRow, 'item' | 'invoked'>[];
+  /** How many runs observed exactly this (default 1): a side's runs come grouped from the store. */
+  runs?: number;
 }
 
 /** How well one skill fires where the cases say it must, and stays quiet where they say it must not. */
@@ -38,16 +40,16 @@ export function triggerQuality(observations: readonly TriggerObservation[]): Rec
     if (!found) counts.set(ref, (found = { truePositives: 0, falsePositives: 0, falseNegatives: 0, trueNegatives: 0, unknown: 0 }));
     return found;
   };
-  for (const { expectation, usage } of observations) {
+  for (const { expectation, usage, runs = 1 } of observations) {
     if (!expectation) continue;
     const invoked = new Map(usage.map((row) => [row.item, row.invoked]));
     for (const [ref, wanted] of [...expectation.must_use.map((r) => [r, true] as const), ...expectation.must_not_use.map((r) => [r, false] as const)]) {
       if (!ref.startsWith('skills/')) continue;
       const counted = entry(ref);
       const state = invoked.get(ref) ?? 'unknown';
-      if (state === 'unknown') counted.unknown += 1;
-      else if (wanted) counted[state === 'yes' ? 'truePositives' : 'falseNegatives'] += 1;
-      else counted[state === 'yes' ? 'falsePositives' : 'trueNegatives'] += 1;
+      if (state === 'unknown') counted.unknown += runs;
+      else if (wanted) counted[state === 'yes' ? 'truePositives' : 'falseNegatives'] += runs;
+      else counted[state === 'yes' ? 'falsePositives' : 'trueNegatives'] += runs;
     }
   }
   const quality: Record<string, SkillTrigger> = {};
@@ -78,13 +80,12 @@ export async function loadTriggerObservations(store: Store, entries: readonly Ru
 /**
  * The observations of a comparison side's runs, as `loadTriggerObservations` makes them from
  * its loaded runs, from the groups the store counted (runs alike in expectation and usage are
- * one group, repeated here as many times): no run is loaded.
+ * one group, counted `runs` times, not repeated: a 1,000-run side is a handful): no run is loaded.
  */
 export async function loadSideTriggerObservations(store: Store, filter: ComparisonFilter): Promise<TriggerObservation[]> {
-  return (await store.triggerObservationStats(filter)).flatMap((group) => {
+  return (await store.triggerObservationStats(filter)).map((group) => {
     const expectation = group.expectation === null ? undefined : parseOrThrow(WorkflowExpectationSchema, group.expectation[0], `store: runs.spec of ${group.run_id} (evalCase.expectWorkflow)`);
-    const observation = { expectation, usage: group.usage.map(([item, invoked]) => ({ item, invoked })) };
-    return Array.from({ length: group.runs }, () => observation);
+    return { expectation, usage: group.usage.map(([item, invoked]) => ({ item, invoked })), runs: group.runs };
   });
 }
 

@@ -33,4 +33,11 @@ describe('triggerQuality', () => {
     const quality = triggerQuality([run(['skills/a'], [], [invoked('skills/a', 'no')]), run([], ['skills/a'], [invoked('skills/a', 'yes')])]);
     expect(quality['skills/a']).toMatchObject({ precision: 0, recall: 0, f1: 0 });
   });
+
+  it('counts an observation of several runs as that many runs', () => {
+    const fired = run(['skills/a'], ['skills/b'], [invoked('skills/a', 'yes'), invoked('skills/b', 'unknown')]);
+    const missed = run(['skills/a'], [], [invoked('skills/a', 'no')]);
+    expect(triggerQuality([{ ...fired, runs: 3 }, { ...missed, runs: 2 }])).toEqual(triggerQuality([fired, fired, fired, missed, missed]));
+    expect(triggerQuality([{ ...fired, runs: 3 }])['skills/a']).toMatchObject({ truePositives: 3 });
+  });
 });
