@@ -20,6 +20,8 @@ export interface MigrationReport {
  */
 export async function migrate(sql: SqlExecutor, schema: string | undefined, migrations: readonly Migration[] = allMigrations): Promise<MigrationReport> {
   assertOrdered(migrations);
+  const current = await alreadyCurrent(sql, migrations);
+  if (current !== undefined) return { applied: [], current };
   const lockKey = `evalflow:migrate:${schema ?? 'default'}`;
 
   const recorded = await storeOperation(sql, 'migrate (prepare schema_migrations)', () =>
@@ -56,6 +58,25 @@ export async function migrate(sql: SqlExecutor, schema: string | undefined, migr
     done.add(migration.version);
   }
   return { applied, current: Math.max(0, ...done) };
+}
+
+/**
+ * The highest recorded version when every migration is recorded already, read in one query
+ * without the lock (what is recorded is committed, and migrations are only ever added): every
+ * command opens the store, and the locked path is five round trips, each a wait for a served
+ * command. Undefined when something is missing or the table cannot be read (a fresh schema):
+ * the locked path then creates and applies what is missing.
+ */
+async function alreadyCurrent(sql: SqlExecutor, migrations: readonly Migration[]): Promise<number | undefined> {
+  let recorded: { version: number; name: string }[];
+  try {
+    recorded = await sql.query<{ version: number; name: string }>('SELECT version, name FROM schema_migrations ORDER BY version');
+  } catch {
+    return undefined;
+  }
+  checkNames(recorded, migrations);
+  const done = new Set(recorded.map((row) => row.version));
+  return migrations.every((migration) => done.has(migration.version)) ? Math.max(0, ...done) : undefined;
 }
 
 function assertOrdered(migrations: readonly Migration[]): void {
