@@ -83,6 +83,14 @@ describe('the bundled CLI (what `npm run build` puts in dist/cli/)', () => {
     expect(bundledInputs(modules).filter((input) => input.startsWith('node_modules/zod/'))).toEqual([]);
   }, 60_000);
 
+  it("bundles pg with its Cloudflare probe answered at build time, so loading it never loads Node's fetch", async () => {
+    const [chunk] = Object.entries(metafile.outputs).filter(([output, { inputs }]) => output.endsWith('.js') && Object.keys(inputs).some((input) => input.endsWith('node_modules/pg/lib/stream.js')));
+    expect(chunk).toBeDefined();
+    const code = await readFile(resolve(ROOT, chunk![0]), 'utf8');
+    expect(code).toContain('function isCloudflareRuntime');
+    expect(code).not.toContain("typeof Response === 'function'");
+  });
+
   it('keeps the error classes\' names, which are the failure types workflows match on', async () => {
     const [chunk] = Object.entries(metafile.outputs).filter(([output, { inputs }]) => output.endsWith('.js') && 'src/errors.ts' in inputs);
     expect(chunk).toBeDefined();
