@@ -12,6 +12,7 @@ import { revisionCaseCounts } from '../../src/store/migrations/021_revision_case
 import { scoreJudgings } from '../../src/store/migrations/022_score_judgings.js';
 import { runsWorkflowInvoked } from '../../src/store/migrations/024_runs_workflow_invoked.js';
 import { aRun, aScore } from './builders.js';
+import type { SqlExecutor } from '../../src/store/sqlExecutor.js';
 
 const VERSIONS = migrations.map((m) => m.version);
 const LATEST = VERSIONS.at(-1);
@@ -329,6 +330,33 @@ describe('migration 024 (runs workflow invoked) on postgres', () => {
       expect(await kept()).toEqual(recounted);
     } finally {
       await store.close();
+    }
+  });
+});
+
+describe('migrate on a current store, on postgres', () => {
+  const schema = randomSchema();
+  afterAll(() => dropSchema(schema));
+
+  it('reads schema_migrations once and takes no lock or transaction (each is a round trip for a served command)', async () => {
+    const { migrate } = await import('../../src/store/migrate.js');
+    const { createPgExecutor } = await import('../../src/store/pgExecutor.js');
+    const sql = createPgExecutor({ connectionString: await postgresUrl(), schema });
+    const statements: string[] = [];
+    const counted: SqlExecutor = {
+      ...sql,
+      query: (text, params) => (statements.push(text), sql.query(text, params)),
+      execScript: (script) => (statements.push(script), sql.execScript(script)),
+      transaction: (fn) => (statements.push('BEGIN'), sql.transaction(fn)),
+    };
+    try {
+      await rawPostgres(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+      expect((await migrate(counted, schema)).applied).toEqual(VERSIONS);
+      statements.length = 0;
+      expect(await migrate(counted, schema)).toEqual({ applied: [], current: LATEST });
+      expect(statements).toEqual(['SELECT version, name FROM schema_migrations ORDER BY version']);
+    } finally {
+      await sql.close();
     }
   });
 });
