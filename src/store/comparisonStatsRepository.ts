@@ -9,7 +9,7 @@ import { storeOperation } from './storeOperation.js';
  * The side's runs, numbered in `listRuns` order (newest first). Contained = the spec's
  * `candidate.isolation`, else the config's, is `sandbox`; it and the expectation of trigger
  * quality are columns kept from the spec and config (migration 020), and its workflow usage
- * is kept on the run (migration 023), so no run's JSON and no other table is read.
+ * is kept on the run (migration 024), so no run's JSON and no other table is read.
  */
 const RUNS = `
   SELECT r.run_id, r.case_id, r.case_version, r.case_hash, r.status, r.attempt_index, r.run_dir, r.result AS decided,
@@ -87,7 +87,7 @@ export function createComparisonStatsRepository(sql: SqlExecutor, dirs: RunDirs)
       const values = params(filter);
       return storeOperation(sql, 'triggerObservationStats', async () => {
         // A spec's noWorkflow counts when truthy, as JavaScript reads it (in workflow_expectation).
-        // Each run's usage is kept on it (migration 023): grouping the side reads no other table
+        // Each run's usage is kept on it (migration 024): grouping the side reads no other table
         // (a probe of workflow_usage per run took about 75 ms a 1,000-run side).
         const rows = await sql.query(
           `SELECT CASE WHEN workflow_expectation IS NOT NULL THEN jsonb_build_array(workflow_expectation) END AS expectation,
