@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { currentHolder, isAlive, type LockHolder } from '../../src/store/pgliteLock.js';
 import { tempDir } from '../sandbox/sandboxFixture.js';
@@ -153,14 +154,21 @@ describe('the lingering store service', () => {
   }, 300_000);
 
   it('a served long-lived process takes the store over when the service leaves idle', async () => {
-    // Long enough for the client (a tsx process) to start while the service still serves.
-    const look = await lookUp('20');
+    const look = await lookUp('5');
     expect(look.code, look.output).toBe(0);
     const service = (await holder())!;
+    // A connection of the test's own keeps the service from leaving while the client (a tsx
+    // process, slow to start on loaded cores) starts; the service's linger can then be short.
+    const keeper = new pg.Client({ connectionString: `postgresql://postgres@${encodeURIComponent(dirname(service.socket!))}/postgres` });
+    await keeper.connect();
     const client = startTsProcess(QUIET_CLIENT, [], { cwd: root, env: env('2') });
     started.push(client);
-    expect(await client.waitForLine(/^open via /, 120_000)).toMatch(/\(evalflow store service\)/);
-    // Its pool lets idle connections go after 10 s; then the service leaves 20 s later.
+    try {
+      expect(await client.waitForLine(/^open via /, 120_000)).toMatch(/\(evalflow store service\)/);
+    } finally {
+      await keeper.end();
+    }
+    // Its pool lets idle connections go after 10 s; then the service leaves 5 s later.
     await until('gone idle', () => !isAlive(service), 90_000);
     client.child.stdin!.write('write 1\n');
     expect(await client.waitForLine(/^(wrote|failed) 1/, 120_000)).toBe('wrote 1 via self');
