@@ -1,5 +1,5 @@
 import { Client, Connection } from '@temporalio/client';
-import { bundleWorkflowCode, DefaultLogger, NativeConnection, Worker } from '@temporalio/worker';
+import { NativeConnection, Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hostStageActivities, type HostStages } from '../../src/activities/hostStages.js';
 import type { Activities } from '../../src/activities/index.js';
@@ -8,6 +8,7 @@ import type { RunRecordInput } from '../../src/run/runRecord.js';
 import type { RunSpec, RunTemplate } from '../../src/run/runSpec.js';
 import { hostTaskQueue, SHARED_TASK_QUEUE } from '../../src/temporal/names.js';
 import { installQuietRuntime } from '../../src/temporal/runtime.js';
+import { workflowBundle } from '../../src/temporal/workflowBundle.js';
 import { startTestTemporal, type TestTemporal } from '../support/temporalServer.js';
 
 const RUNS = 2_000;
@@ -80,7 +81,8 @@ describe('evalBatchWorkflow at scale', () => {
     const worker = await Worker.create({
       connection: native,
       taskQueue: QUEUE,
-      workflowBundle: await bundleWorkflowCode({ workflowsPath: new URL('../../src/workflows/index.ts', import.meta.url).pathname, logger: new DefaultLogger('WARN') }),
+      // The product's bundle of the same sources, cached on disk: bundling again costs seconds.
+      workflowBundle: await workflowBundle(),
       activities: stubs as Activities,
       maxConcurrentWorkflowTaskExecutions: 100,
     });
