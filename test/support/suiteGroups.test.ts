@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { testFilesThatRunAlone } from './suiteGroups.js';
+import { testFilesThatRunAlone, testFilesThatRunBeside } from './suiteGroups.js';
 
 describe('testFilesThatRunAlone', () => {
   const roots: string[] = [];
@@ -32,6 +32,16 @@ describe('testFilesThatRunAlone', () => {
       'test/fixtures/ignored.test.ts': "import { spawn } from 'node:child_process';\n",
     });
     expect(testFilesThatRunAlone(root)).toEqual(['test/run/direct.test.ts', 'test/run/twoHops.test.ts']);
+  });
+
+  it('runs beside the others only a file that starts servers and says it mostly waits', async () => {
+    const root = await tree({
+      'test/run/waits.test.ts': "// suite group: beside (it waits on a minute boundary)\nimport { spawn } from 'node:child_process';\n",
+      'test/run/busy.test.ts': "import { spawn } from 'node:child_process';\n",
+      'test/run/pure.test.ts': '// suite group: beside\nexport const pure = 1;\n',
+      'test/run/mentions.test.ts': "import { spawn } from 'node:child_process';\nconst text = '// suite group: beside';\n",
+    });
+    expect(testFilesThatRunBeside(root)).toEqual(['test/run/waits.test.ts']);
   });
 
   it('puts the suite\'s real-server files alone and its pure files together', () => {

@@ -8,6 +8,14 @@ import { dirname, join, relative, resolve } from 'node:path';
  */
 const RUNS_ALONE = /child_process|execa|runProcess|processRunner|startCli|startTsProcess|chromium|playwright|startDevServer|startTestTemporal|startRestartableTemporal|bwrap|bubblewrap|@temporalio\/testing|Worker\.create|DATABASE_URL|postgres/i;
 
+/**
+ * A file that runs alone but mostly waits (on Temporal's clock, a heartbeat or host-loss
+ * window, a real minute boundary) says so on a line of its own; it then runs beside the
+ * `alone` group, one such file at a time, instead of in it. Measured: such a file keeps less
+ * than half a core busy, so the file it runs beside barely slows.
+ */
+const RUNS_BESIDE = /^\/\/ suite group: beside\b/m;
+
 const RELATIVE_IMPORT = /from\s+'(\.{1,2}\/[^']+)'/g;
 
 /**
@@ -34,6 +42,11 @@ export function testFilesThatRunAlone(root: string): string[] {
     .filter((file) => file.endsWith('.test.ts') && runsAlone(file, new Set()))
     .map((file) => relative(root, file))
     .sort();
+}
+
+/** The files (relative to `root`) that run alone but say they mostly wait: they run beside the others. */
+export function testFilesThatRunBeside(root: string): string[] {
+  return testFilesThatRunAlone(root).filter((file) => RUNS_BESIDE.test(readFileSync(join(root, file), 'utf8')));
 }
 
 function listTs(dir: string): string[] {
