@@ -1,3 +1,4 @@
+// suite group: beside (most of it waits out a 60 s server outage)
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryIo } from '../../src/cli/io.js';

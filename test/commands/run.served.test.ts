@@ -1,3 +1,4 @@
+// suite group: beside (most of it waits on 10 s candidate turns)
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';

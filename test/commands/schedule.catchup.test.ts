@@ -1,3 +1,4 @@
+// suite group: beside (most of it waits while the server is down through two due times)
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import proto from '@temporalio/proto';

@@ -1,3 +1,4 @@
+// suite group: beside (most of it waits for services to linger and leave)
 import { existsSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';

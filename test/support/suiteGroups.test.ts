@@ -51,5 +51,8 @@ describe('testFilesThatRunAlone', () => {
     expect(alone).toContain('test/containment/escapes.test.ts');
     expect(alone).not.toContain('test/stats/newcombe.test.ts');
     expect(alone).not.toContain('test/judge/compact.test.ts');
+    const beside = testFilesThatRunBeside(resolve(import.meta.dirname, '../..'));
+    expect(beside).toContain('test/commands/run.outage.test.ts');
+    expect(beside).not.toContain('test/commands/worker.scaleOut.test.ts');
   });
 });

@@ -1,3 +1,4 @@
+// suite group: beside (most of it waits for killed workers' heartbeats to time out)
 import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
