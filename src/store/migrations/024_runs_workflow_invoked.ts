@@ -6,9 +6,9 @@ import type { Migration } from './migration.js';
  * groups a side's runs by it and by the case's expectation; before, it looked up every run's
  * usage rows, one index probe per run (about 75 ms a 1,000-run side).
  *
- * Triggers keep it in the transaction of the write, for every writer. As migration 022 does,
- * every writer of a run's usage locks the run first (FOR NO KEY UPDATE, before the row's
- * foreign key check takes its share), so on PostgreSQL two writers of one run recount one
+ * Triggers keep it in the transaction of the write, for every writer. Every writer of a run's
+ * usage locks the run first with migration 022's `lock_judged_run()` (FOR NO KEY UPDATE, before
+ * the row's foreign key check takes its share), so on PostgreSQL two writers of one run recount one
  * after the other, each seeing what the other committed.
  */
 export const runsWorkflowInvoked: Migration = {
@@ -16,17 +16,6 @@ export const runsWorkflowInvoked: Migration = {
   name: 'runs_workflow_invoked',
   sql: `
 ALTER TABLE runs ADD COLUMN workflow_invoked jsonb;
-
-CREATE FUNCTION lock_run_of_usage() RETURNS trigger
-LANGUAGE plpgsql AS $$
-BEGIN
-  IF TG_OP = 'DELETE' THEN
-    PERFORM 1 FROM runs WHERE run_id = OLD.run_id FOR NO KEY UPDATE;
-    RETURN OLD;
-  END IF;
-  PERFORM 1 FROM runs WHERE run_id = NEW.run_id OR (TG_OP = 'UPDATE' AND run_id = OLD.run_id) ORDER BY run_id FOR NO KEY UPDATE;
-  RETURN NEW;
-END $$;
 
 CREATE FUNCTION keep_run_workflow_invoked() RETURNS trigger
 LANGUAGE plpgsql AS $$
@@ -43,7 +32,7 @@ BEGIN
 END $$;
 
 CREATE TRIGGER workflow_usage_locked_run BEFORE INSERT OR UPDATE OF run_id, item, invoked OR DELETE ON workflow_usage
-  FOR EACH ROW EXECUTE FUNCTION lock_run_of_usage();
+  FOR EACH ROW EXECUTE FUNCTION lock_judged_run();
 CREATE TRIGGER workflow_usage_invoked AFTER INSERT OR UPDATE OF run_id, item, invoked OR DELETE ON workflow_usage
   FOR EACH ROW EXECUTE FUNCTION keep_run_workflow_invoked();
 
