@@ -3,7 +3,7 @@ import { openStore, type Store } from '../store/index.js';
 import { connectTemporal, type TemporalHandle } from '../temporal/connection.js';
 import { startWorkers, type RunningWorkers } from '../worker.js';
 import type { CommandIo } from './io.js';
-import { storeOptions } from './storeOptions.js';
+import { heldStoreOptions } from './storeOptions.js';
 
 /** What a command that runs evals holds open: the store, Temporal, and maybe an in-process worker. */
 export interface EvalRuntime {
@@ -24,7 +24,7 @@ export async function openRuntime(
     beforeWorker?: (store: Store) => Promise<void>;
   },
 ): Promise<EvalRuntime> {
-  const store = await openStore(storeOptions(settings));
+  const store = await openStore(heldStoreOptions(settings));
   let temporal: TemporalHandle;
   try {
     temporal = await connectTemporal(settings, (line) => io.err(line));

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Settings } from '../config.js';
-import type { OpenStoreOptions } from '../store/index.js';
+import type { LingerOptions, OpenStoreOptions } from '../store/index.js';
 import { selfLaunch } from './selfLaunch.js';
 
 /**
@@ -23,10 +23,25 @@ export function storeOptions(settings: Settings): OpenStoreOptions {
  * CLI itself starts one: commands run inside another program (tests) open PGlite as before.
  */
 export function lookupStoreOptions(settings: Settings): OpenStoreOptions {
-  const options = storeOptions(settings);
+  const linger = lingerOf(settings);
+  return linger ? { ...storeOptions(settings), linger } : storeOptions(settings);
+}
+
+/**
+ * The store of a command that holds it for a while (run, worker, view …): as `storeOptions`,
+ * but an embedded store it held is handed to a lingering store service when it closes, so the
+ * look-ups right after a batch are served too. Same conditions as `lookupStoreOptions`.
+ */
+export function heldStoreOptions(settings: Settings): OpenStoreOptions {
+  const handOver = lingerOf(settings);
+  return handOver ? { ...storeOptions(settings), handOver } : storeOptions(settings);
+}
+
+/** The lingering store service this CLI may start for the settings' store; undefined on PostgreSQL, with EVALFLOW_STORE_LINGER=0, or outside the CLI. */
+function lingerOf(settings: Settings): LingerOptions | undefined {
   const launch = selfLaunch();
-  if (!options.pgliteDir || settings.storeLingerS === 0 || !launch) return options;
-  return { ...options, linger: { seconds: settings.storeLingerS, launch, logFile: join(settings.stateDir, 'store-service.log') } };
+  if (!storeOptions(settings).pgliteDir || settings.storeLingerS === 0 || !launch) return undefined;
+  return { seconds: settings.storeLingerS, launch, logFile: join(settings.stateDir, 'store-service.log') };
 }
 
 /**
@@ -38,10 +53,10 @@ export function ownRunsDir(settings: Settings): string | undefined {
 }
 
 /**
- * The worker's store: as `storeOptions`, but a worker writing to its own runs dir records run
- * dirs as absolute paths, since clients in other workspaces (or on other hosts) read the rows.
+ * The worker's store: as `heldStoreOptions`, but a worker writing to its own runs dir records
+ * run dirs as absolute paths, since clients in other workspaces (or on other hosts) read the rows.
  */
 export function workerStoreOptions(settings: Settings): OpenStoreOptions {
-  const { runDirs, ...options } = storeOptions(settings);
+  const { runDirs, ...options } = heldStoreOptions(settings);
   return ownRunsDir(settings) ? options : { ...options, ...(runDirs ? { runDirs } : {}) };
 }

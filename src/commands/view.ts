@@ -6,7 +6,7 @@ import { openStore } from '../store/index.js';
 import { connectTemporal, type TemporalHandle } from '../temporal/connection.js';
 import { batchProgressQuery } from '../workflows/definitions.js';
 import type { CommandIo } from '../cli/io.js';
-import { storeOptions } from '../cli/storeOptions.js';
+import { heldStoreOptions } from '../cli/storeOptions.js';
 import { runStages } from '../cli/batch/runStages.js';
 
 /**
@@ -24,7 +24,7 @@ const TEMPORAL_RETRY_MS = 30_000;
 
 export async function run(options: { port?: number; host?: string; config?: string }, io: CommandIo, signal?: AbortSignal): Promise<number> {
   const settings = await loadSettings(io.cwd, io.env, options.config ? { configPath: options.config } : {});
-  const store = await openStore({ ...storeOptions(settings), migrate: false });
+  const store = await openStore({ ...heldStoreOptions(settings), migrate: false });
   let temporal = null as TemporalHandle | null;
   let temporalFailedAt = 0;
   let unrecord: (() => Promise<void>) | undefined;
@@ -62,14 +62,16 @@ export async function run(options: { port?: number; host?: string; config?: stri
         return handle ? runStages(handle, batchId, PROGRESS_DEADLINE_MS) : null;
       },
     });
-    io.out(`evalflow view: ${url} (read-only; Ctrl-C stops it)`);
-    unrecord = await recordLiveView(settings.stateDir, url).catch(() => undefined);
-    await new Promise<void>((resolve) => {
+    // Listening for Ctrl-C before saying it stops the viewer: one pressed at once closes it cleanly too.
+    const stopped = new Promise<void>((resolve) => {
       const stop = () => server.close(() => resolve());
       signal?.addEventListener('abort', stop, { once: true });
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
     });
+    io.out(`evalflow view: ${url} (read-only; Ctrl-C stops it)`);
+    unrecord = await recordLiveView(settings.stateDir, url).catch(() => undefined);
+    await stopped;
     return 0;
   } finally {
     await unrecord?.().catch(() => undefined);

@@ -5,7 +5,7 @@ import type { PgliteExecutorOptions } from './pgliteExecutor.js';
 import { claimPgliteDir, describeHolder, type LockHolder, type PgliteLock } from './pgliteLock.js';
 import { connectServedStore, holderGone, lostConnection } from './servedStore.js';
 import type { SqlExecutor } from './sqlExecutor.js';
-import { startLingeringService, type LingerOptions } from './startLingeringService.js';
+import { handOverStore, startLingeringService, type LingerOptions } from './startLingeringService.js';
 import { serviceSocketPath } from './storeService.js';
 import { storeFailure } from './storeOperation.js';
 
@@ -21,6 +21,14 @@ export interface EmbeddedStore {
 const MAX_TAKEOVERS = 3;
 
 /** Held here (with the lock) or served by `holder`. */
+/** What this process wants of a lingering store service (see `OpenStoreOptions`). */
+export interface ServiceWishes {
+  /** A look-up: start one to hold a free store, and be served by it. */
+  linger?: LingerOptions | undefined;
+  /** A command that holds the store: hand it to one at close. */
+  handOver?: LingerOptions | undefined;
+}
+
 interface Reach {
   sql: SqlExecutor;
   lock?: PgliteLock;
@@ -40,9 +48,10 @@ interface Reach {
  *
  * With `linger` (a look-up), a free store is not opened here: a lingering store service is
  * started to hold it, and this process connects to it like any other (see
- * `startLingeringService.ts`); the look-ups after it are served at once.
+ * `startLingeringService.ts`); the look-ups after it are served at once. With `handOver`, a
+ * store this process held is handed to such a service when it closes.
  */
-export async function openEmbeddedStore(dataDir: string, serviceDir: string | undefined, schema: string | undefined, linger?: LingerOptions): Promise<EmbeddedStore> {
+export async function openEmbeddedStore(dataDir: string, serviceDir: string | undefined, schema: string | undefined, { linger, handOver }: ServiceWishes = {}): Promise<EmbeddedStore> {
   const dir = resolve(dataDir);
   await mkdir(dir, { recursive: true }).catch((err: unknown) => {
     throw new ConfigError(`store: cannot create the PGlite data dir ${dir}: ${(err as Error).message}`, { cause: err });
@@ -94,6 +103,7 @@ export async function openEmbeddedStore(dataDir: string, serviceDir: string | un
       } finally {
         await current.lock?.release();
       }
+      if (handOver && current.lock && serveAt) await handOverStore(dir, serveAt, schema, handOver);
     },
   };
   return { sql, servedBy: () => (current.holder ? describeHolder(current.holder) : null) };

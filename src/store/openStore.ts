@@ -5,7 +5,7 @@ import { createEditPredictionRepository } from './editPredictionRepository.js';
 import { createHostRepository } from './hostRepository.js';
 import { createCalibrationRepository } from './calibrationRepository.js';
 import { createCasePackRepository } from './casePackRepository.js';
-import { openEmbeddedStore, openPglite } from './embeddedStore.js';
+import { openEmbeddedStore, openPglite, type ServiceWishes } from './embeddedStore.js';
 import { changeMark } from './changeMark.js';
 import { migrate, schemaVersion } from './migrate.js';
 import { createPgExecutor } from './pgExecutor.js';
@@ -46,6 +46,12 @@ export interface OpenStoreOptions {
    * `startLingeringService.ts`). Omitted: this process opens PGlite itself and holds it.
    */
   linger?: LingerOptions;
+  /**
+   * A command that holds the store for a while (run, worker, view) sets it: when it closes a
+   * PGlite data dir it held itself, a lingering store service is started to hold it for the
+   * look-ups that follow (see `startLingeringService.ts`), so the first of them is served too.
+   */
+  handOver?: LingerOptions;
   /** PostgreSQL schema to keep every table in; created if missing. Isolates tests and teams. */
   schema?: string;
   /** Apply missing migrations while opening (default true). */
@@ -70,7 +76,7 @@ export interface OpenStoreOptions {
  */
 export async function openStore(options: OpenStoreOptions = {}): Promise<Store> {
   const schema = options.schema === undefined ? undefined : checkSchemaName(options.schema);
-  const opened = options.databaseUrl ? await openPostgres(options.databaseUrl, schema) : await openEmbedded(options.pgliteDir, options.serviceDir, schema, options.linger);
+  const opened = options.databaseUrl ? await openPostgres(options.databaseUrl, schema) : await openEmbedded(options.pgliteDir, options.serviceDir, schema, { linger: options.linger, handOver: options.handOver });
   const { sql, servedBy } = opened;
   try {
     if (options.migrate ?? true) await migrate(sql, schema);
@@ -133,9 +139,9 @@ async function openPostgres(databaseUrl: string, schema: string | undefined): Pr
   return { sql, servedBy: heldHere };
 }
 
-async function openEmbedded(dataDir: string | undefined, serviceDir: string | undefined, schema: string | undefined, linger: LingerOptions | undefined): Promise<Opened> {
+async function openEmbedded(dataDir: string | undefined, serviceDir: string | undefined, schema: string | undefined, services: ServiceWishes): Promise<Opened> {
   if (dataDir === undefined) return { sql: await openPglite({ ...(schema ? { schema } : {}) }, 'in-memory PGlite'), servedBy: heldHere };
-  return openEmbeddedStore(dataDir, serviceDir, schema, linger);
+  return openEmbeddedStore(dataDir, serviceDir, schema, services);
 }
 
 /** Only URL forms: pg would read anything else as a host or socket name and fail obscurely. */

@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { currentHolder, isAlive, type LockHolder } from '../../src/store/pgliteLock.js';
 import { tempDir } from '../sandbox/sandboxFixture.js';
 import { startCli, startTsProcess, type CliProcess } from '../support/cliProcess.js';
+import { freePort } from '../support/temporalServer.js';
 
 const QUIET_CLIENT = resolve(import.meta.dirname, '../support/quietStoreClient.ts');
 
@@ -144,6 +145,27 @@ describe('the lingering store service', () => {
     } finally {
       await rm(join(home, 'store-service'), { force: true });
     }
+  }, 300_000);
+
+  it('a command that held the store (view) hands it to a service as it exits: the next look-up is served by it', async () => {
+    // The store made and migrated by a look-up that starts no service.
+    expect((await lookUp('0')).code).toBe(0);
+    const servedBefore = await servingLines();
+    const view = cli(['view', '--port', String(await freePort())], '60');
+    await view.waitForLine(/^evalflow view: /, 120_000);
+    expect((await holder())?.pid).toBe(view.pid);
+    view.kill('SIGINT');
+    expect(await view.exited).toBe(0);
+    await until('handed over', async () => {
+      const now = await holder();
+      return now !== null && now.pid !== view.pid && isAlive(now) && now.socket !== undefined && existsSync(now.socket);
+    });
+    const service = (await holder())!;
+    expect(service).toMatchObject({ command: 'evalflow store service' });
+    const look = await lookUp('60');
+    expect(look.code, look.output).toBe(0);
+    expect((await holder())?.pid).toBe(service.pid);
+    expect(await servingLines()).toBe(servedBefore + 1);
   }, 300_000);
 
   it('with EVALFLOW_STORE_LINGER=0 the look-up opens the store itself and starts nothing', async () => {
